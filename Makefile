@@ -1,0 +1,113 @@
+# flametools: one Makefile, no autotools.
+#   make [all]      build every program into bin/
+#   make test       build and run every test (ends with "N passed, N failed")
+#   make bench      run the benchmarks (FLAMEGRAPH_DIR=... adds the Perl column)
+#   make fuzz       build the fuzz targets (needs clang)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make clean
+# Knobs: CC CFLAGS LDFLAGS PREFIX DESTDIR, ZLIB=auto|0|1, SANITIZE=1, STRICT=1
+
+VERSION   = 0.1.0
+CC       ?= cc
+PREFIX   ?= /usr/local
+MANDIR   ?= $(PREFIX)/share/man
+ZLIB     ?= auto
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+WARN      = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wpointer-arith -Wformat=2
+ifeq ($(STRICT),1)
+WARN     += -Werror
+endif
+ifeq ($(SANITIZE),1)
+CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer \
+            -fno-sanitize-recover=all
+LDFLAGS  += -fsanitize=address,undefined
+BUILD     = build/san
+else
+BUILD     = build/rel
+endif
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' $(WARN) $(CFLAGS)
+
+# zlib: probed once with a one-line test compile.
+HASH := \#
+ifeq ($(ZLIB),auto)
+ZLIB := $(shell printf '%s\n' '$(HASH)include <zlib.h>' \
+          'int main(void){return zlibVersion()==0;}' | \
+          $(CC) -x c - -o /dev/null -lz >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+ifeq ($(ZLIB),1)
+ALL_CFLAGS += -DHAVE_ZLIB
+LIBS       += -lz
+endif
+LIBS += -lpthread
+
+LIB_SRC  = $(wildcard src/lib/*.c)
+LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/%.o)
+SC_SRC   = $(wildcard src/stackcollapse/*.c)
+SC_OBJ   = $(SC_SRC:src/%.c=$(BUILD)/%.o)
+PROGS    = stackcollapse
+ifeq ($(SANITIZE),1)
+BINDIR_B = $(BUILD)/bin
+else
+BINDIR_B = bin
+endif
+BINS     = $(PROGS:%=$(BINDIR_B)/%)
+
+all: $(BINS)
+
+$(BUILD)/%.o: src/%.c $(wildcard src/lib/*.h src/*/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libft.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BINDIR_B)/stackcollapse: $(SC_OBJ) $(BUILD)/libft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# Unit tests of src/lib.
+UNIT_SRC = $(wildcard tests/unit/*.c)
+$(BUILD)/unit: $(UNIT_SRC) $(BUILD)/libft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# The fuzz targets, replayed over their corpus without a fuzzer.
+FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/replay_%)
+$(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c $(filter-out $(BUILD)/stackcollapse/main.o,$(SC_OBJ)) $(BUILD)/libft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LIBS)
+
+test: all $(BUILD)/unit $(FUZZ_REPLAY)
+	@BIN=$(BINDIR_B) BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh
+
+bench: all
+	@sh tests/bench.sh
+
+# libFuzzer builds: make fuzz, then build/fuzz/fuzz_perf tests/fuzz/corpus/perf
+fuzz: $(FUZZ_SRC)
+	@mkdir -p build/fuzz
+	for f in $(FUZZ_SRC); do \
+	  b=$$(basename $$f .c); \
+	  clang -g -O1 -std=c11 -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' -Isrc \
+	    -fsanitize=fuzzer,address,undefined -o build/fuzz/$$b $$f \
+	    $(filter-out src/stackcollapse/main.c,$(SC_SRC)) $(LIB_SRC) -lpthread || exit 1; \
+	done
+
+demo: all
+	@sh tests/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/man5/*.5 $(DESTDIR)$(MANDIR)/man5/
+
+clean:
+	rm -rf build $(PROGS:%=bin/%)
+
+.PHONY: all test bench fuzz demo install clean
+.SECONDARY:

@@ -1,0 +1,47 @@
+/*
+ * err: the one error grammar of flametools.
+ *
+ * Every message goes to stderr as "prog: what" or "prog: file:line: what",
+ * lowercase, no full stop.  A format ending in ':' gets ": strerror(errno)"
+ * appended, as git's usage.c and sbase's eprintf.c do.  Allocation failure
+ * is fatal here so that call sites carry no NULL checks.
+ *
+ * Exit status convention, shared by every program:
+ *   0 success, 1 bad input or I/O error, 2 usage error.
+ */
+#ifndef FT_ERR_H
+#define FT_ERR_H
+
+#include <stddef.h>
+#include <stdnoreturn.h>
+
+enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+/* Set the program name used as the message prefix (basename of argv0). */
+void err_init(const char *argv0);
+const char *err_prog(void);
+
+/* "prog: msg" on stderr. */
+void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: file:line: msg" on stderr; line 0 prints "prog: file: msg". */
+void warn_at(const char *file, unsigned long long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* warnx, then exit(status). */
+noreturn void die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Copy at most max bytes of s into a static-free caller buffer as a quoted,
+ * printable string: control bytes and bytes >= 0x7f become \xHH, quotes and
+ * backslashes are escaped, and a cut string ends in "...".  buf must hold
+ * 4 * max + 8 bytes.  Returns buf.
+ */
+char *err_quote(char *buf, const char *s, size_t len, size_t max);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Grow an array so that it holds at least need elements of size sz. */
+void *xgrow(void *p, size_t *cap, size_t need, size_t sz);
+
+#endif

@@ -1,0 +1,280 @@
+/*
+ * input: see input.h for the design note.
+ */
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "err.h"
+#include "input.h"
+
+int
+input_has_zlib(void)
+{
+#ifdef HAVE_ZLIB
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+static int
+is_gzip(const unsigned char *p, size_t n)
+{
+	return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+int
+input_open(struct input *in, const char *path, const char *boundary)
+{
+	struct stat st;
+	unsigned char magic[2];
+	ssize_t r;
+
+	memset(in, 0, sizeof *in);
+	in->name = path;
+	in->boundary = boundary;
+	in->boundlen = strlen(boundary);
+	if (strcmp(path, "-") == 0) {
+		in->fd = STDIN_FILENO;
+	} else if ((in->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		warn_at(path, 0, "cannot open:");
+		return -1;
+	}
+	if (fstat(in->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		warn_at(path, 0, "cannot read:");
+		input_close(in);
+		return -1;
+	}
+	if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    pread(in->fd, magic, 2, 0) == 2 && !is_gzip(magic, 2)) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+		    in->fd, 0);
+
+		if (m != MAP_FAILED) {
+			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+			in->map = m;
+			in->maplen = (size_t)st.st_size;
+			in->eof = 1;
+			return 0;
+		}
+	}
+	in->cap = INPUT_WINDOW;
+	in->buf = xmalloc(in->cap);
+	/* Sniff the magic from the first read; a short first read is fine. */
+	in->rawcap = 1u << 16;
+	in->raw = xmalloc(in->rawcap);
+	do
+		r = read(in->fd, in->raw, in->rawcap);
+	while (r < 0 && errno == EINTR);
+	if (r < 0) {
+		warn_at(path, 0, "read error:");
+		input_close(in);
+		return -1;
+	}
+	in->rawlen = (size_t)r;
+	if (r == 0)
+		in->eof = in->raweof = 1;
+	if (is_gzip(in->raw, in->rawlen)) {
+#ifdef HAVE_ZLIB
+		z_stream *z = xcalloc(1, sizeof *z);
+
+		if (inflateInit2(z, 15 + 32) != Z_OK) {
+			warn_at(path, 0, "cannot start gzip decoder");
+			free(z);
+			input_close(in);
+			return -1;
+		}
+		in->gz = z;
+		in->eof = 0;
+#else
+		warn_at(path, 0, "input is gzip-compressed, but this build has "
+		    "no zlib (decompress it with gzip -dc)");
+		input_close(in);
+		return -1;
+#endif
+	} else {
+		/* Plain stream: the sniffed bytes are the first data. */
+		memcpy(in->buf, in->raw, in->rawlen);
+		in->len = in->rawlen;
+		in->rawlen = 0;
+	}
+	return 0;
+}
+
+/*
+ * Read or inflate more bytes into buf[len..cap).  Sets in->eof once nothing
+ * more can come.  Returns 0, or -1 on an error (reported).
+ */
+static int
+fill(struct input *in)
+{
+	ssize_t r;
+
+	if (!in->gz) {
+		do
+			r = read(in->fd, in->buf + in->len, in->cap - in->len);
+		while (r < 0 && errno == EINTR);
+		if (r < 0) {
+			warn_at(in->name, 0, "read error:");
+			return -1;
+		}
+		if (r == 0)
+			in->eof = 1;
+		in->len += (size_t)r;
+		return 0;
+	}
+#ifdef HAVE_ZLIB
+	for (;;) {
+		z_stream *z = in->gz;
+		size_t before = in->len;
+		int zr;
+
+		if (in->rawpos == in->rawlen && !in->raweof) {
+			do
+				r = read(in->fd, in->raw, in->rawcap);
+			while (r < 0 && errno == EINTR);
+			if (r < 0) {
+				warn_at(in->name, 0, "read error:");
+				return -1;
+			}
+			in->rawlen = (size_t)r;
+			in->rawpos = 0;
+			if (r == 0)
+				in->raweof = 1;
+		}
+		z->next_in = in->raw + in->rawpos;
+		z->avail_in = (uInt)(in->rawlen - in->rawpos);
+		z->next_out = (unsigned char *)in->buf + in->len;
+		z->avail_out = (uInt)(in->cap - in->len);
+		zr = inflate(z, Z_NO_FLUSH);
+		in->rawpos = in->rawlen - z->avail_in;
+		in->len = in->cap - z->avail_out;
+		if (zr == Z_STREAM_END) {
+			/* Concatenated members (cat a.gz b.gz) go on. */
+			inflateReset(z);
+			in->inmember = 0;
+		} else if (zr == Z_OK) {
+			in->inmember = 1;
+		} else if (zr != Z_BUF_ERROR) {
+			warn_at(in->name, 0, "corrupt gzip data: %s",
+			    z->msg ? z->msg : "inflate failed");
+			return -1;
+		}
+		if (in->len > before)
+			return 0;
+		if (in->raweof && in->rawpos == in->rawlen) {
+			if (in->inmember) {
+				warn_at(in->name, 0, "gzip data is truncated");
+				return -1;
+			}
+			in->eof = 1;
+			return 0;
+		}
+	}
+#else
+	return -1;
+#endif
+}
+
+/* End of the last boundary in p[0..n), or 0 when there is none. */
+static size_t
+last_boundary(const struct input *in, const char *p, size_t n)
+{
+	size_t k = in->boundlen, lim = n;
+	char last = in->boundary[k - 1];
+
+	while (lim >= k) {
+		const char *q = memrchr(p + k - 1, last, lim - (k - 1));
+		size_t end;
+
+		if (q == NULL)
+			return 0;
+		end = (size_t)(q - p) + 1;
+		if (memcmp(q + 1 - k, in->boundary, k) == 0)
+			return end;
+		lim = end - 1;
+	}
+	return 0;
+}
+
+int
+input_next(struct input *in, const char **p, size_t *n, int *at_boundary)
+{
+	size_t e;
+
+	if (in->map) {
+		const char *d = in->map + in->start;
+		size_t avail = in->maplen - in->start;
+
+		if (avail == 0)
+			return 0;
+		e = last_boundary(in, d, avail);
+		*at_boundary = e != 0;
+		if (e == 0)
+			e = avail;
+		*p = d;
+		*n = e;
+		in->start += e;
+		return 1;
+	}
+	if (in->start) {
+		memmove(in->buf, in->buf + in->start, in->len - in->start);
+		in->len -= in->start;
+		in->start = 0;
+	}
+	for (;;) {
+		while (!in->eof && in->len < in->cap)
+			if (fill(in) < 0)
+				return -1;
+		if (in->len == 0)
+			return 0;
+		e = last_boundary(in, in->buf, in->len);
+		*at_boundary = e != 0;
+		if (e == 0 && in->eof)
+			e = in->len;
+		if (e == 0 && in->cap >= INPUT_MAXWIN) {
+			const char *nl = memrchr(in->buf, '\n', in->len);
+
+			if (nl)
+				e = (size_t)(nl - in->buf) + 1;
+		}
+		if (e) {
+			*p = in->buf;
+			*n = e;
+			in->start = e;
+			return 1;
+		}
+		in->cap *= 2;
+		in->buf = xrealloc(in->buf, in->cap);
+	}
+}
+
+void
+input_close(struct input *in)
+{
+	if (in->map)
+		munmap(in->map, in->maplen);
+#ifdef HAVE_ZLIB
+	if (in->gz) {
+		inflateEnd(in->gz);
+		free(in->gz);
+	}
+#endif
+	if (in->fd > STDIN_FILENO)
+		close(in->fd);
+	free(in->buf);
+	free(in->raw);
+	memset(in, 0, sizeof *in);
+	in->fd = -1;
+}

@@ -1,0 +1,62 @@
+/*
+ * input: hands a file to a parser as large blocks of whole lines.
+ *
+ * A regular uncompressed file is mapped with mmap and handed out without a
+ * copy; a pipe, a terminal or a gzip file (detected by its magic bytes, not
+ * its name) is read through a buffer that starts at INPUT_WINDOW bytes.
+ * Blocks end just after the last occurrence of a caller-chosen boundary
+ * string in the window ("\n\n" between perf samples, "\n" for line formats),
+ * so a parser can split a block between threads without cutting a record.
+ * When a window holds no boundary the buffer grows, up to INPUT_MAXWIN, after
+ * which a block ends at the last newline instead (at_boundary is then 0):
+ * memory stays bounded by the window, whatever the input's size, unless a
+ * single line is longer than that.  The last block of a file may end without
+ * a newline.
+ *
+ * Memory: the block pointer is valid until the next input_next or
+ * input_close.  The input owns its buffers.
+ */
+#ifndef FT_INPUT_H
+#define FT_INPUT_H
+
+#include <stddef.h>
+
+#define INPUT_WINDOW (8u << 20)
+#define INPUT_MAXWIN (64u << 20)
+
+struct input {
+	const char *name;	/* for messages: the path, or "-" */
+	int fd;
+	int eof;		/* no more bytes to read from fd */
+	char *map;		/* whole file when mapped */
+	size_t maplen;
+	char *buf;		/* decoded bytes (read or inflated) */
+	size_t cap, start, len;	/* live bytes are buf[start..len) */
+	void *gz;		/* z_stream when the input is gzip */
+	unsigned char *raw;	/* compressed bytes waiting for inflate */
+	size_t rawcap, rawlen, rawpos;
+	int raweof;		/* fd exhausted (gzip) */
+	int inmember;		/* inside a gzip member: EOF now is truncation */
+	const char *boundary;
+	size_t boundlen;
+};
+
+/* 1 when the library was built with zlib. */
+int input_has_zlib(void);
+
+/*
+ * Open path ("-" is standard input) for reading blocks that end after
+ * boundary.  On failure prints "prog: path: why" and returns -1.
+ */
+int input_open(struct input *in, const char *path, const char *boundary);
+
+/*
+ * The next block: returns 1 with *p, *n and *at_boundary set, 0 at end of
+ * input, -1 on a read or decompression error (already reported).
+ */
+int input_next(struct input *in, const char **p, size_t *n, int *at_boundary);
+
+/* Close and free; safe to call twice. */
+void input_close(struct input *in);
+
+#endif

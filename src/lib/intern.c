@@ -1,0 +1,127 @@
+/*
+ * intern: see intern.h for the design note.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "intern.h"
+
+#define INITIAL_SLOTS 1024
+
+void
+intern_init(struct intern *t)
+{
+	arena_init(&t->arena);
+	t->ents = NULL;
+	t->nents = t->cap = 0;
+	t->slots = xcalloc(INITIAL_SLOTS, sizeof *t->slots);
+	t->mask = INITIAL_SLOTS - 1;
+}
+
+void
+intern_free(struct intern *t)
+{
+	arena_free(&t->arena);
+	free(t->ents);
+	free(t->slots);
+	t->ents = NULL;
+	t->slots = NULL;
+	t->nents = t->cap = 0;
+}
+
+static inline uint64_t
+rd64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint64_t
+mix(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+uint64_t
+intern_hash(const void *vp, size_t n)
+{
+	const unsigned char *p = vp;
+	const uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
+	uint64_t h = k0 ^ n, tail = 0;
+
+	while (n >= 16) {
+		h = mix(rd64(p) ^ k1, rd64(p + 8) ^ h);
+		p += 16;
+		n -= 16;
+	}
+	if (n >= 8) {
+		h = mix(rd64(p) ^ k1, h ^ k0);
+		p += 8;
+		n -= 8;
+	}
+	if (n)
+		memcpy(&tail, p, n);
+	return mix(tail ^ k1 ^ ((uint64_t)n << 56), h ^ k0);
+}
+
+static void
+grow(struct intern *t)
+{
+	size_t nslots = (t->mask + 1) * 2, i, j;
+	uint32_t *s = xcalloc(nslots, sizeof *s);
+
+	for (i = 0; i < t->nents; i++) {
+		j = t->ents[i].hash & (nslots - 1);
+		while (s[j])
+			j = (j + 1) & (nslots - 1);
+		s[j] = (uint32_t)i + 1;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->mask = nslots - 1;
+}
+
+uint32_t
+intern_put_h(struct intern *t, const void *key, size_t len, uint64_t h,
+    int *isnew)
+{
+	size_t i = h & t->mask;
+	uint32_t s;
+	struct intern_entry *e;
+
+	if (len >= UINT32_MAX)
+		die(EXIT_INPUT, "name of %zu bytes is too long", len);
+	while ((s = t->slots[i]) != 0) {
+		e = &t->ents[s - 1];
+		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
+			if (isnew)
+				*isnew = 0;
+			return s - 1;
+		}
+		i = (i + 1) & t->mask;
+	}
+	if (t->nents >= UINT32_MAX - 1)
+		die(EXIT_INPUT, "more than %u distinct names", UINT32_MAX - 1);
+	t->ents = xgrow(t->ents, &t->cap, t->nents + 1, sizeof *t->ents);
+	e = &t->ents[t->nents];
+	e->key = arena_strndup(&t->arena, key, len);
+	e->len = (uint32_t)len;
+	e->hash = h;
+	t->slots[i] = (uint32_t)++t->nents;
+	if (t->nents * 2 > t->mask + 1)
+		grow(t);
+	if (isnew)
+		*isnew = 1;
+	return (uint32_t)t->nents - 1;
+}
+
+uint32_t
+intern_put(struct intern *t, const void *key, size_t len, int *isnew)
+{
+	return intern_put_h(t, key, len, intern_hash(key, len), isnew);
+}

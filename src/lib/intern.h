@@ -1,0 +1,71 @@
+/*
+ * intern: a table that gives each distinct byte string a small integer id.
+ *
+ * Keys are arbitrary bytes (NULs allowed) copied once into the table's own
+ * arena, so a name seen a million times is stored once.  Ids are dense,
+ * starting at 0 in insertion order, so callers keep per-key values in plain
+ * arrays indexed by id (counts, cached translations).  The index is open
+ * addressing with linear probing over a power-of-two slot array holding
+ * (hash, id); it grows at 1/2 load.  Each entry keeps its full 64-bit hash so
+ * growth never rehashes key bytes and most probe mismatches are rejected
+ * without a memcmp.  Rejected: chaining (a pointer chase per probe) and
+ * storing keys in the slot array (large slots, slow growth).
+ *
+ * Not thread-safe: each thread owns its own tables.
+ */
+#ifndef FT_INTERN_H
+#define FT_INTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+struct intern_entry {
+	const char *key;	/* NUL-terminated copy in the arena */
+	uint32_t len;
+	uint64_t hash;
+};
+
+struct intern {
+	struct arena arena;
+	struct intern_entry *ents;
+	size_t nents, cap;
+	uint32_t *slots;	/* id + 1, 0 = empty */
+	size_t mask;
+};
+
+void intern_init(struct intern *t);
+void intern_free(struct intern *t);
+
+/* 64-bit hash of n bytes (fast, not cryptographic). */
+uint64_t intern_hash(const void *p, size_t n);
+
+/*
+ * The id of key[0..len), adding it when new (*isnew set to 1, else 0;
+ * isnew may be NULL).  len must be below 4 GiB.
+ */
+uint32_t intern_put(struct intern *t, const void *key, size_t len, int *isnew);
+/* Same with a hash already computed by intern_hash. */
+uint32_t intern_put_h(struct intern *t, const void *key, size_t len,
+    uint64_t h, int *isnew);
+
+static inline const char *
+intern_str(const struct intern *t, uint32_t id)
+{
+	return t->ents[id].key;
+}
+
+static inline uint32_t
+intern_len(const struct intern *t, uint32_t id)
+{
+	return t->ents[id].len;
+}
+
+static inline size_t
+intern_count(const struct intern *t)
+{
+	return t->nents;
+}
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * out: buffered, checked writing to standard output.
+ *
+ * One 1 MiB buffer flushed with write(2).  A write error is reported once
+ * ("prog: write error: No space left on device") and exits 1, so no program
+ * can finish with a truncated result and status 0.  EPIPE means the reader
+ * left (| head): SIGPIPE is restored to its default and raised, so the
+ * program dies quietly as git's write_or_die does, even when the parent had
+ * SIGPIPE ignored.  Not thread-safe: only the main thread writes output.
+ */
+#ifndef FT_OUT_H
+#define FT_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Call once at start-up: restores SIGPIPE's default action. */
+void out_init(void);
+void out_write(const void *p, size_t n);
+void out_char(char c);
+void out_u64(uint64_t v);
+/* Flush everything; exits on error.  Call before returning from main. */
+void out_flush(void);
+
+#endif

@@ -1,0 +1,295 @@
+/*
+ * stackcollapse: fold stack samples into one line per distinct stack.
+ *
+ * Reads `perf script` output (files or standard input, gzip detected by its
+ * magic bytes) and writes folded stacks, "root;...;leaf COUNT", sorted
+ * bytewise, as FlameGraph's stackcollapse-perf.pl does, byte for byte:
+ *
+ *	perf record -F 99 -g -- ./prog
+ *	perf script | stackcollapse | flamegraph-svg > prog.svg
+ *
+ * Large inputs are split at blank lines (sample boundaries) and parsed on
+ * several threads; the output is the same as with one.
+ */
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/err.h"
+#include "../lib/input.h"
+#include "../lib/num.h"
+#include "../lib/out.h"
+#include "perf.h"
+#include "stacks.h"
+
+#define MAX_THREADS 16
+#define MIN_PART (1u << 20)	/* smaller parts are not worth a thread */
+
+static const char usage_text[] =
+"usage: stackcollapse [--pid | --tid] [--kernel] [--jit] [--all] [--addrs]\n"
+"                     [--event-filter=EVENT] [--perl] [-j N] [FILE...]\n"
+"\n"
+"Fold `perf script` output into folded stacks (see folded(5)).\n"
+"\n"
+"  --pid                 root frame comm-PID\n"
+"  --tid                 root frame comm-PID/TID\n"
+"  --kernel              annotate kernel frames with _[k]\n"
+"  --jit                 annotate JIT frames with _[j]\n"
+"  --all                 --kernel and --jit\n"
+"  --addrs               show addresses of frames with no symbol\n"
+"  --event-filter=EVENT  keep samples of EVENT (default: the first event)\n"
+"  --perl                exactly stackcollapse-perf.pl: drop a last sample\n"
+"                        with no blank line, cut names at the first '(',\n"
+"                        keep half-demangled Rust names\n"
+"  -j, --threads=N       parse with N threads (default: CPUs, at most 16)\n"
+"  -h, --help            show this help and exit\n"
+"  -V, --version         show the version and exit\n";
+
+static void
+usage(void)
+{
+	fputs(usage_text, stderr);
+	exit(EXIT_USAGE);
+}
+
+/* One part of a block, parsed by one context. */
+struct job {
+	struct perf_ctx *ctx;
+	struct perf_shared *wsh;	/* NULL on worker threads */
+	const char *p;
+	size_t n;
+	struct perf_report rep;
+};
+
+static void *
+run_job(void *arg)
+{
+	struct job *j = arg;
+
+	perf_parse(j->ctx, j->wsh, j->p, j->n, 0, &j->rep);
+	return NULL;
+}
+
+/* Where one input file stands, for messages with file:line. */
+struct place {
+	const char *name;
+	uint64_t line;		/* lines ended so far */
+	uint64_t nskipped;
+	unsigned nshown;
+	uint64_t nfiltered;
+};
+
+/* Report what one part saw; returns -1 on a fatal error. */
+static int
+account(struct place *pl, const struct perf_report *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nex && pl->nshown < PERF_EXAMPLES; i++, pl->nshown++)
+		warn_at(pl->name, pl->line + r->ex[i].line,
+		    "skipped unrecognized line %s", r->ex[i].text);
+	pl->nskipped += r->nskipped;
+	pl->nfiltered += r->nfiltered;
+	if (r->errline) {
+		warn_at(pl->name, pl->line + r->errline, "%s", r->errmsg);
+		return -1;
+	}
+	pl->line += r->newlines;
+	return 0;
+}
+
+/* Split a block at blank lines into at most nthreads parts and parse them. */
+static int
+parse_block(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
+    const char *p, size_t n, int at_boundary, struct place *pl)
+{
+	struct job jobs[MAX_THREADS];
+	pthread_t tids[MAX_THREADS];
+	int k = 1, i, ret = 0;
+
+	memset(jobs, 0, sizeof jobs);
+	jobs[0] = (struct job){ &ctx[0], sh, p, n, { 0 } };
+	if (at_boundary && sh->event != NULL && nthreads > 1) {
+		const char *cut = p, *end = p + n;
+
+		for (i = 1; i < nthreads; i++) {
+			const char *t = p + (size_t)((double)n * i / nthreads);
+			const char *b;
+
+			if (t < cut + MIN_PART || end - t < MIN_PART)
+				continue;
+			b = memmem(t, (size_t)(end - t), "\n\n", 2);
+			if (b == NULL || end - (b + 2) < MIN_PART)
+				break;
+			jobs[k - 1].n = (size_t)(b + 2 - jobs[k - 1].p);
+			jobs[k] = (struct job){ &ctx[k], NULL, b + 2,
+			    (size_t)(end - (b + 2)), { 0 } };
+			cut = b + 2;
+			k++;
+		}
+	}
+	for (i = 1; i < k; i++)
+		if (pthread_create(&tids[i], NULL, run_job, &jobs[i]) != 0)
+			die(EXIT_INPUT, "cannot start a thread:");
+	run_job(&jobs[0]);
+	for (i = 1; i < k; i++)
+		pthread_join(tids[i], NULL);
+	for (i = 0; i < k; i++)
+		if (account(pl, &jobs[i].rep) < 0)
+			ret = -1;
+	return ret;
+}
+
+static int
+collapse_file(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
+    const char *path)
+{
+	struct input in;
+	struct place pl = { path, 0, 0, 0, 0 };
+	struct perf_report rep;
+	const char *p;
+	size_t n;
+	int at_boundary, r, ret = 0, nl_end = 1;
+
+	if (input_open(&in, path, "\n\n") < 0)
+		return -1;
+	while ((r = input_next(&in, &p, &n, &at_boundary)) > 0) {
+		nl_end = p[n - 1] == '\n';
+		if (sh->event == NULL) {
+			size_t used;
+
+			memset(&rep, 0, sizeof rep);
+			used = perf_parse(&ctx[0], sh, p, n, 1, &rep);
+			if (account(&pl, &rep) < 0) {
+				ret = -1;
+				break;
+			}
+			p += used;
+			n -= used;
+		}
+		if (n && parse_block(ctx, nthreads, sh, p, n, at_boundary, &pl) < 0) {
+			ret = -1;
+			break;
+		}
+	}
+	if (r < 0)
+		ret = -1;
+	memset(&rep, 0, sizeof rep);
+	if (ret == 0 && perf_end_file(&ctx[0], &rep)) {
+		warn_at(path, pl.line + !nl_end,
+		    "input ends inside a sample (no blank line after it); %s",
+		    sh->o->perl ? "dropped it" : "counted it");
+	}
+	if (rep.errline) {
+		warn_at(path, pl.line + !nl_end, "%s", rep.errmsg);
+		ret = -1;
+	}
+	if (pl.nskipped)
+		warn_at(path, 0, "skipped %llu unrecognized line%s",
+		    (unsigned long long)pl.nskipped, pl.nskipped == 1 ? "" : "s");
+	if (pl.nfiltered)
+		warn_at(path, 0, "skipped %llu sample%s of events other than %s",
+		    (unsigned long long)pl.nfiltered,
+		    pl.nfiltered == 1 ? "" : "s", sh->event);
+	input_close(&in);
+	return ret;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_EVENT = 256, OPT_PERL };
+	static const struct option longopts[] = {
+		{ "addrs", no_argument, NULL, 'a' },
+		{ "all", no_argument, NULL, 'A' },
+				{ "event-filter", required_argument, NULL, OPT_EVENT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "jit", no_argument, NULL, 'J' },
+		{ "kernel", no_argument, NULL, 'k' },
+		{ "perl", no_argument, NULL, OPT_PERL },
+		{ "pid", no_argument, NULL, 'p' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "tid", no_argument, NULL, 't' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct perf_opts o = { 0 };
+	struct perf_shared sh = { &o, NULL, 0, 0 };
+	struct perf_ctx ctx[MAX_THREADS];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int nthreads = ncpu < 1 ? 1 : ncpu > MAX_THREADS ? MAX_THREADS : (int)ncpu;
+	int ch, i, status = 0;
+	uint64_t v;
+
+	err_init(argv[0]);
+	out_init();
+	while ((ch = getopt_long(argc, argv, "hj:V", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			o.include_addrs = 1;
+			break;
+		case 'A':
+			o.annotate_kernel = o.annotate_jit = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			out_flush();
+			return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+		case 'j':
+			if (num_parse_arg(optarg, 1, MAX_THREADS, &v) < 0)
+				die(EXIT_USAGE, "--threads takes a number from 1 "
+				    "to %d, not \"%s\"", MAX_THREADS, optarg);
+			nthreads = (int)v;
+			break;
+		case 'J':
+			o.annotate_jit = 1;
+			break;
+		case 'k':
+			o.annotate_kernel = 1;
+			break;
+		case 'p':
+			o.include_pid = 1;
+			break;
+		case 't':
+			o.include_tid = 1;
+			break;
+		case 'V':
+			puts("stackcollapse (flametools) " FT_VERSION);
+			return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+		case OPT_PERL:
+			o.perl = 1;
+			break;
+		case OPT_EVENT:
+			if (*optarg == '\0')
+				die(EXIT_USAGE, "--event-filter needs an event name");
+			sh.event = optarg;
+			sh.eventlen = strlen(optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	for (i = 0; i < nthreads; i++)
+		perf_ctx_init(&ctx[i], &sh);
+	if (argc == 0) {
+		if (collapse_file(ctx, nthreads, &sh, "-") < 0)
+			status = EXIT_INPUT;
+	}
+	for (i = 0; i < argc; i++)
+		if (collapse_file(ctx, nthreads, &sh, argv[i]) < 0)
+			status = EXIT_INPUT;
+	if (stacks_write(ctx, nthreads) < 0)
+		die(EXIT_INPUT, "a stack's total count does not fit in 64 bits");
+	out_flush();
+	for (i = 0; i < nthreads; i++)
+		perf_ctx_free(&ctx[i]);
+	if (sh.event_defaulted)
+		free(sh.event);
+	return status;
+}

@@ -1,0 +1,830 @@
+/*
+ * perf: parse `perf script` output into stacks, as stackcollapse-perf.pl
+ * does.
+ *
+ * The Perl script defines the format through three regular expressions
+ * (event line, period and event name, stack line); the match_* functions
+ * below reproduce exactly what Perl's backtracking makes of them, including
+ * on odd input, because byte-identical output is the contract.  Where the
+ * Perl script loses data that inferno keeps (an event line indented by a
+ * right-aligned comm, a one-line sample whose frame follows the event name,
+ * a last sample with no blank line after it) we keep it as inferno does.
+ *
+ * Speed: frame lines repeat endlessly, so the translation of a frame line
+ * (offset stripped, tidied, annotated, split at "->") is cached per context
+ * under the bytes it depends on; the hot path is one scan of the line and
+ * one hash lookup.  A sample is a sequence of frame ids, counted in a table
+ * keyed by those ids; names are joined only once per distinct stack, at the
+ * end (stacks.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "../lib/num.h"
+#include "perf.h"
+
+struct span {
+	const char *p;
+	size_t n;
+};
+
+static inline int
+is_ws(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static inline int
+is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline int
+is_word(unsigned char c)
+{
+	return is_digit(c) || c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+static int
+span_eq(struct span a, const char *s)
+{
+	size_t n = strlen(s);
+
+	return a.n == n && memcmp(a.p, s, n) == 0;
+}
+
+/*
+ * The event line, in Perl: /^(\S.+?)\s+(\d+)\/<star>(\d+)<star>\s+/ (a
+ * star cannot be written after a slash in a C comment).  The comm is the
+ * shortest prefix of two or more bytes followed by blanks, digits, optional
+ * slashes and digits, and a blank.  pid2 is empty when the second group did
+ * not match.
+ */
+struct event_fields {
+	struct span comm, pid1, pid2;
+	size_t end;		/* just after the pid/tid field */
+};
+
+static int
+match_event(const char *s, size_t n, struct event_fields *f)
+{
+	size_t i, j, d1, d1e, d2;
+
+	if (n < 2 || is_ws((unsigned char)s[0]))
+		return 0;
+	for (i = 2; i < n; i++) {
+		if (!is_ws((unsigned char)s[i]))
+			continue;
+		for (j = i; j < n && is_ws((unsigned char)s[j]); j++)
+			;
+		for (d1 = j; j < n && is_digit((unsigned char)s[j]); j++)
+			;
+		if (j == d1)
+			continue;
+		for (d1e = j; j < n && s[j] == '/'; j++)
+			;
+		for (d2 = j; j < n && is_digit((unsigned char)s[j]); j++)
+			;
+		if (j >= n || !is_ws((unsigned char)s[j]))
+			continue;
+		f->comm = (struct span){ s, i };
+		f->pid1 = (struct span){ s + d1, d1e - d1 };
+		f->pid2 = (struct span){ s + d2, j - d2 };
+		f->end = j;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * /:\s*(\d+)*\s+(\S+):\s*$/: the last word must end in ':' (the event name
+ * is that word without it) and be preceded by blanks, an optional number
+ * (the period) and a ':' ending the timestamp field.  Only one ':' can
+ * start a match: the last byte before the event word that is neither blank
+ * nor digit.
+ */
+static int
+match_period(const char *s, size_t n, struct span *period, struct span *event)
+{
+	size_t e = n, t0, k, a, b;
+
+	while (e > 0 && is_ws((unsigned char)s[e - 1]))
+		e--;
+	if (e < 2 || s[e - 1] != ':')
+		return 0;
+	for (t0 = e - 1; t0 > 0 && !is_ws((unsigned char)s[t0 - 1]); t0--)
+		;
+	if (t0 == 0 || t0 == e - 1)
+		return 0;
+	for (k = t0; k > 0 && (is_ws((unsigned char)s[k - 1]) ||
+	    is_digit((unsigned char)s[k - 1])); k--)
+		;
+	if (k == 0 || s[k - 1] != ':')
+		return 0;
+	for (a = k; a < t0 && is_ws((unsigned char)s[a]); a++)
+		;
+	for (b = a; b < t0 && is_digit((unsigned char)s[b]); b++)
+		;
+	if (b > a) {
+		size_t w = b;
+
+		while (w < t0 && is_ws((unsigned char)s[w]))
+			w++;
+		if (w != t0 || w == b)
+			return 0;
+	}
+	*period = (struct span){ s + a, b - a };
+	*event = (struct span){ s + t0, e - 1 - t0 };
+	return 1;
+}
+
+/*
+ * /^\s*(\w+)\s*(.+) \((.*)\)/: the module is between the last " (" that has
+ * a ')' after it and the last ')'; the function is what lies between the
+ * address and that " (", and when that is nothing Perl's backtracking takes
+ * one byte from the blanks or the address instead.
+ */
+static int
+match_stack(const char *s, size_t n, struct span *pc, struct span *func,
+    struct span *mod)
+{
+	size_t i = 0, ps, pe, w, lp, q;
+	const char *rp;
+
+	while (i < n && is_ws((unsigned char)s[i]))
+		i++;
+	for (ps = i; i < n && is_word((unsigned char)s[i]); i++)
+		;
+	pe = i;
+	if (pe == ps || (rp = memrchr(s, ')', n)) == NULL)
+		return 0;
+	lp = (size_t)(rp - s);
+	for (q = lp >= 2 ? lp - 1 : 0; q-- > 0;)
+		if (s[q] == ' ' && s[q + 1] == '(')
+			break;
+	if (lp < 2 || q == (size_t)-1)
+		return 0;
+	for (w = 0; pe + w < n && is_ws((unsigned char)s[pe + w]); w++)
+		;
+	if (q >= pe + w + 1) {
+		*func = (struct span){ s + pe + w, q - pe - w };
+	} else if (q >= pe + 1) {
+		*func = (struct span){ s + q - 1, 1 };
+	} else if (q == pe && pe - 1 > ps) {
+		pe--;
+		*func = (struct span){ s + pe, 1 };
+	} else {
+		return 0;
+	}
+	*pc = (struct span){ s + ps, pe - ps };
+	*mod = (struct span){ s + q + 2, lp - q - 2 };
+	return 1;
+}
+
+/* s/\+0x[\da-f]+$// */
+static struct span
+strip_offset(struct span f)
+{
+	size_t e = f.n;
+
+	while (e > 0 && (is_digit((unsigned char)f.p[e - 1]) ||
+	    (f.p[e - 1] >= 'a' && f.p[e - 1] <= 'f')))
+		e--;
+	if (e < f.n && e >= 3 && memcmp(f.p + e - 3, "+0x", 3) == 0)
+		f.n = e - 3;
+	return f;
+}
+
+static int
+has(const char *s, size_t n, const char *needle)
+{
+	return memmem(s, n, needle, strlen(needle)) != NULL;
+}
+
+static int
+ends_with(struct span s, const char *suf)
+{
+	size_t k = strlen(suf);
+
+	return s.n >= k && memcmp(s.p + s.n - k, suf, k) == 0;
+}
+
+/* m/\.\(.*\)\./: a Go method such as "net/http.(*Client).Do". */
+static int
+is_go_method(const char *s, size_t n)
+{
+	const char *a = memmem(s, n, ".(", 2);
+	size_t j;
+
+	if (a == NULL)
+		return 0;
+	for (j = n; j-- > (size_t)(a - s) + 2 + 1;)
+		if (s[j - 1] == ')' && s[j] == '.')
+			return 1;
+	return 0;
+}
+
+static int
+anon_ns(const char *s, size_t n, size_t i)
+{
+	static const char a[] = "(anonymous namespace)";
+
+	return n - i >= sizeof a - 1 && memcmp(s + i, a, sizeof a - 1) == 0;
+}
+
+/*
+ * Where the argument list starts, or n.  stackcollapse-perf.pl cuts at the
+ * first '(' that does not open "(anonymous namespace)", unless the name
+ * looks like a Go method (m/\.\(.*\)\./), which it leaves whole.  That
+ * truncates C++ names whose template arguments hold a parenthesis
+ * ("std::function<int (int)>::operator()" becomes "std::function<int "), so
+ * by default we cut, as inferno does, only at a '(' outside all brackets
+ * that is neither Go's "pkg.(*T)" nor "(anonymous namespace)".
+ */
+static size_t
+args_start(const char *s, size_t n, int perl)
+{
+	size_t i;
+	long depth = 0;
+
+	if (perl) {
+		if (is_go_method(s, n))
+			return n;
+		for (i = 0; i < n; i++)
+			if (s[i] == '(' && !anon_ns(s, n, i))
+				return i;
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == '(' && depth == 0 && !anon_ns(s, n, i) &&
+		    !(i > 0 && s[i - 1] == '.'))
+			return i;
+		if (c == '<' || c == '{' || c == '[' || c == '(')
+			depth++;
+		else if (c == '>' || c == '}' || c == ']' || c == ')')
+			depth--;
+	}
+	return n;
+}
+
+/*
+ * Kernel code: a module in brackets ("[kernel.kallsyms]", "[nf_conntrack]"),
+ * a .ko file, or a vmlinux image, versioned or not; never one that says
+ * "unknown".  The Perl script knows only the first and an unversioned
+ * vmlinux; the rest are inferno's additions.
+ */
+static int
+is_kernel_mod(struct span m)
+{
+	const char *v = NULL, *q = m.p;
+	size_t i;
+
+	if (has(m.p, m.n, "unknown"))
+		return 0;
+	if ((m.n && m.p[0] == '[') || ends_with(m, ".ko"))
+		return 1;
+	while ((q = memmem(q, m.n - (size_t)(q - m.p), "vmlinux", 7)) != NULL)
+		v = q++;
+	if (v == NULL)
+		return 0;
+	for (i = (size_t)(v - m.p) + 7; i < m.n; i++)
+		if (!is_word((unsigned char)m.p[i]) && m.p[i] != '-' &&
+		    m.p[i] != '.')
+			return 0;
+	return 1;
+}
+
+/*
+ * JIT code: a perf-PID.map symbol file (m:/tmp/perf-\d+\.map:) or a
+ * jitdump-generated "jitted-PID-N.so".
+ */
+static int
+is_jit_mod(struct span m)
+{
+	const char *q = m.p, *e = m.p + m.n;
+
+	while ((q = memmem(q, (size_t)(e - q), "/tmp/perf-", 10)) != NULL) {
+		const char *d = q + 10;
+
+		while (d < e && is_digit((unsigned char)*d))
+			d++;
+		if (d > q + 10 && (size_t)(e - d) >= 4 && memcmp(d, ".map", 4) == 0)
+			return 1;
+		q++;
+	}
+	return has(m.p, m.n, "/jitted-") && ends_with(m, ".so");
+}
+
+/*
+ * Finish demangling a Rust "legacy" symbol that perf left half done, as
+ * inferno does: "_$LT$a..B$u20$as$u20$C$GT$::f::h0123456789abcdef" becomes
+ * "<a::B as C>::f".  Writes to buf (at least f.n bytes) and returns the new
+ * length, or returns 0 when f does not end in a Rust hash.
+ */
+static size_t
+rust_fix(struct span f, char *buf)
+{
+	static const struct {
+		const char *esc, *out;
+	} tab[] = {
+		{ "$SP$", "@" }, { "$BP$", "*" }, { "$RF$", "&" },
+		{ "$LT$", "<" }, { "$GT$", ">" }, { "$LP$", "(" },
+		{ "$RP$", ")" }, { "$C$", "," }, { "$u7e$", "~" },
+		{ "$u20$", " " }, { "$u27$", "'" }, { "$u3d$", "=" },
+		{ "$u5b$", "[" }, { "$u5d$", "]" }, { "$u7b$", "{" },
+		{ "$u7d$", "}" }, { "$u3b$", ";" }, { "$u2b$", "+" },
+		{ "$u21$", "!" }, { "$u22$", "\"" },
+	};
+	const char *r, *e;
+	size_t n = 0, i, k;
+
+	if (f.n < 17 || f.p[f.n - 17] != 'h')
+		return 0;
+	for (i = f.n - 16; i < f.n; i++)
+		if (!is_digit((unsigned char)f.p[i]) &&
+		    !((f.p[i] | 0x20) >= 'a' && (f.p[i] | 0x20) <= 'f'))
+			return 0;
+	r = f.p;
+	e = f.p + f.n - 17;
+	if (e - r >= 2 && memcmp(e - 2, "::", 2) == 0)
+		e -= 2;
+	if (e - r >= 2 && r[0] == '_' && r[1] == '$')
+		r++;
+	while (r < e) {
+		if (*r == '.') {
+			if (e - r >= 2 && r[1] == '.') {
+				buf[n++] = ':';
+				buf[n++] = ':';
+				r += 2;
+			} else {
+				buf[n++] = *r++;
+			}
+		} else if (*r == '$') {
+			for (k = 0; k < sizeof tab / sizeof tab[0]; k++) {
+				size_t el = strlen(tab[k].esc);
+
+				if ((size_t)(e - r) >= el &&
+				    memcmp(r, tab[k].esc, el) == 0) {
+					buf[n++] = tab[k].out[0];
+					r += el;
+					break;
+				}
+			}
+			if (k == sizeof tab / sizeof tab[0]) {
+				memcpy(buf + n, r, (size_t)(e - r));
+				n += (size_t)(e - r);
+				break;
+			}
+		} else {
+			buf[n++] = *r++;
+		}
+	}
+	return n;
+}
+
+/* Append to the context's scratch buffer. */
+static char *
+scratch(struct perf_ctx *c, size_t need)
+{
+	c->scratch = xgrow(c->scratch, &c->scratchcap, need, 1);
+	return c->scratch;
+}
+
+/*
+ * Translate one frame field (one part of a "->" chain) into its output
+ * name in buf; returns the length.  buf must hold 2 * (f.n + mod.n + pc.n)
+ * + 32 bytes.
+ */
+static size_t
+tidy_frame(const struct perf_opts *o, int java, int inlined, struct span f,
+    struct span mod, struct span pc, char *buf)
+{
+	size_t n = 0, i, cut;
+	const char *base;
+
+	if (span_eq(f, "[unknown]")) {
+		struct span name = { "unknown", 7 };
+
+		if (!span_eq(mod, "[unknown]")) {
+			base = memrchr(mod.p, '/', mod.n);
+			name.p = base ? base + 1 : mod.p;
+			name.n = mod.n - (size_t)(name.p - mod.p);
+		}
+		buf[n++] = '[';
+		memcpy(buf + n, name.p, name.n);
+		n += name.n;
+		if (o->include_addrs) {
+			buf[n++] = ' ';
+			buf[n++] = '<';
+			memcpy(buf + n, pc.p, pc.n);
+			n += pc.n;
+			buf[n++] = '>';
+		}
+		buf[n++] = ']';
+	} else {
+		memcpy(buf, f.p, f.n);
+		n = f.n;
+	}
+	for (i = 0; i < n; i++)
+		if (buf[i] == ';')
+			buf[i] = ':';
+	n = args_start(buf, n, o->perl);
+	for (i = cut = 0; i < n; i++)
+		if (buf[i] != '"' && buf[i] != '\'')
+			buf[cut++] = buf[i];
+	n = cut;
+	if (java && n > 0 && buf[0] == 'L' && memchr(buf, '/', n)) {
+		memmove(buf, buf + 1, n - 1);
+		n--;
+	}
+	if (inlined) {
+		if (!has(buf, n, "_[i]")) {
+			memcpy(buf + n, "_[i]", 4);
+			n += 4;
+		}
+	} else if (o->annotate_kernel && is_kernel_mod(mod)) {
+		memcpy(buf + n, "_[k]", 4);
+		n += 4;
+	} else if (o->annotate_jit && !has(buf, n, "_[j]") && is_jit_mod(mod)) {
+		memcpy(buf + n, "_[j]", 4);
+		n += 4;
+	}
+	return n;
+}
+
+void
+perf_ctx_init(struct perf_ctx *c, const struct perf_shared *sh)
+{
+	memset(c, 0, sizeof *c);
+	c->sh = sh;
+	intern_init(&c->frames);
+	intern_init(&c->keys);
+	intern_init(&c->stacks);
+}
+
+void
+perf_ctx_free(struct perf_ctx *c)
+{
+	intern_free(&c->frames);
+	intern_free(&c->keys);
+	intern_free(&c->stacks);
+	free(c->koff);
+	free(c->kcnt);
+	free(c->kids);
+	free(c->counts);
+	free(c->stk);
+	free(c->scratch);
+}
+
+static void
+put32(char *p, size_t v)
+{
+	uint32_t x = (uint32_t)v;
+
+	memcpy(p, &x, 4);
+}
+
+/*
+ * Fill the cache slot of a new key: skip what looks like a process name
+ * ("(java)"), split Java inline chains "a->b->c" (dropping empty trailing
+ * fields, as Perl's split does) and tidy each field.
+ */
+static void
+translate(struct perf_ctx *c, uint32_t id, struct span pc, struct span func,
+    struct span mod)
+{
+	size_t end = func.n, start = 0, nf = 0, rn;
+	char *buf, *fixed = NULL;
+
+	c->koff = xgrow(c->koff, &c->kcap, id + 1, sizeof *c->koff);
+	c->kcnt = xrealloc(c->kcnt, c->kcap * sizeof *c->kcnt);
+	c->koff[id] = (uint32_t)c->nkids;
+	c->kcnt[id] = 0;
+	if (func.n == 0 || func.p[0] == '(')
+		return;
+	buf = xmalloc(2 * (func.n + mod.n + pc.n) + 32);
+	if (!c->sh->o->perl && (rn = rust_fix(func, buf)) != 0) {
+		fixed = xmalloc(rn);
+		memcpy(fixed, buf, rn);
+		func = (struct span){ fixed, rn };
+		end = rn;
+	}
+	while (end >= 2 && memcmp(func.p + end - 2, "->", 2) == 0)
+		end -= 2;
+	for (; end > 0;) {
+		const char *arrow = memmem(func.p + start, end - start, "->", 2);
+		size_t fe = arrow ? (size_t)(arrow - func.p) : end;
+		struct span part = { func.p + start, fe - start };
+		size_t bn = tidy_frame(c->sh->o, c->java, nf > 0, part, mod, pc,
+		    buf);
+
+		c->kids = xgrow(c->kids, &c->kidscap, c->nkids + 1,
+		    sizeof *c->kids);
+		c->kids[c->nkids++] = intern_put(&c->frames, buf, bn, NULL);
+		nf++;
+		if (!arrow)
+			break;
+		start = fe + 2;
+	}
+	free(buf);
+	free(fixed);
+	c->kcnt[id] = (uint32_t)nf;
+}
+
+/*
+ * The output frames of one stack line, through the cache.  The key holds
+ * everything the translation depends on: the function with its offset
+ * stripped, the module, whether Java names are tidied, and the address
+ * when it can show up in the name.  Lengths are part of the key because
+ * names may hold NUL bytes.
+ */
+static void
+frame_line(struct perf_ctx *c, struct span pc, struct span func,
+    struct span mod)
+{
+	const struct perf_opts *o = c->sh->o;
+	size_t klen, i, j;
+	uint32_t id, cnt;
+	char *k;
+	int isnew, unknown;
+
+	func = strip_offset(func);
+	unknown = o->include_addrs && has(func.p, func.n, "[unknown]");
+	klen = 4 + func.n + 4 + mod.n + 1 + (unknown ? pc.n : 0);
+	k = scratch(c, klen);
+	put32(k, func.n);
+	memcpy(k + 4, func.p, func.n);
+	put32(k + 4 + func.n, mod.n);
+	memcpy(k + 8 + func.n, mod.p, mod.n);
+	k[8 + func.n + mod.n] = (char)c->java;
+	if (unknown)
+		memcpy(k + 9 + func.n + mod.n, pc.p, pc.n);
+	id = intern_put(&c->keys, k, klen, &isnew);
+	if (isnew)
+		translate(c, id, pc, func, mod);
+	/* Frames of one line keep their order; lines stack leaf first. */
+	cnt = c->kcnt[id];
+	c->stk = xgrow(c->stk, &c->stkcap, c->nstk + cnt, sizeof *c->stk);
+	for (i = 0, j = c->koff[id] + cnt; i < cnt; i++)
+		c->stk[c->nstk++] = c->kids[--j];
+}
+
+/* Count the sample just ended.  Returns -1 when the count overflows. */
+static int
+end_sample(struct perf_ctx *c)
+{
+	int ret = 0;
+
+	if (c->have_pname) {
+		size_t n = c->nstk + 1, i;
+		uint32_t *key, id;
+		int isnew;
+
+		key = (uint32_t *)(void *)scratch(c, n * sizeof *key);
+		key[0] = c->pname;
+		for (i = 0; i < c->nstk; i++)
+			key[i + 1] = c->stk[c->nstk - 1 - i];
+		id = intern_put(&c->stacks, key, n * sizeof *key, &isnew);
+		if (isnew) {
+			c->counts = xgrow(c->counts, &c->countscap, id + 1,
+			    sizeof *c->counts);
+			c->counts[id] = 0;
+		}
+		if (c->counts[id] > UINT64_MAX - c->period)
+			ret = -1;
+		else
+			c->counts[id] += c->period;
+	}
+	c->in_sample = c->have_pname = 0;
+	c->nstk = 0;
+	return ret;
+}
+
+static void
+skipped(struct perf_report *rep, uint64_t line, const char *s, size_t n)
+{
+	rep->nskipped++;
+	if (rep->nex < PERF_EXAMPLES) {
+		char q[4 * 60 + 8];
+
+		err_quote(q, s, n, 60);
+		rep->ex[rep->nex].line = line;
+		memcpy(rep->ex[rep->nex].text, q, strlen(q) + 1);
+		rep->nex++;
+	}
+}
+
+/*
+ * An accepted event line: set the root frame from comm, pid and tid as
+ * the Perl script does ("comm", "comm-PID", "comm-PID/TID"; a missing or
+ * zero TID makes the single number the TID and the PID "?").
+ */
+static void
+set_pname(struct perf_ctx *c, const struct event_fields *f)
+{
+	const struct perf_opts *o = c->sh->o;
+	struct span pid = f->pid1, tid = f->pid2;
+	size_t n = 0, i;
+	char *b;
+
+	if (tid.n == 0 || span_eq(tid, "0")) {
+		tid = pid;
+		pid = (struct span){ "?", 1 };
+	}
+	b = scratch(c, f->comm.n + pid.n + tid.n + 2);
+	memcpy(b, f->comm.p, f->comm.n);
+	n = f->comm.n;
+	if (o->include_tid || o->include_pid) {
+		b[n++] = '-';
+		memcpy(b + n, pid.p, pid.n);
+		n += pid.n;
+		if (o->include_tid) {
+			b[n++] = '/';
+			memcpy(b + n, tid.p, tid.n);
+			n += tid.n;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (b[i] == ' ')
+			b[i] = '_';
+	/*
+	 * Java names are tidied when the root frame starts with "java"; with
+	 * --perl, only when it is exactly "java": the rule of the script that
+	 * recorded FlameGraph's regression results, which keep the "L" of Java
+	 * classes with --pid and --tid.
+	 */
+	c->java = o->perl ? n == 4 && memcmp(b, "java", 4) == 0 :
+	    n >= 4 && memcmp(b, "java", 4) == 0;
+	c->pname = intern_put(&c->frames, b, n, NULL);
+	c->have_pname = 1;
+}
+
+enum { EV_KEPT, EV_FILTERED, EV_BAD };
+
+/*
+ * Apply the event filter to an event named ev, taking it as the filter
+ * when none is set yet.  The period is "1" when absent or "0", as in Perl.
+ */
+static int
+check_event(struct perf_ctx *c, struct perf_shared *wsh, struct span ev,
+    struct span per, int have_ev)
+{
+	const struct perf_shared *sh = c->sh;
+
+	if (have_ev) {
+		if (sh->event == NULL && wsh) {
+			wsh->event = xmalloc(ev.n + 1);
+			memcpy(wsh->event, ev.p, ev.n);
+			wsh->event[ev.n] = '\0';
+			wsh->eventlen = ev.n;
+			wsh->event_defaulted = 1;
+		} else if (sh->event == NULL || ev.n != sh->eventlen ||
+		    memcmp(ev.p, sh->event, ev.n) != 0) {
+			return EV_FILTERED;
+		}
+	}
+	if (per.n == 0 || span_eq(per, "0"))
+		c->period = 1;
+	else if (num_parse_u64(per.p, per.n, &c->period) < 0)
+		return EV_BAD;
+	return EV_KEPT;
+}
+
+/*
+ * inferno's reading of an event line that Perl's period expression does
+ * not match: after the timestamp's ':', "PERIOD EVENT" runs to the next
+ * ':', and whatever follows the event's modifiers is a one-frame stack
+ * ("false 39654 19115.489713:  1 cycles:u:  ffffffff9b201293 [unknown]
+ * ([unknown])").  Returns 1 when it found an event.
+ */
+static int
+split_oneline(const char *s, size_t n, struct span *per, struct span *ev,
+    struct span *frame)
+{
+	const char *e = s + n, *c1, *c2, *sp, *w;
+
+	if ((c1 = memchr(s, ':', n)) == NULL)
+		return 0;
+	c1++;
+	c2 = memchr(c1, ':', (size_t)(e - c1));
+	if (c2 == NULL)
+		return 0;
+	for (sp = c2; sp > c1 && sp[-1] != ' '; sp--)
+		;
+	*ev = (struct span){ sp, (size_t)(c2 - sp) };
+	*per = (struct span){ sp, 0 };
+	if (sp > c1) {
+		for (w = sp - 1; w > c1 && w[-1] != ' '; w--)
+			;
+		*per = (struct span){ w, (size_t)(sp - 1 - w) };
+		for (size_t i = 0; i < per->n; i++)
+			if (!is_digit((unsigned char)per->p[i]))
+				per->n = 0;
+	}
+	c2++;
+	while (c2 < e && *c2 != ':' && *c2 != ' ')
+		c2++;
+	if (c2 < e)
+		c2++;
+	while (c2 < e && is_ws((unsigned char)*c2))
+		c2++;
+	while (e > c2 && is_ws((unsigned char)e[-1]))
+		e--;
+	*frame = (struct span){ c2, (size_t)(e - c2) };
+	return 1;
+}
+
+size_t
+perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
+    size_t n, int stop_on_event, struct perf_report *rep)
+{
+	const char *s = p, *end = p + n;
+	uint64_t line = 0;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *le = nl ? nl : end;
+		size_t len = (size_t)(le - s), i;
+		struct event_fields f;
+		struct span per, ev, pc, func, mod, frame;
+		int r, had_event = c->sh->event != NULL;
+
+		line++;
+		if (nl)
+			rep->newlines++;
+		if (len && s[len - 1] == '\r')
+			len--;
+		for (i = 0; i < len && is_ws((unsigned char)s[i]); i++)
+			;
+		if (len && s[0] == '#') {
+			/* a comment: perf's header */
+		} else if (i == len) {
+			if (end_sample(c) < 0)
+				goto overflow;
+		} else if (match_event(s, len, &f) ||
+		    (!c->in_sample && i > 0 && match_event(s + i, len - i, &f))) {
+			int have = match_period(f.comm.p, len - (size_t)(f.comm.p - s),
+			    &per, &ev);
+			int oneline = 0;
+
+			if (!have && f.comm.p != s) {
+				oneline = split_oneline(f.comm.p + f.end,
+				    len - (size_t)(f.comm.p - s) - f.end, &per, &ev,
+				    &frame);
+				have = oneline;
+			}
+			if (!have)
+				per.n = 0;
+			c->in_sample = 1;
+			r = check_event(c, wsh, ev, per, have);
+			if (r == EV_FILTERED) {
+				rep->nfiltered++;
+			} else if (r == EV_BAD) {
+				rep->errline = line;
+				rep->errmsg = "sample period does not fit in 64 bits";
+				return (size_t)(s - p);
+			} else {
+				set_pname(c, &f);
+				if (oneline && frame.n) {
+					if (match_stack(frame.p, frame.n, &pc, &func, &mod))
+						frame_line(c, pc, func, mod);
+					else
+						skipped(rep, line, frame.p, frame.n);
+					if (end_sample(c) < 0)
+						goto overflow;
+				}
+			}
+		} else if (match_stack(s, len, &pc, &func, &mod)) {
+			if (c->have_pname)
+				frame_line(c, pc, func, mod);
+		} else {
+			skipped(rep, line, s, len);
+		}
+		s = nl ? nl + 1 : end;
+		if (stop_on_event && !had_event && c->sh->event != NULL)
+			break;
+	}
+	return (size_t)(s - p);
+overflow:
+	rep->errline = line;
+	rep->errmsg = "sample count does not fit in 64 bits";
+	return (size_t)(s - p);
+}
+
+int
+perf_end_file(struct perf_ctx *c, struct perf_report *rep)
+{
+	int open = c->have_pname;
+
+	if (open && c->sh->o->perl)
+		c->have_pname = 0;
+	if (end_sample(c) < 0) {
+		rep->errline = 1;
+		rep->errmsg = "sample count does not fit in 64 bits";
+	}
+	return open;
+}

@@ -1,0 +1,93 @@
+/*
+ * perf: the `perf script` parser of stackcollapse.
+ *
+ * A parser context (struct perf_ctx) owns every table it fills, so several
+ * contexts can parse parts of one input on several threads and be merged
+ * afterwards (stacks.c).  Parts handed to a context other than the first
+ * must start just after a blank line: that is where the parse state is
+ * empty, which is what lets them be parsed independently.
+ */
+#ifndef SC_PERF_H
+#define SC_PERF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../lib/intern.h"
+
+struct perf_opts {
+	int include_pid;	/* root frame comm-PID */
+	int include_tid;	/* root frame comm-PID/TID */
+	int annotate_kernel;	/* _[k] */
+	int annotate_jit;	/* _[j] */
+	int include_addrs;	/* [mod <addr>] for unknown symbols */
+	int perl;		/* exactly stackcollapse-perf.pl, see --perl */
+};
+
+/* State every context reads and none writes while parsing in parallel. */
+struct perf_shared {
+	const struct perf_opts *o;
+	char *event;		/* event filter; NULL until known */
+	size_t eventlen;
+	int event_defaulted;	/* taken from the first sample */
+};
+
+#define PERF_EXAMPLES 5
+
+/* What one call of perf_parse saw, for messages with file:line. */
+struct perf_report {
+	uint64_t newlines;	/* lines ended by '\n' in the part */
+	uint64_t nskipped;	/* unrecognized lines */
+	uint64_t nfiltered;	/* samples of another event */
+	unsigned nex;
+	struct {
+		uint64_t line;	/* 1-based within the part */
+		char text[128];	/* quoted by err_quote */
+	} ex[PERF_EXAMPLES];
+	uint64_t errline;	/* nonzero: fatal error at this line */
+	const char *errmsg;
+};
+
+struct perf_ctx {
+	const struct perf_shared *sh;
+	struct intern frames;	/* output frame names, pname included */
+	struct intern keys;	/* frame-line key -> translation slot */
+	uint32_t *koff, *kcnt;	/* per key: range in kids */
+	size_t kcap;
+	uint32_t *kids;		/* translated frame ids */
+	size_t nkids, kidscap;
+	struct intern stacks;	/* key: uint32 frame ids, root first */
+	uint64_t *counts;	/* per stack id */
+	size_t countscap;
+	/* the sample being read */
+	int in_sample;		/* an event line was seen, no blank line yet */
+	int have_pname;		/* ... and its event is kept */
+	int java;		/* tidy Java names in this sample */
+	uint32_t pname;
+	uint64_t period;
+	uint32_t *stk;		/* frame ids, leaf group first, reversed */
+	size_t nstk, stkcap;
+	char *scratch;		/* key and name building */
+	size_t scratchcap;
+};
+
+void perf_ctx_init(struct perf_ctx *c, const struct perf_shared *sh);
+void perf_ctx_free(struct perf_ctx *c);
+
+/*
+ * Parse the lines p[0..n) continuing c's sample state.  wsh, when not NULL,
+ * is the shared state made writable so that the first event seen becomes
+ * the default filter: pass it only where no other thread parses.  With
+ * stop_on_event, return as soon as that has happened.  Returns the number
+ * of bytes consumed (all of them unless stopped or rep->errline is set).
+ */
+size_t perf_parse(struct perf_ctx *c, struct perf_shared *sh, const char *p,
+    size_t n, int stop_on_event, struct perf_report *rep);
+
+/*
+ * End of one input file: count a sample that no blank line ended (or drop it
+ * with --drop-unterminated).  Returns 1 when there was such a sample.
+ */
+int perf_end_file(struct perf_ctx *c, struct perf_report *rep);
+
+#endif

@@ -1,0 +1,18 @@
+/*
+ * stacks: turn the counted stacks of one or more parser contexts into
+ * sorted folded lines on standard output.
+ */
+#ifndef SC_STACKS_H
+#define SC_STACKS_H
+
+#include "perf.h"
+
+/*
+ * Join each distinct stack's frames with ';', merge equal lines across
+ * contexts (and across stacks that join to the same text), sort them
+ * bytewise as Perl's `sort { $a cmp $b }` does and write "STACK COUNT\n".
+ * Returns 0, or -1 when a merged count overflows 64 bits (nothing written).
+ */
+int stacks_write(struct perf_ctx *ctx, int nctx);
+
+#endif

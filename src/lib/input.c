@@ -208,26 +208,51 @@ last_boundary(const struct input *in, const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * The mapped file in windows: a block ends at the last boundary within
+ * INPUT_WINDOW bytes (the window doubles while it holds none), and the
+ * pages of the previous block are dropped, so resident memory stays near
+ * the window's size however large the file.
+ */
+static int
+next_mapped(struct input *in, const char **p, size_t *n, int *at_boundary)
+{
+	size_t avail = in->maplen - in->start, win = INPUT_MAPWIN, e;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), done;
+
+	done = in->start / page * page;
+	if (done > in->dropped) {
+		madvise(in->map + in->dropped, done - in->dropped, MADV_DONTNEED);
+		in->dropped = done;
+	}
+	if (avail == 0)
+		return 0;
+	for (;;) {
+		if (win >= avail) {
+			e = last_boundary(in, in->map + in->start, avail);
+			*at_boundary = e == avail;
+			e = e && e < avail ? e : avail;
+			break;
+		}
+		if ((e = last_boundary(in, in->map + in->start, win)) != 0) {
+			*at_boundary = 1;
+			break;
+		}
+		win *= 2;
+	}
+	*p = in->map + in->start;
+	*n = e;
+	in->start += e;
+	return 1;
+}
+
 int
 input_next(struct input *in, const char **p, size_t *n, int *at_boundary)
 {
 	size_t e;
 
-	if (in->map) {
-		const char *d = in->map + in->start;
-		size_t avail = in->maplen - in->start;
-
-		if (avail == 0)
-			return 0;
-		e = last_boundary(in, d, avail);
-		*at_boundary = e != 0;
-		if (e == 0)
-			e = avail;
-		*p = d;
-		*n = e;
-		in->start += e;
-		return 1;
-	}
+	if (in->map)
+		return next_mapped(in, p, n, at_boundary);
 	if (in->start) {
 		memmove(in->buf, in->buf + in->start, in->len - in->start);
 		in->len -= in->start;
@@ -263,8 +288,6 @@ input_next(struct input *in, const char **p, size_t *n, int *at_boundary)
 void
 input_close(struct input *in)
 {
-	if (in->map)
-		munmap(in->map, in->maplen);
 #ifdef HAVE_ZLIB
 	if (in->gz) {
 		inflateEnd(in->gz);
@@ -273,6 +296,8 @@ input_close(struct input *in)
 #endif
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
+	if (in->map)
+		munmap(in->map, in->maplen);
 	free(in->buf);
 	free(in->raw);
 	memset(in, 0, sizeof *in);

@@ -226,7 +226,8 @@ main(int argc, char **argv)
 
 	err_init(argv[0]);
 	out_init();
-	while ((ch = getopt_long(argc, argv, "hj:V", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":hj:V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
 			o.include_addrs = 1;
@@ -268,7 +269,16 @@ main(int argc, char **argv)
 			sh.event = optarg;
 			sh.eventlen = strlen(optarg);
 			break;
+		case ':':
+			warnx("option \"%s\" needs an argument", argv[optind - 1]);
+			usage();
+			break;
 		default:
+			if (optopt && optopt < 256)
+				warnx("unknown option \"-%c\"", optopt);
+			else
+				warnx("unknown option \"%s\"",
+				    argv[optind - 1]);
 			usage();
 		}
 	}

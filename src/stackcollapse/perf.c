@@ -161,11 +161,16 @@ match_stack(const char *s, size_t n, struct span *pc, struct span *func,
 	if (pe == ps || (rp = memrchr(s, ')', n)) == NULL)
 		return 0;
 	lp = (size_t)(rp - s);
-	for (q = lp >= 2 ? lp - 1 : 0; q-- > 0;)
-		if (s[q] == ' ' && s[q + 1] == '(')
+	for (q = lp;;) {
+		const char *op = q > 1 ? memrchr(s + 1, '(', q - 1) : NULL;
+
+		if (op == NULL)
+			return 0;
+		q = (size_t)(op - s) - 1;
+		if (s[q] == ' ')
 			break;
-	if (lp < 2 || q == (size_t)-1)
-		return 0;
+		q++;
+	}
 	for (w = 0; pe + w < n && is_ws((unsigned char)s[pe + w]); w++)
 		;
 	if (q >= pe + w + 1) {

@@ -49,7 +49,8 @@ struct perf_report {
 };
 
 struct perf_ctx {
-	const struct perf_shared *sh;
+	/* Own cache lines: contexts of different threads sit side by side. */
+	_Alignas(64) const struct perf_shared *sh;
 	struct intern frames;	/* output frame names, pname included */
 	struct intern keys;	/* frame-line key -> translation slot */
 	uint32_t *koff, *kcnt;	/* per key: range in kids */
@@ -69,6 +70,7 @@ struct perf_ctx {
 	size_t nstk, stkcap;
 	char *scratch;		/* key and name building */
 	size_t scratchcap;
+	char pad[64];
 };
 
 void perf_ctx_init(struct perf_ctx *c, const struct perf_shared *sh);

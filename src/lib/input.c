@@ -41,18 +41,18 @@ input_open(struct input *in, const char *path, const char *boundary)
 	ssize_t r;
 
 	memset(in, 0, sizeof *in);
-	in->name = path;
+	in->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	in->boundary = boundary;
 	in->boundlen = strlen(boundary);
 	if (strcmp(path, "-") == 0) {
 		in->fd = STDIN_FILENO;
 	} else if ((in->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		warn_at(path, 0, "cannot open:");
+		warn_at(in->name, 0, "cannot open:");
 		return -1;
 	}
 	if (fstat(in->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
-		warn_at(path, 0, "cannot read:");
+		warn_at(in->name, 0, "cannot read:");
 		input_close(in);
 		return -1;
 	}
@@ -78,7 +78,7 @@ input_open(struct input *in, const char *path, const char *boundary)
 		r = read(in->fd, in->raw, in->rawcap);
 	while (r < 0 && errno == EINTR);
 	if (r < 0) {
-		warn_at(path, 0, "read error:");
+		warn_at(in->name, 0, "read error:");
 		input_close(in);
 		return -1;
 	}
@@ -90,7 +90,7 @@ input_open(struct input *in, const char *path, const char *boundary)
 		z_stream *z = xcalloc(1, sizeof *z);
 
 		if (inflateInit2(z, 15 + 32) != Z_OK) {
-			warn_at(path, 0, "cannot start gzip decoder");
+			warn_at(in->name, 0, "cannot start gzip decoder");
 			free(z);
 			input_close(in);
 			return -1;
@@ -98,7 +98,7 @@ input_open(struct input *in, const char *path, const char *boundary)
 		in->gz = z;
 		in->eof = 0;
 #else
-		warn_at(path, 0, "input is gzip-compressed, but this build has "
+		warn_at(in->name, 0, "input is gzip-compressed, but this build has "
 		    "no zlib (decompress it with gzip -dc)");
 		input_close(in);
 		return -1;

@@ -31,7 +31,7 @@
 #define INPUT_MAPWIN (32u << 20)
 
 struct input {
-	const char *name;	/* for messages: the path, or "-" */
+	const char *name;	/* for messages: the path, or "<stdin>" */
 	int fd;
 	int eof;		/* no more bytes to read from fd */
 	char *map;		/* the whole file, when mapped */

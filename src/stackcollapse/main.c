@@ -148,7 +148,7 @@ collapse_file(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
     const char *path)
 {
 	struct input in;
-	struct place pl = { path, 0, 0, 0, 0 };
+	struct place pl = { NULL, 0, 0, 0, 0 };
 	struct perf_report rep;
 	const char *p;
 	size_t n;
@@ -156,6 +156,7 @@ collapse_file(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
 
 	if (input_open(&in, path, "\n\n") < 0)
 		return -1;
+	pl.name = path = in.name;
 	while ((r = input_next(&in, &p, &n, &at_boundary)) > 0) {
 		nl_end = p[n - 1] == '\n';
 		if (sh->event == NULL) {

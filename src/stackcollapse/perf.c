@@ -60,7 +60,8 @@ span_eq(struct span a, const char *s)
  * star cannot be written after a slash in a C comment).  The comm is the
  * shortest prefix of two or more bytes followed by blanks, digits, optional
  * slashes and digits, and a blank.  pid2 is empty when the second group did
- * not match.
+ * not match.  minlen 1 lets a one-byte comm ("a 42 ...") be one; Perl's
+ * regex needs two and takes "a 42 1.0:" for the comm instead.
  */
 struct event_fields {
 	struct span comm, pid1, pid2;
@@ -68,13 +69,13 @@ struct event_fields {
 };
 
 static int
-match_event(const char *s, size_t n, struct event_fields *f)
+match_event(const char *s, size_t n, size_t minlen, struct event_fields *f)
 {
 	size_t i, j, d1, d1e, d2;
 
 	if (n < 2 || is_ws((unsigned char)s[0]))
 		return 0;
-	for (i = 2; i < n; i++) {
+	for (i = minlen; i < n; i++) {
 		if (!is_ws((unsigned char)s[i]))
 			continue;
 		for (j = i; j < n && is_ws((unsigned char)s[j]); j++)
@@ -749,6 +750,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 {
 	const char *s = p, *end = p + n;
 	uint64_t line = 0;
+	size_t minlen = c->sh->o->perl ? 2 : 1;
 
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -770,8 +772,8 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		} else if (i == len) {
 			if (end_sample(c) < 0)
 				goto overflow;
-		} else if (match_event(s, len, &f) ||
-		    (!c->in_sample && i > 0 && match_event(s + i, len - i, &f))) {
+		} else if (match_event(s, len, minlen, &f) || (!c->in_sample &&
+		    i > 0 && match_event(s + i, len - i, minlen, &f))) {
 			int have = match_period(f.comm.p, len - (size_t)(f.comm.p - s),
 			    &per, &ev);
 			int oneline = 0;

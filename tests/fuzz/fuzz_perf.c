@@ -1,0 +1,71 @@
+/*
+ * Fuzz target for the perf script parser: the same entry points the program
+ * uses (perf_parse, perf_end_file, stacks_write), in both modes, with the
+ * input also split at its first blank line into two contexts as the
+ * threaded path does.  Output goes to /dev/null.
+ *
+ *   make fuzz && build/fuzz/fuzz_perf tests/fuzz/corpus/perf
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stackcollapse/perf.h"
+#include "stackcollapse/stacks.h"
+#include "lib/out.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+run(const char *p, size_t n, int perl, int addrs)
+{
+	struct perf_opts o = { 0 };
+	struct perf_shared sh = { &o, NULL, 0, 0 };
+	struct perf_ctx c[2];
+	struct perf_report rep;
+	const char *cut = memmem(p, n, "\n\n", 2);
+	size_t used;
+
+	o.perl = perl;
+	o.include_addrs = addrs;
+	o.include_tid = addrs;
+	o.annotate_kernel = o.annotate_jit = !addrs;
+	perf_ctx_init(&c[0], &sh);
+	perf_ctx_init(&c[1], &sh);
+	memset(&rep, 0, sizeof rep);
+	used = perf_parse(&c[0], &sh, p, n, 1, &rep);
+	if (cut && (size_t)(cut + 2 - p) > used) {
+		size_t first = (size_t)(cut + 2 - p);
+
+		perf_parse(&c[0], &sh, p + used, first - used, 0, &rep);
+		perf_parse(&c[1], NULL, p + first, n - first, 0, &rep);
+	} else {
+		perf_parse(&c[0], &sh, p + used, n - used, 0, &rep);
+	}
+	perf_end_file(&c[0], &rep);
+	stacks_write(c, 2);
+	out_flush();
+	perf_ctx_free(&c[0]);
+	perf_ctx_free(&c[1]);
+	if (sh.event_defaulted)
+		free(sh.event);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int init;
+
+	if (!init) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0)
+			dup2(fd, STDOUT_FILENO);
+		init = 1;
+	}
+	run((const char *)data, size, 0, 0);
+	run((const char *)data, size, 1, 1);
+	return 0;
+}

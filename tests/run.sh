@@ -1,0 +1,176 @@
+#!/bin/sh
+# The one test runner: unit tests, golden cases, peer conformance suites,
+# fuzz-corpus replay and man page EXAMPLES.  Prints a diff for each failure
+# and ends with "N passed, N failed".  Exit status 1 when anything failed.
+#
+# Environment: BIN (programs), BUILD (unit and replay binaries),
+# CORPUS (peer corpus, default ../shared/corpus next to the checkout).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+BIN=$(cd "$top/${BIN:-bin}" && pwd)
+BUILD="$top/${BUILD:-build/rel}"
+CORPUS=${CORPUS:-$top/../shared/corpus}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+passed=0 failed=0
+
+pass() { passed=$((passed + 1)); }
+fail() {
+	failed=$((failed + 1))
+	printf 'FAIL %s\n' "$1"
+	[ -n "${2:-}" ] && sed 's/^/    /' "$2" | head -n 40
+	return 0
+}
+
+# section NAME: a heading, so a failure is easy to place
+section() { printf '== %s\n' "$1"; }
+
+# check NAME EXPECTED ACTUAL: byte comparison with a diff on failure
+check() {
+	if cmp -s "$2" "$3"; then
+		pass
+	else
+		diff -u "$2" "$3" | cut -c1-300 > "$tmp/diff"
+		fail "$1" "$tmp/diff"
+	fi
+}
+
+# status_ok NAME STATUS: a crash (128 or more) always fails
+crashed() { [ "$2" -ge 128 ] && [ "$2" -ne 141 ]; }
+
+section "unit tests (src/lib)"
+if "$BUILD/unit" > "$tmp/unit" 2>&1; then :; fi
+while read -r verdict name; do
+	case $verdict in
+	ok) pass ;;
+	FAIL) fail "unit: $name" ;;
+	esac
+done < "$tmp/unit"
+grep -q '^done$' "$tmp/unit" || fail "unit: runner did not finish" "$tmp/unit"
+
+section "golden cases (tests/cases)"
+for dir in "$top"/tests/cases/*/; do
+	name=$(basename "$dir")
+	want_status=0
+	[ -f "$dir/status" ] && want_status=$(cat "$dir/status")
+	( cd "$dir" && PATH="$BIN:$PATH" sh ./cmd > "$tmp/out" 2> "$tmp/err" )
+	st=$?
+	if crashed "$name" "$st"; then
+		fail "$name: crashed with status $st" "$tmp/err"
+		continue
+	fi
+	if [ "$st" -ne "$want_status" ]; then
+		fail "$name: exit status $st, want $want_status" "$tmp/err"
+		continue
+	fi
+	if [ -f "$dir/out" ]; then
+		check "$name: stdout" "$dir/out" "$tmp/out"
+	fi
+	# A case without an err file expects silence on stderr.
+	experr=/dev/null
+	[ -f "$dir/err" ] && experr="$dir/err"
+	sed "s|$BIN/||g" "$tmp/err" > "$tmp/err2"
+	check "$name: stderr" "$experr" "$tmp/err2"
+done
+
+# captures LABEL DIR [OPTION]: every DIR/NAME.perf.txt.gz against
+# DIR/NAME.collapsed-OPT.txt.gz, made by stackcollapse-perf.pl.
+captures() {
+	for in in "$2"/*.perf.txt.gz; do
+		b=$(basename "$in" .perf.txt.gz)
+		for o in default pid tid kernel jit all addrs; do
+			exp="$2/$b.collapsed-$o.txt.gz"
+			[ -f "$exp" ] || continue
+			opt=--$o
+			[ $o = default ] && opt=
+			gzip -dc "$exp" > "$tmp/exp"
+			"$BIN/stackcollapse" ${3:-} $opt "$in" > "$tmp/out" 2>/dev/null
+			check "$1 $b ${3:-} $opt" "$tmp/exp" "$tmp/out"
+		done
+	done
+}
+
+section "own captures (tests/data), default mode and --perl"
+captures "own" "$top/tests/data"
+captures "own" "$top/tests/data" --perl
+
+section "peer conformance (../shared/corpus)"
+if [ ! -d "$CORPUS" ]; then
+	printf 'SKIP peer conformance: %s not found (the suites need shared/corpus)\n' "$CORPUS"
+else
+	# FlameGraph's own regression suite: 13 captures x 6 option sets.
+	# Its results were recorded by stackcollapse-perf.pl, hence --perl.
+	for in in "$CORPUS"/flamegraph/test/perf-*.txt; do
+		b=$(basename "$in" .txt)
+		for o in pid tid kernel jit all addrs; do
+			exp="$CORPUS/flamegraph/test/results/$b-collapsed-$o.txt"
+			[ -f "$exp" ] || continue
+			"$BIN/stackcollapse" --perl --$o "$in" > "$tmp/out" 2>/dev/null
+			check "flamegraph $b --$o" "$exp" "$tmp/out"
+		done
+	done
+	# Real captures with stackcollapse-perf.pl's output: 9 x 7.
+	captures "capture" "$CORPUS/captures" --perl
+	# inferno's cases, with exactly the options its MANIFEST names.
+	grep -v '^#' "$CORPUS/inferno/MANIFEST.tsv" |
+	awk -F'\t' '$1 == "perf" { print ($2 == "" ? "-" : $2) "\t" $3 "\t" $4 }' \
+	    > "$tmp/manifest"
+	while IFS='	' read -r opt inputs exp; do
+		[ "$opt" = - ] && opt=
+		set --
+		for i in $inputs; do set -- "$@" "$CORPUS/$i"; done
+		"$BIN/stackcollapse" $opt "$@" > "$tmp/out" 2>/dev/null
+		check "inferno $exp" "$CORPUS/$exp" "$tmp/out"
+	done < "$tmp/manifest"
+fi
+
+section "fuzz corpus replay"
+for r in "$BUILD"/replay_fuzz_*; do
+	[ -x "$r" ] || continue
+	t=$(basename "$r" | sed 's/^replay_fuzz_//')
+	if "$r" "$top/tests/fuzz/corpus/$t"/* > "$tmp/err" 2>&1; then
+		pass
+	else
+		fail "fuzz replay $t" "$tmp/err"
+	fi
+done
+
+section "man page EXAMPLES"
+# Each line of an EXAMPLES display that starts with "$ " is run in a
+# directory holding perf.txt (a bundled capture); "perf script" stands for
+# "cat perf.txt" and "perf record" lines are skipped.  Each must exit 0 and
+# write something.
+gzip -dc "$top/tests/data/demo-python.perf.txt.gz" > "$tmp/perf.txt"
+for page in "$top"/man/man*/*.[15]; do
+	sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$page" | sed -n 's/^\$ //p' |
+	    grep -v '^perf record' > "$tmp/examples" || continue
+	n=0
+	while read -r cmd; do
+		n=$((n + 1))
+		cmd=$(printf '%s' "$cmd" | sed 's/perf script/cat perf.txt/g')
+		( cd "$tmp" && PATH="$BIN:$PATH" sh -c "$cmd" > "$tmp/ex.out" 2> "$tmp/ex.err" )
+		st=$?
+		if [ $st -ne 0 ]; then
+			fail "$(basename "$page") example $n: status $st: $cmd" "$tmp/ex.err"
+		elif [ ! -s "$tmp/ex.out" ] && ! ls "$tmp"/*.folded > /dev/null 2>&1; then
+			fail "$(basename "$page") example $n wrote nothing: $cmd"
+		else
+			pass
+		fi
+		rm -f "$tmp"/*.folded
+	done < "$tmp/examples"
+done
+if command -v mandoc > /dev/null 2>&1; then
+	for page in "$top"/man/man*/*.[15]; do
+		if mandoc -T lint -W warning "$page" > "$tmp/lint" 2>&1; then
+			pass
+		else
+			fail "mandoc lint $(basename "$page")" "$tmp/lint"
+		fi
+	done
+else
+	printf 'SKIP mandoc lint: mandoc not installed\n'
+fi
+
+printf '%d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]

@@ -136,28 +136,31 @@ for r in "$BUILD"/replay_fuzz_*; do
 done
 
 section "man page EXAMPLES"
-# Each line of an EXAMPLES display that starts with "$ " is run in a
-# directory holding perf.txt (a bundled capture); "perf script" stands for
-# "cat perf.txt" and "perf record" lines are skipped.  Each must exit 0 and
-# write something.
-gzip -dc "$top/tests/data/demo-python.perf.txt.gz" > "$tmp/perf.txt"
+# The lines of a page's EXAMPLES that start with "$ " run in order in one
+# fresh directory, with "perf script" standing for "cat" of the bundled
+# demo capture and "perf record" lines skipped.  Each must exit 0 and write
+# something: to standard output, or to the file it redirects to.
+gzip -dc "$top/tests/data/demo-python-dwarf.perf.txt.gz" > "$tmp/demo.perf.txt"
 for page in "$top"/man/man*/*.[15]; do
 	sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$page" | sed -n 's/^\$ //p' |
-	    grep -v '^perf record' > "$tmp/examples" || continue
+	    grep -v '^perf record' > "$tmp/examples"
+	rm -rf "$tmp/ex" && mkdir "$tmp/ex"
 	n=0
 	while read -r cmd; do
 		n=$((n + 1))
-		cmd=$(printf '%s' "$cmd" | sed 's/perf script/cat perf.txt/g')
-		( cd "$tmp" && PATH="$BIN:$PATH" sh -c "$cmd" > "$tmp/ex.out" 2> "$tmp/ex.err" )
+		cmd=$(printf '%s' "$cmd" | sed "s|perf script|cat $tmp/demo.perf.txt|g")
+		( cd "$tmp/ex" && PATH="$BIN:$PATH" sh -c "$cmd" > "$tmp/ex.out" 2> "$tmp/ex.err" )
 		st=$?
+		target=$(printf '%s' "$cmd" | sed -n 's/.*> *\([^ ]*\)$/\1/p')
 		if [ $st -ne 0 ]; then
 			fail "$(basename "$page") example $n: status $st: $cmd" "$tmp/ex.err"
-		elif [ ! -s "$tmp/ex.out" ] && ! ls "$tmp"/*.folded > /dev/null 2>&1; then
+		elif [ -n "$target" ] && [ ! -s "$tmp/ex/$target" ]; then
+			fail "$(basename "$page") example $n wrote an empty $target: $cmd"
+		elif [ -z "$target" ] && [ ! -s "$tmp/ex.out" ]; then
 			fail "$(basename "$page") example $n wrote nothing: $cmd"
 		else
 			pass
 		fi
-		rm -f "$tmp"/*.folded
 	done < "$tmp/examples"
 done
 if command -v mandoc > /dev/null 2>&1; then

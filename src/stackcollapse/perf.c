@@ -29,22 +29,50 @@ struct span {
 	size_t n;
 };
 
+/* Byte classes of Perl's \s, \d and \w on byte strings. */
+enum { C_WS = 1, C_DIGIT = 2, C_WORD = 4 };
+
+static const unsigned char cls[256] = {
+	['\t'] = C_WS, ['\n'] = C_WS, ['\v'] = C_WS, ['\f'] = C_WS,
+	['\r'] = C_WS, [' '] = C_WS,
+	['0'] = C_DIGIT | C_WORD, ['1'] = C_DIGIT | C_WORD,
+	['2'] = C_DIGIT | C_WORD, ['3'] = C_DIGIT | C_WORD,
+	['4'] = C_DIGIT | C_WORD, ['5'] = C_DIGIT | C_WORD,
+	['6'] = C_DIGIT | C_WORD, ['7'] = C_DIGIT | C_WORD,
+	['8'] = C_DIGIT | C_WORD, ['9'] = C_DIGIT | C_WORD,
+	['_'] = C_WORD,
+	['A'] = C_WORD, ['B'] = C_WORD, ['C'] = C_WORD, ['D'] = C_WORD,
+	['E'] = C_WORD, ['F'] = C_WORD, ['G'] = C_WORD, ['H'] = C_WORD,
+	['I'] = C_WORD, ['J'] = C_WORD, ['K'] = C_WORD, ['L'] = C_WORD,
+	['M'] = C_WORD, ['N'] = C_WORD, ['O'] = C_WORD, ['P'] = C_WORD,
+	['Q'] = C_WORD, ['R'] = C_WORD, ['S'] = C_WORD, ['T'] = C_WORD,
+	['U'] = C_WORD, ['V'] = C_WORD, ['W'] = C_WORD, ['X'] = C_WORD,
+	['Y'] = C_WORD, ['Z'] = C_WORD,
+	['a'] = C_WORD, ['b'] = C_WORD, ['c'] = C_WORD, ['d'] = C_WORD,
+	['e'] = C_WORD, ['f'] = C_WORD, ['g'] = C_WORD, ['h'] = C_WORD,
+	['i'] = C_WORD, ['j'] = C_WORD, ['k'] = C_WORD, ['l'] = C_WORD,
+	['m'] = C_WORD, ['n'] = C_WORD, ['o'] = C_WORD, ['p'] = C_WORD,
+	['q'] = C_WORD, ['r'] = C_WORD, ['s'] = C_WORD, ['t'] = C_WORD,
+	['u'] = C_WORD, ['v'] = C_WORD, ['w'] = C_WORD, ['x'] = C_WORD,
+	['y'] = C_WORD, ['z'] = C_WORD,
+};
+
 static inline int
 is_ws(unsigned char c)
 {
-	return c == ' ' || (c >= '\t' && c <= '\r');
+	return cls[c] & C_WS;
 }
 
 static inline int
 is_digit(unsigned char c)
 {
-	return c >= '0' && c <= '9';
+	return cls[c] & C_DIGIT;
 }
 
 static inline int
 is_word(unsigned char c)
 {
-	return is_digit(c) || c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+	return cls[c] & C_WORD;
 }
 
 static int
@@ -615,11 +643,8 @@ skipped(struct perf_report *rep, uint64_t line, const char *s, size_t n)
 {
 	rep->nskipped++;
 	if (rep->nex < PERF_EXAMPLES) {
-		char q[4 * 60 + 8];
-
-		err_quote(q, s, n, 60);
+		err_quote(rep->ex[rep->nex].text, s, n, PERF_EXAMPLE_BYTES);
 		rep->ex[rep->nex].line = line;
-		memcpy(rep->ex[rep->nex].text, q, strlen(q) + 1);
 		rep->nex++;
 	}
 }
@@ -765,6 +790,18 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 			rep->newlines++;
 		if (len && s[len - 1] == '\r')
 			len--;
+		/*
+		 * The common case first: an indented line inside a sample is
+		 * a frame, or else blank or unrecognized; it cannot be an
+		 * event line.
+		 */
+		if (c->in_sample && len && is_ws((unsigned char)s[0]) &&
+		    match_stack(s, len, &pc, &func, &mod)) {
+			if (c->have_pname)
+				frame_line(c, pc, func, mod);
+			s = nl ? nl + 1 : end;
+			continue;
+		}
 		for (i = 0; i < len && is_ws((unsigned char)s[i]); i++)
 			;
 		if (len && s[0] == '#') {

@@ -33,6 +33,7 @@ struct perf_shared {
 };
 
 #define PERF_EXAMPLES 5
+#define PERF_EXAMPLE_BYTES 60	/* of a skipped line, shown quoted */
 
 /* What one call of perf_parse saw, for messages with file:line. */
 struct perf_report {
@@ -42,7 +43,7 @@ struct perf_report {
 	unsigned nex;
 	struct {
 		uint64_t line;	/* 1-based within the part */
-		char text[128];	/* quoted by err_quote */
+		char text[4 * PERF_EXAMPLE_BYTES + 8];	/* err_quote'd */
 	} ex[PERF_EXAMPLES];
 	uint64_t errline;	/* nonzero: fatal error at this line */
 	const char *errmsg;

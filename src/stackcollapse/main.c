@@ -26,7 +26,7 @@
 #include "stacks.h"
 
 #define MAX_THREADS 16
-#define MIN_PART (1u << 20)	/* smaller parts are not worth a thread */
+#define MIN_PART (8u << 20)	/* smaller parts are not worth a thread */
 
 static const char usage_text[] =
 "usage: stackcollapse [--pid | --tid] [--kernel] [--jit] [--all] [--addrs]\n"

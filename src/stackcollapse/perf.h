@@ -53,9 +53,9 @@ struct perf_ctx {
 	/* Own cache lines: contexts of different threads sit side by side. */
 	_Alignas(64) const struct perf_shared *sh;
 	struct intern frames;	/* output frame names, pname included */
-	struct intern keys;	/* frame-line key -> translation slot */
-	uint32_t *koff, *kcnt;	/* per key: range in kids */
-	size_t kcap;
+	struct intern keys[2];	/* frame-line bytes -> slot; [1]: Java */
+	uint32_t *koff[2], *kcnt[2];	/* per slot: range in kids */
+	size_t kcap[2];
 	uint32_t *kids;		/* translated frame ids */
 	size_t nkids, kidscap;
 	struct intern stacks;	/* key: uint32 frame ids, root first */

@@ -4,7 +4,8 @@
 # FLAMEGRAPH_DIR names a FlameGraph checkout, stackcollapse-perf.pl.
 # Inputs: FlameGraph's example-perf-stacks (from ../shared/corpus) and a
 # capture of at least 100 MB recorded here with perf (BENCH_CAPTURE names an
-# existing one instead).  Times are the best of 3 runs (the Perl: 1 run).
+# existing one instead).  Times are the best of 5 (the Perl: 1 run); peak
+# RSS comes from GNU time when it is installed.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 SC="$top/bin/stackcollapse"
@@ -14,21 +15,39 @@ mkdir -p "$dir"
 
 now() { date +%s%N; }
 
-# best TIMES CMD...: best wall time in seconds over TIMES runs
+# best TIMES REPS CMD...: the fastest run, measured by hyperfine when it is
+# installed (it execs directly, with no shell in between).  Without it: the
+# best over TIMES batches of the wall time of
+# one run, each batch timing REPS runs back to back (so that short runs
+# are not lost in the clock's and the shell's own overhead).
 best() {
 	times=$1
-	shift
+	reps=$2
+	shift 2
+	if command -v hyperfine > /dev/null 2>&1; then
+		runs=$((times * reps))
+		[ $runs -lt 2 ] && runs=2
+		w=1
+		[ "$reps" -eq 1 ] && w=0
+		hyperfine -N -w $w -r $runs --export-csv "$dir/hf.csv" -- "$*" \
+		    > /dev/null 2>&1 &&
+		    awk -F, 'NR == 2 { printf "%.4f", $7 }' "$dir/hf.csv" && return
+	fi
 	b=
 	i=0
 	while [ $i -lt "$times" ]; do
 		t0=$(now)
-		"$@" > /dev/null 2>&1
+		r=0
+		while [ $r -lt "$reps" ]; do
+			"$@" > /dev/null 2>&1
+			r=$((r + 1))
+		done
 		t1=$(now)
-		t=$((t1 - t0))
+		t=$(((t1 - t0) / reps))
 		if [ -z "$b" ] || [ $t -lt "$b" ]; then b=$t; fi
 		i=$((i + 1))
 	done
-	echo "$b" | awk '{ printf "%.3f", $1 / 1e9 }'
+	echo "$b" | awk '{ printf "%.4f", $1 / 1e9 }'
 }
 
 inputs=
@@ -71,23 +90,26 @@ fi
 
 echo
 echo "machine: $(uname -m), $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
-printf '%-28s %8s %10s %16s %16s %16s %9s %9s\n' file MB "wc -l s" \
-    "sc -j1 s (x wc)" "sc s (x wc)" "perl s" "vs perl" "MB/s"
+printf '%-26s %7s %8s %16s %16s %8s %8s %6s %9s\n' file MB "wc -l s" \
+    "sc -j1 s (x wc)" "sc s (x wc)" "perl s" "vs perl" "MB/s" "peak RSS"
 for f in $inputs; do
 	cat "$f" > /dev/null
 	mb=$(wc -c < "$f" | awk '{ printf "%.1f", $1 / 1048576 }')
-	wc=$(best 3 wc -l "$f")
-	j1=$(best 3 "$SC" -j1 --all "$f")
-	jn=$(best 3 "$SC" --all "$f")
+	reps=1
+	[ "$(wc -c < "$f")" -lt 33554432 ] && reps=20
+	wc=$(best 5 $reps wc -l "$f")
+	j1=$(best 5 $reps "$SC" -j1 --all "$f")
+	jn=$(best 5 $reps "$SC" --all "$f")
+	rss=$( (/usr/bin/time -f %M "$SC" --all "$f" > /dev/null) 2>&1 | tail -n 1)
 	perl=-
 	vs=-
 	if [ -n "${FLAMEGRAPH_DIR:-}" ]; then
-		perl=$(best 1 perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" --all "$f")
+		perl=$(best 1 2 perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" --all "$f")
 		vs=$(echo "$perl $jn" | awk '{ printf "%.0fx", $1 / $2 }')
 	fi
 	x1=$(echo "$j1 $wc" | awk '{ printf "%.1f", $1 / $2 }')
 	xn=$(echo "$jn $wc" | awk '{ printf "%.1f", $1 / $2 }')
 	mbs=$(echo "$mb $jn" | awk '{ printf "%.0f", $1 / $2 }')
-	printf '%-28s %8s %10s %16s %16s %16s %9s %9s\n' "$(basename "$f")" "$mb" \
-	    "$wc" "$j1 ($x1)" "$jn ($xn)" "$perl" "$vs" "$mbs"
+	printf '%-26s %7s %8s %16s %16s %8s %8s %6s %9s\n' "$(basename "$f")" "$mb" \
+	    "$wc" "$j1 ($x1)" "$jn ($xn)" "$perl" "$vs" "$mbs" "${rss:-?} KB"
 done

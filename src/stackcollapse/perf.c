@@ -8,12 +8,13 @@
  * on odd input, because byte-identical output is the contract.  Where the
  * Perl script loses data that inferno keeps (an event line indented by a
  * right-aligned comm, a one-line sample whose frame follows the event name,
- * a last sample with no blank line after it) we keep it as inferno does.
+ * a last sample with no blank line after it) we keep it as inferno does;
+ * where the two disagree on names, opts->perl picks the Perl script's way.
  *
  * Speed: frame lines repeat endlessly, so the translation of a frame line
  * (offset stripped, tidied, annotated, split at "->") is cached per context
- * under the bytes it depends on; the hot path is one scan of the line and
- * one hash lookup.  A sample is a sequence of frame ids, counted in a table
+ * under the line's own bytes; the hot path is one scan of the line and one
+ * hash lookup.  A sample is a sequence of frame ids, counted in a table
  * keyed by those ids; names are joined only once per distinct stack, at the
  * end (stacks.c).
  */
@@ -420,7 +421,7 @@ rust_fix(struct span f, char *buf)
 	return n;
 }
 
-/* Append to the context's scratch buffer. */
+/* The context's scratch buffer with room for need bytes; not preserved. */
 static char *
 scratch(struct perf_ctx *c, size_t need)
 {

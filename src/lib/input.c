@@ -69,6 +69,15 @@ input_open(struct input *in, const char *path, const char *boundary)
 			return 0;
 		}
 	}
+#ifdef F_SETPIPE_SZ
+	/*
+	 * A 64 KiB pipe makes writer and reader take turns every 64 KiB; a
+	 * larger one (up to the system's limit, so failure is fine) lets
+	 * them run side by side.
+	 */
+	if (fstat(in->fd, &st) == 0 && S_ISFIFO(st.st_mode))
+		(void)fcntl(in->fd, F_SETPIPE_SZ, 1 << 20);
+#endif
 	in->cap = INPUT_WINDOW;
 	in->buf = xmalloc(in->cap);
 	/* Sniff the magic from the first read; a short first read is fine. */

@@ -44,42 +44,57 @@ LIBS += -lpthread
 
 LIB_SRC  = $(wildcard src/lib/*.c)
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/%.o)
-SC_SRC   = $(wildcard src/stackcollapse/*.c)
-SC_OBJ   = $(SC_SRC:src/%.c=$(BUILD)/%.o)
-PROGS    = stackcollapse
+PROGS    = stackcollapse flamegraph-svg
 ifeq ($(SANITIZE),1)
 BINDIR_B = $(BUILD)/bin
 else
 BINDIR_B = bin
 endif
 BINS     = $(PROGS:%=$(BINDIR_B)/%)
+# The objects of one program: every .c in its folder.
+objs     = $(patsubst src/%.c,$(BUILD)/%.o,$(wildcard src/$(1)/*.c))
 
+.SECONDEXPANSION:
 all: $(BINS)
 
 $(BUILD)/%.o: src/%.c $(wildcard src/lib/*.h src/*/*.h) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -I$(BUILD)/$(*D:src/%=%) -c $< -o $@
+
+# The flame graph's script, embedded as a C string.
+$(BUILD)/flamegraph-svg/flame_js.h: src/flamegraph-svg/flame.js
+	@mkdir -p $(dir $@)
+	awk 'BEGIN { print "static const char flame_js[] =" } \
+	     { sub(/^[ \t]+/, "") } c && /\*\// { c = 0; next } c { next } \
+	     /^\/\*/ && !/\*\// { c = 1; next } /^(\/\*.*\*\/)?$$/ { next } \
+	     { gsub(/\\/, "\\\\\\\\"); gsub(/"/, "\\\""); print "\"" $$0 "\\n\"" } \
+	     END { print ";" }' $< > $@
+$(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
 
 $(BUILD)/libft.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BINDIR_B)/stackcollapse: $(SC_OBJ) $(BUILD)/libft.a
+$(BINDIR_B)/%: $$(call objs,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lm
 
 # Unit tests of src/lib.
 UNIT_SRC = $(wildcard tests/unit/*.c)
 $(BUILD)/unit: $(UNIT_SRC) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LIBS) -lm
 
-# The fuzz targets, replayed over their corpus without a fuzzer.
+# The fuzz targets, replayed over their corpus without a fuzzer.  Each
+# links the objects of the program whose parser it drives, but its main.
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/replay_%)
-$(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c $(filter-out $(BUILD)/stackcollapse/main.o,$(SC_OBJ)) $(BUILD)/libft.a
+fuzz_prog_perf = stackcollapse
+fuzz_prog_folded = flamegraph-svg
+fuzz_objs = $(filter-out %/main.o,$(call objs,$(fuzz_prog_$(1))))
+$(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $$(call fuzz_objs,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LIBS) -lm
 
 test: all $(BUILD)/unit $(FUZZ_REPLAY)
 	@BIN=$(BINDIR_B) BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh
@@ -88,13 +103,15 @@ bench: all
 	@sh tests/bench.sh
 
 # libFuzzer builds: make fuzz, then build/fuzz/fuzz_perf tests/fuzz/corpus/perf
-fuzz: $(FUZZ_SRC)
+fuzz: $(FUZZ_SRC) $(BUILD)/flamegraph-svg/flame_js.h
 	@mkdir -p build/fuzz
 	for f in $(FUZZ_SRC); do \
 	  b=$$(basename $$f .c); \
+	  case $$b in fuzz_perf) p=stackcollapse;; fuzz_folded) p=flamegraph-svg;; esac; \
 	  clang -g -O1 -std=c11 -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' -Isrc \
-	    -fsanitize=fuzzer,address,undefined -o build/fuzz/$$b $$f \
-	    $(filter-out src/stackcollapse/main.c,$(SC_SRC)) $(LIB_SRC) -lpthread || exit 1; \
+	    -I$(BUILD)/flamegraph-svg -fsanitize=fuzzer,address,undefined \
+	    -o build/fuzz/$$b $$f $$(ls src/$$p/*.c | grep -v main.c) \
+	    $(LIB_SRC) -lpthread -lm || exit 1; \
 	done
 
 demo: all

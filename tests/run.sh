@@ -124,6 +124,23 @@ else
 	done < "$tmp/manifest"
 fi
 
+section "flamegraph-svg against flamegraph.pl (frames)"
+# tests/flamegraph/expected holds the frames of flamegraph.pl's SVGs for the
+# cases in tests/flamegraph/cases.tsv (tests/record-flamegraph.sh made them).
+if [ ! -d "$CORPUS" ]; then
+	printf 'SKIP flamegraph-svg conformance: %s not found\n' "$CORPUS"
+else
+	grep -v '^#' "$top/tests/flamegraph/cases.tsv" > "$tmp/fgcases"
+	while IFS='	' read -r name opts inputs; do
+		[ "$opts" = - ] && opts=
+		set --
+		for i in $inputs; do set -- "$@" "$CORPUS/$i"; done
+		"$BIN/flamegraph-svg" $opts "$@" 2>/dev/null |
+		    sh "$top/tests/flamegraph/frames.sh" > "$tmp/out"
+		check "flamegraph-svg $name" "$top/tests/flamegraph/expected/$name.frames" "$tmp/out"
+	done < "$tmp/fgcases"
+fi
+
 section "fuzz corpus replay"
 for r in "$BUILD"/replay_fuzz_*; do
 	[ -x "$r" ] || continue

@@ -1,0 +1,253 @@
+/*
+ * flame: see flame.h for the design note.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "../lib/folded.h"
+#include "flame.h"
+
+void
+flame_init(struct flame *f)
+{
+	memset(f, 0, sizeof *f);
+	intern_init(&f->names);
+	arena_init(&f->lines_arena);
+	f->maxdelta = 1;
+}
+
+void
+flame_free(struct flame *f)
+{
+	intern_free(&f->names);
+	arena_free(&f->lines_arena);
+	free(f->frames);
+	free(f->lines);
+}
+
+void
+flame_add_line(struct flame *f, const char *s, size_t n)
+{
+	f->lines = xgrow(f->lines, &f->linescap, f->nlines + 1, sizeof *f->lines);
+	f->lines[f->nlines].s = arena_strndup(&f->lines_arena, s, n);
+	f->lines[f->nlines].n = (uint32_t)n;
+	f->nlines++;
+}
+
+static int
+cmp_line(const void *va, const void *vb)
+{
+	const struct line_ref *a = va, *b = vb;
+	uint32_t n = a->n < b->n ? a->n : b->n;
+	int r = memcmp(a->s, b->s, n);
+
+	return r ? r : (a->n > b->n) - (a->n < b->n);
+}
+
+/* An open frame of the previous line. */
+struct open {
+	uint32_t name;
+	long double stime, delta;
+	int has_delta;
+};
+
+static void
+emit(struct flame *f, const struct open *o, uint32_t depth, long double etime)
+{
+	struct frame *fr;
+
+	f->frames = xgrow(f->frames, &f->cap, f->nframes + 1, sizeof *f->frames);
+	fr = &f->frames[f->nframes++];
+	fr->name = o->name;
+	fr->depth = depth;
+	fr->stime = o->stime;
+	fr->etime = etime;
+	fr->delta = o->delta;
+	fr->has_delta = o->has_delta;
+}
+
+/*
+ * Split a stack into frame ids as Perl's split(";") does (trailing empty
+ * fields dropped), after the root "".
+ */
+static size_t
+split_frames(struct flame *f, const char *s, size_t n, uint32_t **ids,
+    size_t *cap)
+{
+	size_t k = 0, start = 0, i, end = n;
+
+	while (end > 0 && s[end - 1] == ';')
+		end--;
+	*ids = xgrow(*ids, cap, 1, sizeof **ids);
+	(*ids)[k++] = intern_put(&f->names, "", 0, NULL);
+	for (i = 0; end > 0 && i <= end; i++) {
+		if (i == end || s[i] == ';') {
+			*ids = xgrow(*ids, cap, k + 1, sizeof **ids);
+			(*ids)[k++] = intern_put(&f->names, s + start, i - start,
+			    NULL);
+			start = i + 1;
+		}
+	}
+	return k;
+}
+
+/*
+ * --colors=chain, exactly as flamegraph.pl rewrites the stack: split at
+ * ";--;" (Perl's split, trailing empty fields dropped), keep the first
+ * part, then ";--;" (always, even with no waker), then the waker parts
+ * with "_[w]" after each frame, joined by ";--;".
+ */
+static char *
+mark_wakers(const char *s, size_t *n)
+{
+	char *out = xmalloc(*n * 5 + 8), *w = out;
+	const char *p = s, *e = s + *n, *sep;
+	int part = 0;
+
+	while (e - s >= 4 && memcmp(e - 4, ";--;", 4) == 0)
+		e -= 4;
+	for (;;) {
+		const char *pe;
+
+		sep = p < e ? memmem(p, (size_t)(e - p), ";--;", 4) : NULL;
+		pe = sep ? sep : e;
+		if (part > 1) {
+			memcpy(w, ";--;", 4);
+			w += 4;
+		}
+		for (const char *q = p; q < pe; q++) {
+			if (part > 0 && *q == ';') {
+				memcpy(w, "_[w]", 4);
+				w += 4;
+			}
+			*w++ = *q;
+		}
+		if (part > 0) {
+			memcpy(w, "_[w]", 4);
+			w += 4;
+		} else {
+			memcpy(w, ";--;", 4);
+			w += 4;
+		}
+		part++;
+		if (!sep)
+			break;
+		p = sep + 4;
+	}
+	*n = (size_t)(w - out);
+	return out;
+}
+
+/*
+ * --reverse rewrites each line before sorting, as flamegraph.pl does:
+ * frames in reverse order (Perl's split, trailing empty fields dropped),
+ * then the count field(s) as they stood.
+ */
+static void
+reverse_lines(struct flame *f)
+{
+	size_t li;
+
+	for (li = 0; li < f->nlines; li++) {
+		struct folded fl;
+		const char *s = f->lines[li].s;
+		size_t n = f->lines[li].n, end, k = 0, i, j, nf = 0;
+		char *r;
+
+		if (folded_parse(s, n, &fl) < 0)
+			continue;
+		r = arena_alloc(&f->lines_arena, n + 1);
+		end = fl.stacklen;
+		while (end > 0 && s[end - 1] == ';')
+			end--;
+		/* Fields from the last to the first: s[i..j) each time. */
+		for (i = j = end; end > 0; i--) {
+			if (i == 0 || s[i - 1] == ';') {
+				if (nf++)
+					r[k++] = ';';
+				memcpy(r + k, s + i, j - i);
+				k += j - i;
+				if (i == 0)
+					break;
+				j = i - 1;
+			}
+		}
+		memcpy(r + k, s + fl.stacklen, n - fl.stacklen);
+		k += n - fl.stacklen;
+		f->lines[li].s = r;
+		f->lines[li].n = (uint32_t)k;
+	}
+}
+
+int
+flame_build(struct flame *f, const struct flame_opts *o)
+{
+	struct open *open = NULL;
+	size_t nopen = 0, opencap = 0, idscap = 0, li, i;
+	uint32_t *ids = NULL;
+	long double time = 0;
+
+	if (o->reverse)
+		reverse_lines(f);
+	if (o->order == ORDER_NAME)
+		qsort(f->lines, f->nlines, sizeof *f->lines, cmp_line);
+	for (li = 0; li <= f->nlines; li++) {
+		struct folded fl;
+		size_t nids = 0, same = 0, stacklen;
+		char *marked = NULL;
+		const char *stack;
+		long double d = 0;
+		int has_d = 0;
+
+		if (li < f->nlines) {
+			if (folded_parse(f->lines[li].s, f->lines[li].n, &fl) < 0)
+				continue;
+			stack = fl.stack;
+			stacklen = fl.stacklen;
+			if (o->chain) {
+				marked = mark_wakers(stack, &stacklen);
+				stack = marked;
+			}
+			nids = split_frames(f, stack, stacklen, &ids, &idscap);
+			free(marked);
+			if (fl.has2) {
+				long double ad;
+
+				d = fl.count - fl.count1;
+				has_d = 1;
+				f->differential = 1;
+				ad = d < 0 ? -d : d;
+				if (ad > f->maxdelta)
+					f->maxdelta = ad;
+			}
+		}
+		while (same < nopen && same < nids && open[same].name == ids[same])
+			same++;
+		for (i = nopen; i-- > same;)
+			emit(f, &open[i], (uint32_t)i, time);
+		nopen = same;
+		for (i = same; i < nids; i++) {
+			open = xgrow(open, &opencap, nopen + 1, sizeof *open);
+			open[nopen].name = ids[i];
+			open[nopen].stime = time;
+			open[nopen].has_delta = has_d;
+			open[nopen].delta = has_d && i == nids - 1 ? d : 0;
+			nopen++;
+		}
+		if (li < f->nlines) {
+			long double c = fl.count;
+
+			if (time + c < time || time + c > 18446744073709551615.0L) {
+				free(open);
+				free(ids);
+				return -1;
+			}
+			time += c;
+		}
+	}
+	f->total = time;
+	free(open);
+	free(ids);
+	return 0;
+}

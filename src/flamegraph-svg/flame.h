@@ -1,0 +1,57 @@
+/*
+ * flame: folded lines to the frames of a flame graph.
+ *
+ * Frames come out exactly where flamegraph.pl puts them: the lines are
+ * sorted as whole strings (or kept in input order for a flame chart), and
+ * each line merges only with the line before it, frame by frame from the
+ * root, as flamegraph.pl's flow() does.  So two runs of equal stacks that
+ * sorting leaves apart ("a;b 5", "a;b-x 3", "a;b;c 2") stay two frames.
+ * Times are long double: exact for integer counts below 2^64.
+ */
+#ifndef FG_FLAME_H
+#define FG_FLAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../lib/arena.h"
+#include "../lib/intern.h"
+
+struct frame {
+	uint32_t name;		/* id in flame.names; "" is the root */
+	uint32_t depth;		/* 0 is the root */
+	long double stime, etime;
+	long double delta;	/* differential: after - before */
+	int has_delta;
+};
+
+struct flame {
+	struct intern names;
+	struct frame *frames;
+	size_t nframes, cap;
+	long double total;	/* sum of the counts (the after counts) */
+	long double maxdelta;	/* largest |delta| of a line, at least 1 */
+	int differential;
+	/* the lines, kept until flame_build */
+	struct arena lines_arena;
+	struct line_ref { const char *s; uint32_t n; } *lines;
+	size_t nlines, linescap;
+};
+
+void flame_init(struct flame *f);
+void flame_free(struct flame *f);
+/* Keep a valid folded line (copied). */
+void flame_add_line(struct flame *f, const char *s, size_t n);
+
+enum flame_order { ORDER_NAME, ORDER_INPUT };
+
+struct flame_opts {
+	enum flame_order order;	/* sorted, or input order (flame chart) */
+	int reverse;		/* --reverse: leaf first */
+	int chain;		/* --colors=chain: mark waker frames _[w] */
+};
+
+/* Merge the lines into frames.  Returns -1 when the total overflows. */
+int flame_build(struct flame *f, const struct flame_opts *o);
+
+#endif

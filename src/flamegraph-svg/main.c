@@ -1,0 +1,330 @@
+/*
+ * flamegraph-svg: draw folded stacks as an interactive SVG flame graph.
+ *
+ * Reads folded stacks (folded(5); files or standard input, gzip detected
+ * by its magic bytes) and writes one self-contained SVG: frames where
+ * flamegraph.pl puts them, with hover details, click-zoom and regex search
+ * when scripts run, and a complete picture when they do not.
+ *
+ *	perf script | stackcollapse | flamegraph-svg > cpu.svg
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "../lib/folded.h"
+#include "../lib/input.h"
+#include "../lib/num.h"
+#include "../lib/out.h"
+#include "flame.h"
+#include "svg.h"
+
+#define MAX_SHOWN 5
+
+static const char usage_text[] =
+"usage: flamegraph-svg [--title TEXT] [--subtitle TEXT] [--width PX]\n"
+"                      [--height PX] [--minwidth PX|N%] [--fonttype FONT]\n"
+"                      [--fontsize PX] [--fontwidth F] [--countname TEXT]\n"
+"                      [--nametype TEXT] [--colors PALETTE] [--bgcolors COLOR]\n"
+"                      [--hash | --random] [--reverse] [--inverted]\n"
+"                      [--flamechart] [--negate] [--notes TEXT] [--total N]\n"
+"                      [--factor F] [FILE...]\n"
+"\n"
+"Draw folded stacks (see folded(5)) as an interactive SVG flame graph.\n"
+"\n"
+"  --title TEXT       title (default \"Flame Graph\", \"Icicle Graph\",\n"
+"                     \"Flame Chart\")\n"
+"  --subtitle TEXT    second title line\n"
+"  --width PX         image width (default 1200)\n"
+"  --height PX        frame height (default 16)\n"
+"  --minwidth PX|N%   leave out frames narrower than PX pixels (default\n"
+"                     0.1) or N% of the total\n"
+"  --fonttype FONT    font family (default Verdana)\n"
+"  --fontsize PX      font size (default 12)\n"
+"  --fontwidth F      average character width, in font sizes (0.59)\n"
+"  --countname TEXT   what the counts are (default \"samples\")\n"
+"  --nametype TEXT    what the names are (default \"Function:\")\n"
+"  --colors PALETTE   hot (default), mem, io, wakeup, chain, java, js,\n"
+"                     perl, red, green, blue, aqua, yellow, purple, orange\n"
+"  --bgcolors COLOR   yellow, blue, green, grey, or #rrggbb\n"
+"  --hash             shade by flamegraph.pl's name hash\n"
+"  --random           random shades (differ from run to run)\n"
+"  --reverse          merge stacks from the leaf (stack-reversed graph)\n"
+"  --inverted         icicle graph: root at the top\n"
+"  --flamechart       keep input order (time); merge only neighbours\n"
+"  --negate           swap the differential colours\n"
+"  --notes TEXT       a note inside the SVG (its <desc>)\n"
+"  --total N          draw against a total of N (if above the sum)\n"
+"  --factor F         multiply counts by F in the texts\n"
+"  -h, --help         show this help and exit\n"
+"  -V, --version      show the version and exit\n";
+
+static void
+usage(void)
+{
+	fputs(usage_text, stderr);
+	exit(EXIT_USAGE);
+}
+
+static double
+number_arg(const char *opt, const char *s, double min)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*s == '\0' || *end != '\0' || !(v >= min) || !isfinite(v))
+		die(EXIT_USAGE, "%s takes a number of at least %g, not \"%s\"",
+		    opt, min, s);
+	return v;
+}
+
+struct place {
+	const char *name;
+	uint64_t line;
+	uint64_t nbad;
+};
+
+/* Keep the folded lines of one file; count and show the invalid ones. */
+static int
+read_file(struct flame *f, const char *path, uint64_t *nbad_total)
+{
+	struct input in;
+	struct place pl = { NULL, 0, 0 };
+	const char *p;
+	size_t n;
+	int atb, r;
+
+	if (input_open(&in, path, "\n") < 0)
+		return -1;
+	pl.name = in.name;
+	while ((r = input_next(&in, &p, &n, &atb)) > 0) {
+		const char *end = p + n;
+
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t len = (size_t)((nl ? nl : end) - p);
+			struct folded fl;
+
+			pl.line++;
+			if (folded_parse(p, len, &fl) == 0) {
+				flame_add_line(f, p, len);
+			} else if (len > 0) {
+				char q[4 * 60 + 8];
+
+				if (pl.nbad++ < MAX_SHOWN)
+					warn_at(pl.name, pl.line,
+					    "skipped invalid line %s",
+					    err_quote(q, p, len, 60));
+			}
+			p = nl ? nl + 1 : end;
+		}
+	}
+	if (pl.nbad)
+		warn_at(pl.name, 0, "ignored %llu line%s with invalid format",
+		    (unsigned long long)pl.nbad, pl.nbad == 1 ? "" : "s");
+	*nbad_total += pl.nbad;
+	input_close(&in);
+	return r < 0 ? -1 : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum {
+		O_TITLE = 256, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH,
+		O_FONTTYPE, O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE,
+		O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_REVERSE, O_INVERTED,
+		O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR,
+	};
+	static const struct option longopts[] = {
+		{ "bgcolors", required_argument, NULL, O_BGCOLORS },
+		{ "colors", required_argument, NULL, O_COLORS },
+		{ "countname", required_argument, NULL, O_COUNTNAME },
+		{ "factor", required_argument, NULL, O_FACTOR },
+		{ "flamechart", no_argument, NULL, O_FLAMECHART },
+		{ "fontsize", required_argument, NULL, O_FONTSIZE },
+		{ "fonttype", required_argument, NULL, O_FONTTYPE },
+		{ "fontwidth", required_argument, NULL, O_FONTWIDTH },
+		{ "hash", no_argument, NULL, O_HASH },
+		{ "height", required_argument, NULL, O_HEIGHT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "inverted", no_argument, NULL, O_INVERTED },
+		{ "minwidth", required_argument, NULL, O_MINWIDTH },
+		{ "nametype", required_argument, NULL, O_NAMETYPE },
+		{ "negate", no_argument, NULL, O_NEGATE },
+		{ "notes", required_argument, NULL, O_NOTES },
+		{ "random", no_argument, NULL, O_RANDOM },
+		{ "reverse", no_argument, NULL, O_REVERSE },
+		{ "subtitle", required_argument, NULL, O_SUBTITLE },
+		{ "title", required_argument, NULL, O_TITLE },
+		{ "total", required_argument, NULL, O_TOTAL },
+		{ "version", no_argument, NULL, 'V' },
+		{ "width", required_argument, NULL, O_WIDTH },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct svg_opts o = {
+		.title = NULL, .subtitle = "", .nametype = "Function:",
+		.countname = "samples", .fonttype = "Verdana", .notes = "",
+		.width = 1200, .frameheight = 16, .fontsize = 12,
+		.fontwidth = 0.59, .minwidth = 0.1, .pal = PAL_HOT,
+		.shade = SHADE_NAME, .factor = 1,
+	};
+	struct flame_opts fo = { ORDER_NAME, 0, 0 };
+	struct flame f;
+	const char *bg = NULL;
+	uint64_t nbad = 0;
+	int ch, i, status = 0;
+	size_t elided;
+
+	err_init(argv[0]);
+	out_init();
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case O_BGCOLORS:
+			bg = optarg;
+			break;
+		case O_COLORS:
+			if ((o.pal = color_palette(optarg)) < 0)
+				die(EXIT_USAGE, "unknown palette \"%s\" (hot, mem, io, "
+				    "wakeup, chain, java, js, perl, red, green, blue, "
+				    "aqua, yellow, purple, orange)", optarg);
+			break;
+		case O_COUNTNAME:
+			o.countname = optarg;
+			break;
+		case O_FACTOR:
+			o.factor = number_arg("--factor", optarg, 0);
+			break;
+		case O_FLAMECHART:
+			fo.order = ORDER_INPUT;
+			break;
+		case O_FONTSIZE:
+			o.fontsize = number_arg("--fontsize", optarg, 0.1);
+			break;
+		case O_FONTTYPE:
+			o.fonttype = optarg;
+			break;
+		case O_FONTWIDTH:
+			o.fontwidth = number_arg("--fontwidth", optarg, 0.01);
+			break;
+		case O_HASH:
+			o.shade = SHADE_HASH;
+			break;
+		case O_HEIGHT:
+			o.frameheight = number_arg("--height", optarg, 1);
+			break;
+		case O_INVERTED:
+			o.inverted = 1;
+			break;
+		case O_MINWIDTH: {
+			size_t n = strlen(optarg);
+			char buf[64];
+
+			o.minwidth_pct = n > 0 && optarg[n - 1] == '%';
+			if (n >= sizeof buf)
+				die(EXIT_USAGE, "--minwidth: \"%s\" is too long", optarg);
+			memcpy(buf, optarg, n + 1);
+			if (o.minwidth_pct)
+				buf[n - 1] = '\0';
+			o.minwidth = number_arg("--minwidth", buf, 0);
+			break;
+		}
+		case O_NAMETYPE:
+			o.nametype = optarg;
+			break;
+		case O_NEGATE:
+			o.negate = 1;
+			break;
+		case O_NOTES:
+			o.notes = optarg;
+			break;
+		case O_RANDOM:
+			o.shade = SHADE_RANDOM;
+			break;
+		case O_REVERSE:
+			fo.reverse = 1;
+			break;
+		case O_SUBTITLE:
+			o.subtitle = optarg;
+			break;
+		case O_TITLE:
+			o.title = optarg;
+			break;
+		case O_TOTAL:
+			o.total = number_arg("--total", optarg, 0);
+			break;
+		case O_WIDTH:
+			o.width = number_arg("--width", optarg, 21);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+		case 'V':
+			puts("flamegraph-svg (flametools) " FT_VERSION);
+			return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+		case ':':
+			warnx("option \"%s\" needs an argument", argv[optind - 1]);
+			usage();
+			break;
+		default:
+			if (optopt && optopt < 256)
+				warnx("unknown option \"-%c\"", optopt);
+			else
+				warnx("unknown option \"%s\"", argv[optind - 1]);
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	if (o.title == NULL)
+		o.title = fo.order == ORDER_INPUT ? "Flame Chart" :
+		    o.inverted ? "Icicle Graph" : "Flame Graph";
+	fo.chain = o.pal == PAL_CHAIN;
+	if (bg == NULL)
+		bg = o.pal == PAL_MEM ? "green" : (o.pal == PAL_IO ||
+		    o.pal == PAL_WAKEUP || o.pal == PAL_CHAIN) ? "blue" :
+		    o.pal >= PAL_RED ? "grey" : "yellow";
+	if (strcmp(bg, "yellow") == 0) {
+		o.bg1 = "#eeeeee", o.bg2 = "#eeeeb0";
+	} else if (strcmp(bg, "blue") == 0) {
+		o.bg1 = "#eeeeee", o.bg2 = "#e0e0ff";
+	} else if (strcmp(bg, "green") == 0) {
+		o.bg1 = "#eef2ee", o.bg2 = "#e0ffe0";
+	} else if (strcmp(bg, "grey") == 0) {
+		o.bg1 = "#f8f8f8", o.bg2 = "#e8e8e8";
+	} else if (bg[0] == '#' && strlen(bg) == 7 &&
+	    strspn(bg + 1, "0123456789abcdefABCDEF") == 6) {
+		o.bg1 = o.bg2 = bg;
+	} else {
+		die(EXIT_USAGE, "unknown background \"%s\" (yellow, blue, green, "
+		    "grey, or #rrggbb)", bg);
+	}
+
+	flame_init(&f);
+	if (argc == 0 && read_file(&f, "-", &nbad) < 0)
+		status = EXIT_INPUT;
+	for (i = 0; i < argc; i++)
+		if (read_file(&f, argv[i], &nbad) < 0)
+			status = EXIT_INPUT;
+	if (flame_build(&f, &fo) < 0)
+		die(EXIT_INPUT, "the counts add up to more than 2^64");
+	if (f.total <= 0) {
+		warnx("no stack counts found");
+		svg_write_empty(&o);
+		out_flush();
+		flame_free(&f);
+		return EXIT_USAGE;
+	}
+	elided = svg_write(&f, &o);
+	out_flush();
+	if (elided)
+		warnx("left out %zu frame%s narrower than --minwidth", elided,
+		    elided == 1 ? "" : "s");
+	flame_free(&f);
+	return status;
+}

@@ -1,0 +1,419 @@
+/*
+ * svg: see svg.h for the design note.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "../lib/out.h"
+#include "../lib/xmlesc.h"
+#include "flame_js.h"
+#include "svg.h"
+
+enum { XPAD = 10, FRAMEPAD = 1 };
+
+static void
+outs(const char *s)
+{
+	out_write(s, strlen(s));
+}
+
+static void
+outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+outf(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		out_write(buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/*
+ * A coordinate rounded as flamegraph.pl rounds it ("%0.1f"), written
+ * without a trailing ".0": the same number in fewer bytes.
+ */
+static const char *
+short1(char *buf, double v)
+{
+	size_t n = (size_t)snprintf(buf, 32, "%0.1f", v);
+
+	if (n >= 2 && buf[n - 2] == '.' && buf[n - 1] == '0')
+		buf[n - 2] = '\0';
+	if (strcmp(buf, "-0") == 0)
+		strcpy(buf, "0");
+	return buf;
+}
+
+/* A number as Perl prints it by default (%.15g). */
+static const char *
+pnum(char *buf, double v)
+{
+	snprintf(buf, 32, "%.15g", v);
+	return buf;
+}
+
+/* A count as an attribute value: exact for integers, else %.17g. */
+static void
+out_count(long double v)
+{
+	if (v == floorl(v) && v < 18446744073709551616.0L)
+		out_u64((uint64_t)v);
+	else
+		outf("%.17g", (double)v);
+}
+
+/* "%.0f" with thousands separators, as flamegraph.pl's titles have them. */
+static void
+out_samples(const char *digits)
+{
+	size_t n = strlen(digits), i, lead = 0;
+
+	if (digits[0] == '-') {
+		out_char('-');
+		digits++;
+		n--;
+	}
+	lead = n % 3 ? n % 3 : 3;
+	for (i = 0; i < n; i++) {
+		if (i && (i - lead) % 3 == 0 && i >= lead)
+			out_char(',');
+		out_char(digits[i]);
+	}
+}
+
+/* Drop a trailing annotation _[k] _[w] _[i] _[j], as the titles do. */
+static size_t
+strip_annotation(const char *s, size_t n)
+{
+	if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
+	    strchr("kwij", s[n - 2]) && s[n - 2] != '\0')
+		return n - 4;
+	return n;
+}
+
+/*
+ * A font name inside a CSS string: anything but letters, digits, space,
+ * '-' and '_' is written as a CSS escape, so a value cannot end the string
+ * or the rule.
+ */
+static void
+css_string(const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	out_char('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == ' ' || c == '-' || c == '_') {
+			out_char((char)c);
+		} else {
+			out_char('\\');
+			out_char(hex[c >> 4]);
+			out_char(hex[c & 15]);
+			out_char(' ');
+		}
+	}
+	out_char('"');
+}
+
+static void
+out_color(struct rgb c)
+{
+	outf("#%02x%02x%02x", c.r & 255, c.g & 255, c.b & 255);
+}
+
+static int
+cmp_frame(const void *va, const void *vb)
+{
+	const struct frame *a = va, *b = vb;
+
+	if (a->depth != b->depth)
+		return a->depth < b->depth ? -1 : 1;
+	if (a->stime != b->stime)
+		return a->stime < b->stime ? -1 : 1;
+	return (a->etime > b->etime) - (a->etime < b->etime);
+}
+
+/* The document up to the frames: header, style, background, buttons. */
+static void
+write_head(const struct svg_opts *o, const char *id, double height)
+{
+	char b3[32];
+	char b1[32], b2[32];
+	double w = o->width, fs = o->fontsize;
+
+	outs("<?xml version=\"1.0\" standalone=\"no\"?>\n");
+	outf("<svg version=\"1.1\" id=\"%s\" width=\"%s\" height=\"%s\" "
+	    "viewBox=\"0 0 %s %s\" xmlns=\"http://www.w3.org/2000/svg\" "
+	    "data-nametype=\"", id, pnum(b1, w), pnum(b2, height), b1, b2);
+	xml_out(o->nametype, strlen(o->nametype));
+	outs("\" data-countname=\"");
+	xml_out(o->countname, strlen(o->countname));
+	outf("\" data-fontsize=\"%s\" data-fontwidth=\"%.15g\">\n",
+	    pnum(b1, fs), o->fontwidth);
+	outs("<!-- Flame graph by flamegraph-svg (flametools). Hover for "
+	    "details, click to zoom, Ctrl-F or / to search, Escape to reset. "
+	    "-->\n");
+	if (o->notes && *o->notes) {
+		outs("<desc>");
+		xml_out(o->notes, strlen(o->notes));
+		outs("</desc>\n");
+	}
+	outf("<defs><linearGradient id=\"%s-bg\" y1=\"0\" y2=\"1\" x1=\"0\" "
+	    "x2=\"0\"><stop stop-color=\"%s\" offset=\"5%%\"/>"
+	    "<stop stop-color=\"%s\" offset=\"95%%\"/></linearGradient>"
+	    "</defs>\n", id, o->bg1, o->bg2);
+	outs("<style>\n");
+	outf("#%s text{font-family:", id);
+	css_string(o->fonttype);
+	outf(";font-size:%spx;fill:#000}\n", pnum(b1, fs));
+	/* What every frame shares is said once: height and corners. */
+	outf("#%s .f rect{height:%spx;rx:2px;ry:2px}\n", id,
+	    short1(b3, o->frameheight - FRAMEPAD));
+	outf("#%s .f g:hover rect{stroke:#000;stroke-width:.5;cursor:pointer}\n", id);
+	outf("#%s .t{text-anchor:middle;font-size:%spx}\n", id, pnum(b1, fs + 5));
+	outf("#%s .st{text-anchor:middle;fill:#a0a0a0}\n", id);
+	outf("#%s .b{opacity:.1;cursor:pointer}\n", id);
+	outf("#%s .b:hover,#%s .b.on{opacity:1}\n", id, id);
+	outf("#%s .u{cursor:pointer}\n", id);
+	outf("#%s .hide{display:none}\n#%s .parent{opacity:.5}\n", id, id);
+	outs("</style>\n");
+	outf("<rect width=\"100%%\" height=\"100%%\" fill=\"url(#%s-bg)\"/>\n", id);
+	outf("<text class=\"t\" x=\"%d\" y=\"%s\">", (int)(w / 2), pnum(b1, fs * 2));
+	xml_out(o->title, strlen(o->title));
+	outs("</text>\n");
+	if (o->subtitle && *o->subtitle) {
+		outf("<text class=\"st\" x=\"%d\" y=\"%s\">", (int)(w / 2),
+		    pnum(b1, fs * 4));
+		xml_out(o->subtitle, strlen(o->subtitle));
+		outs("</text>\n");
+	}
+}
+
+/* The buttons and status lines the script drives, after the frames. */
+static void
+write_controls(const struct svg_opts *o, double height)
+{
+	char b1[32], b2[32];
+	double w = o->width, fs = o->fontsize, ypad2 = fs * 2 + 10;
+
+	outf("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
+	    pnum(b1, height - ypad2 / 2));
+	outf("<text class=\"u hide\" x=\"%d\" y=\"%s\">Reset Zoom</text>\n",
+	    XPAD, pnum(b1, fs * 2));
+	outf("<text class=\"b s\" x=\"%s\" y=\"%s\">Search</text>\n",
+	    pnum(b1, w - XPAD - 100), pnum(b2, fs * 2));
+	outf("<text class=\"b ic\" x=\"%s\" y=\"%s\">ic</text>\n",
+	    pnum(b1, w - XPAD - 16), pnum(b2, fs * 2));
+	outf("<text class=\"m hide\" x=\"%s\" y=\"%s\"> </text>\n",
+	    pnum(b1, w - XPAD - 100), pnum(b2, height - ypad2 / 2));
+}
+
+size_t
+svg_write(struct flame *f, const struct svg_opts *o)
+{
+	double fs = o->fontsize, fh = o->frameheight;
+	double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = fs * 2;
+	long double timemax = f->total, minwidth_time;
+	double wpt, height;
+	uint32_t depthmax = 0;
+	size_t i, kept = 0, elided;
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+	char id[24], b1[32], b2[32];
+
+	if (o->total > timemax)
+		timemax = o->total;
+	wpt = (double)((o->width - 2 * XPAD) / timemax);
+	minwidth_time = o->minwidth_pct ? timemax * o->minwidth / 100 :
+	    o->minwidth / wpt;
+	for (i = 0; i < f->nframes; i++) {
+		struct frame *fr = &f->frames[i];
+
+		if (fr->etime - fr->stime < minwidth_time)
+			continue;
+		f->frames[kept++] = *fr;
+		if (fr->depth > depthmax)
+			depthmax = fr->depth;
+	}
+	elided = f->nframes - kept;
+	f->nframes = kept;
+	qsort(f->frames, f->nframes, sizeof *f->frames, cmp_frame);
+	height = (depthmax + 1) * fh + ypad1 + ypad2;
+	if (o->subtitle && *o->subtitle)
+		height += ypad3;
+
+	/* An id from the content: equal graphs, equal ids; else distinct. */
+	for (i = 0; i < f->nframes; i++) {
+		const struct frame *fr = &f->frames[i];
+		double v[3] = { (double)fr->stime, (double)fr->etime, fr->depth };
+
+		h ^= intern_hash(intern_str(&f->names, fr->name),
+		    intern_len(&f->names, fr->name)) + intern_hash(v, sizeof v);
+		h *= 0xff51afd7ed558ccdull;
+	}
+	snprintf(id, sizeof id, "fg%012llx",
+	    (unsigned long long)(h & 0xffffffffffffull));
+
+	write_head(o, id, height);
+	outf("<g class=\"f\" data-total=\"");
+	out_count(timemax);
+	outf("\" data-elided=\"%zu\" data-label=\"%s\">", elided,
+	    pnum(b1, 3 + (o->frameheight - FRAMEPAD) / 2));
+	/*
+	 * One group per depth, moved to its row, so frames carry no y; and a
+	 * frame that starts where its left neighbour ends carries no s.
+	 */
+	long double prev_end = -1;
+	uint32_t row = UINT32_MAX;
+
+	for (i = 0; i < f->nframes; i++) {
+		const struct frame *fr = &f->frames[i];
+		const char *name = intern_str(&f->names, fr->name);
+		size_t nlen = intern_len(&f->names, fr->name), shown;
+		int root = nlen == 0 && fr->depth == 0;
+		long double etime = root ? timemax : fr->etime;
+		double x1 = XPAD + (double)fr->stime * wpt;
+		double x2 = XPAD + (double)etime * wpt, y1, y2, rx1, rx2;
+		char samples[64], x1s[32], x2s[32], wbuf[32];
+		long double count = (etime - fr->stime) * o->factor;
+		struct rgb c;
+		int chars;
+
+		if (o->inverted) {
+			y1 = ypad1 + fr->depth * fh;
+			y2 = ypad1 + (fr->depth + 1) * fh - FRAMEPAD;
+		} else {
+			y1 = height - ypad2 - (fr->depth + 1) * fh + FRAMEPAD;
+			y2 = height - ypad2 - fr->depth * fh;
+		}
+		if (fr->depth != row) {
+			outf("%s\n<g transform=\"translate(0 %s)\">",
+			    row == UINT32_MAX ? "" : "</g>", pnum(b1, y1));
+			row = fr->depth;
+			prev_end = -1;
+		}
+		snprintf(samples, sizeof samples, "%.0Lf", count);
+		snprintf(x1s, sizeof x1s, "%0.1f", x1);
+		snprintf(x2s, sizeof x2s, "%0.1f", x2);
+		rx1 = strtod(x1s, NULL);
+		rx2 = strtod(x2s, NULL);
+
+		/*
+		 * s: start, n: count, for the script's zoom and search.  n is
+		 * left out where the title's count is exact (whole counts,
+		 * no --factor); the script reads it from there.
+		 */
+		outs("<g");
+		if (fr->stime != prev_end) {
+			outs(" s=\"");
+			out_count(fr->stime);
+			out_char('"');
+		}
+		prev_end = etime;
+		if (o->factor != 1 || count != floorl(count)) {
+			outs(" n=\"");
+			out_count(etime - fr->stime);
+			out_char('"');
+		}
+		if (fr->has_delta)
+			outf(" d=\"%.17Lg\"", fr->delta);
+		outs("><title>");
+		shown = strip_annotation(name, nlen);
+		if (root) {
+			outs("all (");
+			out_samples(samples);
+			out_char(' ');
+			xml_out(o->countname, strlen(o->countname));
+			outs(", 100%)");
+		} else {
+			/* In double, as Perl computes: 0.095 must round up. */
+			double pct = 100 * strtod(samples, NULL) /
+			    ((double)timemax * o->factor);
+
+			xml_out(name, shown);
+			outs(" (");
+			out_samples(samples);
+			out_char(' ');
+			xml_out(o->countname, strlen(o->countname));
+			outf(", %.2f%%", pct);
+			if (fr->has_delta) {
+				/* + 0: Perl's integer 0 negates to 0, not -0. */
+				double d = (double)(o->negate ? -fr->delta :
+				    fr->delta) + 0.0;
+
+				if (d == 0)
+					d = 0;
+				outf("; %s%.2f%%", d > 0 ? "+" : "",
+				    100 * d / ((double)timemax * o->factor));
+			}
+			out_char(')');
+		}
+		outs("</title><rect x=\"");
+		outs(short1(b1, rx1));
+		outf("\" width=\"%s\" fill=\"", short1(wbuf, rx2 - rx1));
+		if (nlen == 2 && memcmp(name, "--", 2) == 0)
+			c = (struct rgb){ 160, 160, 160 };
+		else if (nlen == 1 && name[0] == '-')
+			c = (struct rgb){ 200, 200, 200 };
+		else if (fr->has_delta)
+			c = color_delta(fr->delta, f->maxdelta, o->negate);
+		else
+			c = color_frame(o->pal, o->shade, name, nlen);
+		out_color(c);
+		outs("\"/>");
+		chars = (int)((x2 - x1) / (fs * o->fontwidth));
+		/*
+		 * A label where three characters fit; never on the root,
+		 * whose name is "" (flamegraph.pl writes an empty <text>).
+		 */
+		if (chars >= 3 && !root) {
+			size_t total = utf8_count(name, shown);
+
+			outf("<text x=\"%s\" y=\"%s\">", short1(b1, x1 + 3),
+			    pnum(b2, 3 + (y2 - y1) / 2));
+			if ((size_t)chars < total) {
+				xml_out(name, utf8_prefix(name, shown,
+				    (size_t)chars - 2));
+				outs("..");
+			} else {
+				xml_out(name, shown);
+			}
+			outs("</text>");
+		}
+		outs("</g>");
+	}
+	outs(row == UINT32_MAX ? "</g>\n" : "</g>\n</g>\n");
+	write_controls(o, height);
+	outs("<script><![CDATA[\n");
+	outs(flame_js);
+	outs("]]></script>\n</svg>\n");
+	return elided;
+}
+
+void
+svg_write_empty(const struct svg_opts *o)
+{
+	char b1[32], b2[32];
+	double fs = o->fontsize, h = fs * 5;
+
+	outs("<?xml version=\"1.0\" standalone=\"no\"?>\n");
+	outf("<svg version=\"1.1\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" "
+	    "xmlns=\"http://www.w3.org/2000/svg\">\n", pnum(b1, o->width),
+	    pnum(b2, h), b1, b2);
+	outf("<text x=\"%d\" y=\"%s\" style=\"font-family:Verdana,sans-serif;"
+	    "font-size:%spx;text-anchor:middle\">ERROR: No valid input "
+	    "provided to flamegraph-svg.</text>\n</svg>\n", (int)(o->width / 2),
+	    pnum(b1, fs * 2), pnum(b2, fs));
+}

@@ -1,0 +1,40 @@
+/*
+ * svg: write a flame graph as one self-contained SVG.
+ *
+ * Geometry, labels and <title> texts are flamegraph.pl's to the tenth of
+ * a pixel (the conformance test compares them), so a frame is where users
+ * of flamegraph.pl expect it.  The document is smaller: shared attributes
+ * live in one stylesheet, colours are #rrggbb, and <text> is written only
+ * where a label fits.  Everything is scoped to the root <svg>'s id, derived
+ * from the content, so several graphs can be inlined in one page.
+ */
+#ifndef FG_SVG_H
+#define FG_SVG_H
+
+#include "color.h"
+#include "flame.h"
+
+struct svg_opts {
+	const char *title, *subtitle, *nametype, *countname, *fonttype;
+	const char *notes;
+	double width, frameheight, fontsize, fontwidth;
+	double minwidth;	/* pixels, or percent with minwidth_pct */
+	int minwidth_pct;
+	int pal;
+	enum shade shade;
+	const char *bg1, *bg2;	/* background gradient */
+	int inverted, negate;
+	long double total;	/* --total, 0 if not given */
+	double factor;
+};
+
+/*
+ * Write the graph to standard output.  Returns the number of frames left
+ * out for being narrower than --minwidth.
+ */
+size_t svg_write(struct flame *f, const struct svg_opts *o);
+
+/* The graph flamegraph.pl writes for empty input, with its message. */
+void svg_write_empty(const struct svg_opts *o);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * Fuzz target for folded input and the flame graph writer: every line
+ * through folded_parse, then flame_build and svg_write in the orders and
+ * modes that change the merge (sorted, input order, reversed, chain),
+ * with output to /dev/null.
+ *
+ *   make fuzz && build/fuzz/fuzz_folded tests/fuzz/corpus/folded
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "flamegraph-svg/flame.h"
+#include "flamegraph-svg/svg.h"
+#include "lib/folded.h"
+#include "lib/out.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+run(const char *p, size_t n, enum flame_order order, int reverse, int chain)
+{
+	struct svg_opts o = {
+		.title = "t", .subtitle = "", .nametype = "Function:",
+		.countname = "samples", .fonttype = "Verdana", .notes = "",
+		.width = 1200, .frameheight = 16, .fontsize = 12,
+		.fontwidth = 0.59, .minwidth = 0.1, .pal = PAL_JAVA,
+		.shade = SHADE_NAME, .factor = 1, .bg1 = "#eeeeee",
+		.bg2 = "#eeeeb0",
+	};
+	struct flame_opts fo = { order, reverse, chain };
+	const char *s = p, *end = p + n;
+	struct flame f;
+
+	flame_init(&f);
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t len = (size_t)((nl ? nl : end) - s);
+		struct folded fl;
+
+		if (folded_parse(s, len, &fl) == 0)
+			flame_add_line(&f, s, len);
+		s = nl ? nl + 1 : end;
+	}
+	if (flame_build(&f, &fo) == 0 && f.total > 0)
+		svg_write(&f, &o);
+	out_flush();
+	flame_free(&f);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int init;
+
+	if (!init) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0)
+			dup2(fd, STDOUT_FILENO);
+		init = 1;
+	}
+	run((const char *)data, size, ORDER_NAME, 0, 0);
+	run((const char *)data, size, ORDER_INPUT, 1, 1);
+	return 0;
+}

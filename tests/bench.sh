@@ -113,3 +113,35 @@ for f in $inputs; do
 	printf '%-26s %7s %8s %16s %16s %8s %8s %6s %9s\n' "$(basename "$f")" "$mb" \
 	    "$wc" "$j1 ($x1)" "$jn ($xn)" "$perl" "$vs" "$mbs" "${rss:-?} KB"
 done
+
+# flamegraph-svg against flamegraph.pl: time and SVG size on the same
+# folded input (the issue's two inputs, when the corpus is there).
+FG="$top/bin/flamegraph-svg"
+fgin=
+[ -f "$CORPUS/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt" ] &&
+    fgin="$CORPUS/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt"
+if [ -s "$dir/example-perf-stacks.txt" ]; then
+	"$SC" "$dir/example-perf-stacks.txt" > "$dir/example-perf-stacks.folded"
+	fgin="$fgin $dir/example-perf-stacks.folded"
+fi
+if [ -n "$fgin" ]; then
+	echo
+	printf '%-42s %8s %10s %10s %9s %9s %7s\n' "flamegraph-svg input" frames \
+	    "ours s" "perl s" "vs perl" "SVG KB" "vs perl"
+	for f in $fgin; do
+		"$FG" "$f" > "$dir/ours.svg" 2> /dev/null
+		frames=$(grep -o '<title>' "$dir/ours.svg" | wc -l)
+		t=$(best 5 10 "$FG" "$f")
+		kb=$(wc -c < "$dir/ours.svg" | awk '{ printf "%.1f", $1 / 1024 }')
+		perl=- vs=- sz=-
+		if [ -n "${FLAMEGRAPH_DIR:-}" ]; then
+			perl "$FLAMEGRAPH_DIR/flamegraph.pl" "$f" > "$dir/perl.svg" 2> /dev/null
+			perl=$(best 1 3 perl "$FLAMEGRAPH_DIR/flamegraph.pl" "$f")
+			vs=$(echo "$perl $t" | awk '{ printf "%.0fx", $1 / $2 }')
+			sz=$(echo "$(wc -c < "$dir/ours.svg") $(wc -c < "$dir/perl.svg")" |
+			    awk '{ printf "%.2f", $1 / $2 }')
+		fi
+		printf '%-42s %8s %10s %10s %9s %9s %7s\n' "$(basename "$f")" "$frames" \
+		    "$t" "$perl" "$vs" "$kb" "$sz"
+	done
+fi

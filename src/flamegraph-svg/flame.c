@@ -67,27 +67,56 @@ emit(struct flame *f, const struct open *o, uint32_t depth, long double etime)
 	fr->has_delta = o->has_delta;
 }
 
+/* Length of the common prefix of a and b, both at least n bytes. */
+static size_t
+common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
 /*
  * Split a stack into frame ids as Perl's split(";") does (trailing empty
- * fields dropped), after the root "".
+ * fields dropped), after the root "".  Sorted neighbours share long
+ * prefixes, so the frames that the previous stack (prev, whose ids are
+ * open[]) has byte for byte are taken from it, not hashed again.
  */
 static size_t
-split_frames(struct flame *f, const char *s, size_t n, uint32_t **ids,
+split_frames(struct flame *f, const char *s, size_t n, const char *prev,
+    size_t prevn, const struct open *open, size_t nopen, uint32_t **ids,
     size_t *cap)
 {
-	size_t k = 0, start = 0, i, end = n;
+	size_t k = 0, start = 0, end = n, common = 0, lim;
 
 	while (end > 0 && s[end - 1] == ';')
 		end--;
+	lim = end < prevn ? end : prevn;
+	common = common_prefix(s, prev, lim);
 	*ids = xgrow(*ids, cap, 1, sizeof **ids);
 	(*ids)[k++] = intern_put(&f->names, "", 0, NULL);
-	for (i = 0; end > 0 && i <= end; i++) {
-		if (i == end || s[i] == ';') {
-			*ids = xgrow(*ids, cap, k + 1, sizeof **ids);
-			(*ids)[k++] = intern_put(&f->names, s + start, i - start,
-			    NULL);
-			start = i + 1;
-		}
+	while (end > 0 && start <= end) {
+		const char *semi = memchr(s + start, ';', end - start);
+		size_t fe = semi ? (size_t)(semi - s) : end;
+		int same = k < nopen && (fe < common ||
+		    (fe == end && end == prevn && common == end));
+
+		uint32_t id = same ? open[k].name :
+		    intern_put(&f->names, s + start, fe - start, NULL);
+
+		*ids = xgrow(*ids, cap, k + 1, sizeof **ids);
+		(*ids)[k++] = id;
+		start = fe + 1;
 	}
 	return k;
 }
@@ -187,10 +216,13 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	size_t nopen = 0, opencap = 0, idscap = 0, li, i;
 	uint32_t *ids = NULL;
 	long double time = 0;
+	const char *prev = "";
+	size_t prevn = 0;
+	char *prevbuf = NULL;	/* prev's storage when rewritten (chain) */
 
 	if (o->reverse)
 		reverse_lines(f);
-	if (o->order == ORDER_NAME)
+	if (o->order == ORDER_NAME && f->nlines > 1)
 		qsort(f->lines, f->nlines, sizeof *f->lines, cmp_line);
 	for (li = 0; li <= f->nlines; li++) {
 		struct folded fl;
@@ -209,8 +241,12 @@ flame_build(struct flame *f, const struct flame_opts *o)
 				marked = mark_wakers(stack, &stacklen);
 				stack = marked;
 			}
-			nids = split_frames(f, stack, stacklen, &ids, &idscap);
-			free(marked);
+			nids = split_frames(f, stack, stacklen, prev, prevn,
+			    open, nopen, &ids, &idscap);
+			free(prevbuf);
+			prevbuf = marked;
+			prev = stack;
+			prevn = stacklen;
 			if (fl.has2) {
 				long double ad;
 
@@ -241,6 +277,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 			if (time + c < time || time + c > 18446744073709551615.0L) {
 				free(open);
 				free(ids);
+				free(prevbuf);
 				return -1;
 			}
 			time += c;
@@ -249,5 +286,6 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	f->total = time;
 	free(open);
 	free(ids);
+	free(prevbuf);
 	return 0;
 }

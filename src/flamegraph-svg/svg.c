@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../lib/err.h"
+#include "../lib/num.h"
 #include "../lib/out.h"
 #include "../lib/xmlesc.h"
 #include "flame_js.h"
@@ -45,13 +46,24 @@ outf(const char *fmt, ...)
 static const char *
 short1(char *buf, double v)
 {
-	size_t n = (size_t)snprintf(buf, 32, "%0.1f", v);
+	size_t n = num_fmt_fixed(buf, v, 1);
 
 	if (n >= 2 && buf[n - 2] == '.' && buf[n - 1] == '0')
 		buf[n - 2] = '\0';
 	if (strcmp(buf, "-0") == 0)
 		strcpy(buf, "0");
 	return buf;
+}
+
+/* A "%0.1f" string without its trailing ".0", in place. */
+static const char *
+trim0(char *buf)
+{
+	size_t n = strlen(buf);
+
+	if (n >= 2 && buf[n - 2] == '.' && buf[n - 1] == '0')
+		buf[n - 2] = '\0';
+	return strcmp(buf, "-0") == 0 ? "0" : buf;
 }
 
 /* A number as Perl prints it by default (%.15g). */
@@ -131,7 +143,28 @@ css_string(const char *s)
 static void
 out_color(struct rgb c)
 {
-	outf("#%02x%02x%02x", c.r & 255, c.g & 255, c.b & 255);
+	static const char hex[] = "0123456789abcdef";
+	char b[7] = { '#', hex[(c.r >> 4) & 15], hex[c.r & 15],
+	    hex[(c.g >> 4) & 15], hex[c.g & 15], hex[(c.b >> 4) & 15],
+	    hex[c.b & 15] };
+
+	out_write(b, sizeof b);
+}
+
+/*
+ * The value of a num_fmt_fixed string with one decimal: the same double
+ * strtod would give (an exact integer over 10, correctly rounded).
+ */
+static double
+fixed1_value(const char *s)
+{
+	int neg = *s == '-';
+	long long n = 0;
+
+	for (s += neg; *s; s++)
+		if (*s != '.')
+			n = n * 10 + (*s - '0');
+	return neg ? -(double)n / 10.0 : (double)n / 10.0;
 }
 
 static int
@@ -231,7 +264,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	uint32_t depthmax = 0;
 	size_t i, kept = 0, elided;
 	uint64_t h = 0x9e3779b97f4a7c15ull;
-	char id[24], b1[32], b2[32];
+	char id[24], b1[32];
 
 	if (o->total > timemax)
 		timemax = o->total;
@@ -249,7 +282,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	}
 	elided = f->nframes - kept;
 	f->nframes = kept;
-	qsort(f->frames, f->nframes, sizeof *f->frames, cmp_frame);
+	if (f->nframes > 1)
+		qsort(f->frames, f->nframes, sizeof *f->frames, cmp_frame);
 	height = (depthmax + 1) * fh + ypad1 + ypad2;
 	if (o->subtitle && *o->subtitle)
 		height += ypad3;
@@ -266,6 +300,9 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	snprintf(id, sizeof id, "fg%012llx",
 	    (unsigned long long)(h & 0xffffffffffffull));
 
+	char label_y[32];
+
+	pnum(label_y, 3 + (o->frameheight - FRAMEPAD) / 2);
 	write_head(o, id, height);
 	outf("<g class=\"f\" data-total=\"");
 	out_count(timemax);
@@ -285,30 +322,32 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		int root = nlen == 0 && fr->depth == 0;
 		long double etime = root ? timemax : fr->etime;
 		double x1 = XPAD + (double)fr->stime * wpt;
-		double x2 = XPAD + (double)etime * wpt, y1, y2, rx1, rx2;
+		double x2 = XPAD + (double)etime * wpt, y1, rx1, rx2;
 		char samples[64], x1s[32], x2s[32], wbuf[32];
 		long double count = (etime - fr->stime) * o->factor;
 		struct rgb c;
 		int chars;
 
-		if (o->inverted) {
+		/* The row's top; its height is the style sheet's. */
+		if (o->inverted)
 			y1 = ypad1 + fr->depth * fh;
-			y2 = ypad1 + (fr->depth + 1) * fh - FRAMEPAD;
-		} else {
+		else
 			y1 = height - ypad2 - (fr->depth + 1) * fh + FRAMEPAD;
-			y2 = height - ypad2 - fr->depth * fh;
-		}
 		if (fr->depth != row) {
 			outf("%s\n<g transform=\"translate(0 %s)\">",
 			    row == UINT32_MAX ? "" : "</g>", pnum(b1, y1));
 			row = fr->depth;
 			prev_end = -1;
 		}
-		snprintf(samples, sizeof samples, "%.0Lf", count);
-		snprintf(x1s, sizeof x1s, "%0.1f", x1);
-		snprintf(x2s, sizeof x2s, "%0.1f", x2);
-		rx1 = strtod(x1s, NULL);
-		rx2 = strtod(x2s, NULL);
+		/* Whole counts, the usual case, skip float formatting. */
+		if (count == floorl(count) && count < 18446744073709551616.0L)
+			samples[num_fmt_u64(samples, (uint64_t)count)] = '\0';
+		else
+			snprintf(samples, sizeof samples, "%.0Lf", count);
+		num_fmt_fixed(x1s, x1, 1);
+		num_fmt_fixed(x2s, x2, 1);
+		rx1 = fixed1_value(x1s);
+		rx2 = fixed1_value(x2s);
 
 		/*
 		 * s: start, n: count, for the script's zoom and search.  n is
@@ -347,7 +386,10 @@ svg_write(struct flame *f, const struct svg_opts *o)
 			out_samples(samples);
 			out_char(' ');
 			xml_out(o->countname, strlen(o->countname));
-			outf(", %.2f%%", pct);
+			num_fmt_fixed(b1, pct, 2);
+			outs(", ");
+			outs(b1);
+			out_char('%');
 			if (fr->has_delta) {
 				/* + 0: Perl's integer 0 negates to 0, not -0. */
 				double d = (double)(o->negate ? -fr->delta :
@@ -355,14 +397,17 @@ svg_write(struct flame *f, const struct svg_opts *o)
 
 				if (d == 0)
 					d = 0;
-				outf("; %s%.2f%%", d > 0 ? "+" : "",
-				    100 * d / ((double)timemax * o->factor));
+				num_fmt_fixed(b1, 100 * d / ((double)timemax *
+				    o->factor), 2);
+				outf("; %s%s%%", d > 0 ? "+" : "", b1);
 			}
 			out_char(')');
 		}
 		outs("</title><rect x=\"");
-		outs(short1(b1, rx1));
-		outf("\" width=\"%s\" fill=\"", short1(wbuf, rx2 - rx1));
+		outs(trim0(x1s));
+		outs("\" width=\"");
+		outs(short1(wbuf, rx2 - rx1));
+		outs("\" fill=\"");
 		if (nlen == 2 && memcmp(name, "--", 2) == 0)
 			c = (struct rgb){ 160, 160, 160 };
 		else if (nlen == 1 && name[0] == '-')
@@ -381,8 +426,11 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		if (chars >= 3 && !root) {
 			size_t total = utf8_count(name, shown);
 
-			outf("<text x=\"%s\" y=\"%s\">", short1(b1, x1 + 3),
-			    pnum(b2, 3 + (y2 - y1) / 2));
+			outs("<text x=\"");
+			outs(short1(b1, x1 + 3));
+			outs("\" y=\"");
+			outs(label_y);
+			outs("\">");
 			if ((size_t)chars < total) {
 				xml_out(name, utf8_prefix(name, shown,
 				    (size_t)chars - 2));

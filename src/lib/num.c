@@ -1,6 +1,9 @@
 /*
  * num: see num.h for the design note.
  */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "num.h"
@@ -47,4 +50,38 @@ num_fmt_u64(char *buf, uint64_t v)
 	for (i = 0; i < n; i++)
 		buf[i] = tmp[n - 1 - i];
 	return n;
+}
+
+size_t
+num_fmt_fixed(char *buf, double v, int decimals)
+{
+#if LDBL_MANT_DIG >= 64
+	long double scale = decimals == 1 ? 10 : 100, l, fl, frac;
+	uint64_t n, unit = decimals == 1 ? 10 : 100;
+	size_t len = 0, k;
+	char digits[NUM_U64_MAX];
+	int neg = v < 0;
+
+	if (isfinite(v) && fabs(v) < 1e15 && (decimals == 1 || decimals == 2)) {
+		/* 53 bits times at most 7: exact in a 64-bit mantissa. */
+		l = (long double)fabs(v) * scale;
+		fl = floorl(l);
+		frac = l - fl;
+		n = (uint64_t)fl;
+		if (frac > 0.5L || (frac == 0.5L && (n & 1)))
+			n++;
+		if (neg)	/* printf keeps the sign, even of "-0.0" */
+			buf[len++] = '-';
+		k = num_fmt_u64(digits, n / unit);
+		memcpy(buf + len, digits, k);
+		len += k;
+		buf[len++] = '.';
+		if (decimals == 2)
+			buf[len++] = (char)('0' + n % 100 / 10);
+		buf[len++] = (char)('0' + n % 10);
+		buf[len] = '\0';
+		return len;
+	}
+#endif
+	return (size_t)snprintf(buf, 32, decimals == 1 ? "%.1f" : "%.2f", v);
 }

@@ -25,6 +25,14 @@ int num_parse_u64(const char *s, size_t n, uint64_t *v);
  */
 int num_parse_arg(const char *s, uint64_t min, uint64_t max, uint64_t *v);
 
+/*
+ * Write v with 1 or 2 decimals, exactly as printf's "%.1f"/"%.2f" rounds
+ * (to nearest, ties to even, on v's exact binary value), NUL-terminated;
+ * buf must hold 32 bytes.  Returns the length.  Fast: no float formatting
+ * where long double can hold v * 100 exactly (x86-64, aarch64).
+ */
+size_t num_fmt_fixed(char *buf, double v, int decimals);
+
 /* Write v in decimal to buf (no NUL); returns the length. */
 size_t num_fmt_u64(char *buf, uint64_t v);
 

@@ -36,6 +36,25 @@ test_num(void)
 	check("num: fmt", num_fmt_u64(buf, 1234567890123ull) == 13 &&
 	    memcmp(buf, "1234567890123", 13) == 0);
 	check("num: fmt 0", num_fmt_u64(buf, 0) == 1 && buf[0] == '0');
+	{
+		/* num_fmt_fixed must round exactly as printf, ties included. */
+		char a[32], b[32];
+		long i, bad = 0;
+
+		srand(7);
+		for (i = 0; i < 400000; i++) {
+			double v = i % 2 ? (rand() % 400000) * 0.005 - 100 :
+			    (double)rand() / RAND_MAX * 5000;
+			int d = 1 + (int)(i % 4 < 2);
+
+			num_fmt_fixed(a, v, d);
+			snprintf(b, sizeof b, d == 1 ? "%.1f" : "%.2f", v);
+			bad += strcmp(a, b) != 0;
+		}
+		check("num: fixed-point matches printf", bad == 0);
+		num_fmt_fixed(a, -0.04, 1);
+		check("num: fixed-point keeps -0.0", strcmp(a, "-0.0") == 0);
+	}
 }
 
 static void

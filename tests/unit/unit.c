@@ -43,12 +43,12 @@ test_num(void)
 
 		srand(7);
 		for (i = 0; i < 400000; i++) {
-			double v = i % 2 ? (rand() % 400000) * 0.005 - 100 :
+			double x = i % 2 ? (rand() % 400000) * 0.005 - 100 :
 			    (double)rand() / RAND_MAX * 5000;
 			int d = 1 + (int)(i % 4 < 2);
 
-			num_fmt_fixed(a, v, d);
-			snprintf(b, sizeof b, d == 1 ? "%.1f" : "%.2f", v);
+			num_fmt_fixed(a, x, d);
+			snprintf(b, sizeof b, d == 1 ? "%.1f" : "%.2f", x);
 			bad += strcmp(a, b) != 0;
 		}
 		check("num: fixed-point matches printf", bad == 0);

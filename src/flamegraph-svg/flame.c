@@ -289,3 +289,102 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	free(prevbuf);
 	return 0;
 }
+
+/* Order of callees under --sort=weight: heaviest first, then by name. */
+static const struct flame *weight_flame;
+
+static int
+cmp_weight(const void *va, const void *vb)
+{
+	const struct frame *a = &weight_flame->frames[*(const size_t *)va];
+	const struct frame *b = &weight_flame->frames[*(const size_t *)vb];
+	long double wa = a->etime - a->stime, wb = b->etime - b->stime;
+	const struct intern *n = &weight_flame->names;
+	uint32_t la = intern_len(n, a->name), lb = intern_len(n, b->name);
+	int r;
+
+	if (wa != wb)
+		return wa > wb ? -1 : 1;
+	r = memcmp(intern_str(n, a->name), intern_str(n, b->name),
+	    la < lb ? la : lb);
+	return r ? r : (la > lb) - (la < lb);
+}
+
+static int
+cmp_depth_start(const void *va, const void *vb)
+{
+	const struct frame *a = va, *b = vb;
+
+	if (a->depth != b->depth)
+		return a->depth < b->depth ? -1 : 1;
+	return (a->stime > b->stime) - (a->stime < b->stime);
+}
+
+void
+flame_sort_weight(struct flame *f)
+{
+	size_t nf = f->nframes, i = 0, j, k, c, m;
+	size_t *first = xcalloc(nf + 1, sizeof *first);
+	size_t *count = xcalloc(nf + 1, sizeof *count);
+	size_t *order = xcalloc(nf + 1, sizeof *order);
+	long double *news = xcalloc(nf + 1, sizeof *news);
+
+	/*
+	 * Pass 1, in the original coordinates: a frame's callees are the
+	 * frames one deeper that start inside it, a run since each depth is
+	 * sorted by start.
+	 */
+	for (i = 0; i < nf; i++)
+		news[i] = f->frames[i].stime;
+	for (i = 0; i < nf; i = j) {
+		uint32_t d = f->frames[i].depth;
+
+		for (j = i; j < nf && f->frames[j].depth == d; j++)
+			;
+		for (k = j, c = i; c < j; c++) {
+			const struct frame *p = &f->frames[c];
+
+			while (k < nf && f->frames[k].depth == d + 1 &&
+			    f->frames[k].stime < p->stime)
+				k++;
+			first[c] = k;
+			while (k < nf && f->frames[k].depth == d + 1 &&
+			    f->frames[k].stime < p->etime)
+				k++;
+			count[c] = k - first[c];
+		}
+	}
+	/*
+	 * Pass 2, callers before callees: each run is laid out heaviest
+	 * first from where it began, moved with its caller.
+	 */
+	weight_flame = f;
+	for (c = 0; c < nf; c++) {
+		long double at;
+
+		if (count[c] == 0)
+			continue;
+		at = news[c] + (f->frames[first[c]].stime - f->frames[c].stime);
+		for (m = 0; m < count[c]; m++)
+			order[m] = first[c] + m;
+		qsort(order, count[c], sizeof *order, cmp_weight);
+		for (m = 0; m < count[c]; m++) {
+			const struct frame *ch = &f->frames[order[m]];
+
+			news[order[m]] = at;
+			at += ch->etime - ch->stime;
+		}
+	}
+	for (i = 0; i < nf; i++) {
+		long double w = f->frames[i].etime - f->frames[i].stime;
+
+		f->frames[i].stime = news[i];
+		f->frames[i].etime = news[i] + w;
+	}
+	if (nf > 1)
+		qsort(f->frames, nf, sizeof *f->frames, cmp_depth_start);
+	free(first);
+	free(count);
+	free(order);
+	free(news);
+}

@@ -54,4 +54,11 @@ struct flame_opts {
 /* Merge the lines into frames.  Returns -1 when the total overflows. */
 int flame_build(struct flame *f, const struct flame_opts *o);
 
+/*
+ * --sort=weight: reorder each frame's callees heaviest first (ties by
+ * name), moving their whole subtrees.  f->frames must be sorted by depth,
+ * then start, as svg_write sorts them.
+ */
+void flame_sort_weight(struct flame *f);
+
 #endif

@@ -184,6 +184,12 @@ svg.addEventListener("click", function (e) {
 	if (e.target === icBtn) return toggleCase();
 	var g = frameOf(e.target), f = g && find(g);
 	if (!f) return;
+	/* A frame made a link by --nameattr: a click follows it, Ctrl zooms. */
+	if (g.localName === "a") {
+		if (!e.ctrlKey && !e.metaKey) return;
+		e.preventDefault();
+		return f === rootFrame ? unzoom() : zoom(f);
+	}
 	if (e.ctrlKey || e.metaKey) {
 		if (navigator.clipboard) navigator.clipboard.writeText(f.name);
 		details.textContent = "Copied: " + f.name;

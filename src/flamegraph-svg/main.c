@@ -31,7 +31,8 @@ static const char usage_text[] =
 "                      [--nametype TEXT] [--colors PALETTE] [--bgcolors COLOR]\n"
 "                      [--hash | --random] [--reverse] [--inverted]\n"
 "                      [--flamechart] [--negate] [--notes TEXT] [--total N]\n"
-"                      [--factor F] [FILE...]\n"
+"                      [--factor F] [--sort name|weight] [--cp]\n"
+"                      [--palfile FILE] [--nameattr FILE] [FILE...]\n"
 "\n"
 "Draw folded stacks (see folded(5)) as an interactive SVG flame graph.\n"
 "\n"
@@ -52,6 +53,10 @@ static const char usage_text[] =
 "  --bgcolors COLOR   yellow, blue, green, grey, or #rrggbb\n"
 "  --hash             shade by flamegraph.pl's name hash\n"
 "  --random           random shades (differ from run to run)\n"
+"  --cp               keep colours per name in palette.map, for graphs\n"
+"                     that colour alike\n"
+"  --palfile FILE     --cp with FILE instead of palette.map\n"
+"  --nameattr FILE    per-name title, href, target, class (tab-separated)\n"
 "  --reverse          merge stacks from the leaf (stack-reversed graph)\n"
 "  --inverted         icicle graph: root at the top\n"
 "  --flamechart       keep input order (time); merge only neighbours\n"
@@ -59,6 +64,8 @@ static const char usage_text[] =
 "  --notes TEXT       a note inside the SVG (its <desc>)\n"
 "  --total N          draw against a total of N (if above the sum)\n"
 "  --factor F         multiply counts by F in the texts\n"
+"  --sort name|weight callees in name order (default, flamegraph.pl's) or\n"
+"                     heaviest first\n"
 "  -h, --help         show this help and exit\n"
 "  -V, --version      show the version and exit\n";
 
@@ -137,12 +144,14 @@ main(int argc, char **argv)
 		O_TITLE = 256, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH,
 		O_FONTTYPE, O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE,
 		O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_REVERSE, O_INVERTED,
-		O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR,
+		O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR, O_SORT,
+		O_CP, O_PALFILE, O_NAMEATTR,
 	};
 	static const struct option longopts[] = {
 		{ "bgcolors", required_argument, NULL, O_BGCOLORS },
 		{ "colors", required_argument, NULL, O_COLORS },
 		{ "countname", required_argument, NULL, O_COUNTNAME },
+		{ "cp", no_argument, NULL, O_CP },
 		{ "factor", required_argument, NULL, O_FACTOR },
 		{ "flamechart", no_argument, NULL, O_FLAMECHART },
 		{ "fontsize", required_argument, NULL, O_FONTSIZE },
@@ -153,11 +162,14 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "inverted", no_argument, NULL, O_INVERTED },
 		{ "minwidth", required_argument, NULL, O_MINWIDTH },
+		{ "nameattr", required_argument, NULL, O_NAMEATTR },
 		{ "nametype", required_argument, NULL, O_NAMETYPE },
 		{ "negate", no_argument, NULL, O_NEGATE },
 		{ "notes", required_argument, NULL, O_NOTES },
+		{ "palfile", required_argument, NULL, O_PALFILE },
 		{ "random", no_argument, NULL, O_RANDOM },
 		{ "reverse", no_argument, NULL, O_REVERSE },
+		{ "sort", required_argument, NULL, O_SORT },
 		{ "subtitle", required_argument, NULL, O_SUBTITLE },
 		{ "title", required_argument, NULL, O_TITLE },
 		{ "total", required_argument, NULL, O_TOTAL },
@@ -174,7 +186,9 @@ main(int argc, char **argv)
 	};
 	struct flame_opts fo = { ORDER_NAME, 0, 0 };
 	struct flame f;
-	const char *bg = NULL;
+	const char *bg = NULL, *palfile = NULL, *nameattr_file = NULL;
+	struct palmap pm;
+	struct nameattr na;
 	uint64_t nbad = 0;
 	int ch, i, status = 0;
 	size_t elided;
@@ -192,6 +206,15 @@ main(int argc, char **argv)
 				die(EXIT_USAGE, "unknown palette \"%s\" (hot, mem, io, "
 				    "wakeup, chain, java, js, perl, red, green, blue, "
 				    "aqua, yellow, purple, orange)", optarg);
+			break;
+		case O_CP:
+			palfile = palfile ? palfile : "palette.map";
+			break;
+		case O_PALFILE:
+			palfile = optarg;
+			break;
+		case O_NAMEATTR:
+			nameattr_file = optarg;
 			break;
 		case O_COUNTNAME:
 			o.countname = optarg;
@@ -247,6 +270,15 @@ main(int argc, char **argv)
 			break;
 		case O_REVERSE:
 			fo.reverse = 1;
+			break;
+		case O_SORT:
+			if (strcmp(optarg, "weight") == 0)
+				o.sort_weight = 1;
+			else if (strcmp(optarg, "name") == 0)
+				o.sort_weight = 0;
+			else
+				die(EXIT_USAGE, "--sort takes name or weight, not \"%s\"",
+				    optarg);
 			break;
 		case O_SUBTITLE:
 			o.subtitle = optarg;
@@ -305,6 +337,16 @@ main(int argc, char **argv)
 		    "grey, or #rrggbb)", bg);
 	}
 
+	if (palfile) {
+		if (palmap_read(&pm, palfile) < 0)
+			return EXIT_INPUT;
+		o.palmap = &pm;
+	}
+	if (nameattr_file) {
+		if (nameattr_read(&na, nameattr_file) < 0)
+			return EXIT_INPUT;
+		o.nameattr = &na;
+	}
 	flame_init(&f);
 	if (argc == 0 && read_file(&f, "-", &nbad) < 0)
 		status = EXIT_INPUT;
@@ -322,9 +364,15 @@ main(int argc, char **argv)
 	}
 	elided = svg_write(&f, &o);
 	out_flush();
+	if (palfile && palmap_write(&pm, palfile) < 0)
+		status = EXIT_INPUT;
 	if (elided)
 		warnx("left out %zu frame%s narrower than --minwidth", elided,
 		    elided == 1 ? "" : "s");
 	flame_free(&f);
+	if (palfile)
+		palmap_free(&pm);
+	if (nameattr_file)
+		nameattr_free(&na);
 	return status;
 }

@@ -215,7 +215,7 @@ write_head(const struct svg_opts *o, const char *id, double height)
 	/* What every frame shares is said once: height and corners. */
 	outf("#%s .f rect{height:%spx;rx:2px;ry:2px}\n", id,
 	    short1(b3, o->frameheight - FRAMEPAD));
-	outf("#%s .f g:hover rect{stroke:#000;stroke-width:.5;cursor:pointer}\n", id);
+	outf("#%s .f>g>:hover rect{stroke:#000;stroke-width:.5;cursor:pointer}\n", id);
 	outf("#%s .t{text-anchor:middle;font-size:%spx}\n", id, pnum(b1, fs + 5));
 	outf("#%s .st{text-anchor:middle;fill:#a0a0a0}\n", id);
 	outf("#%s .b{opacity:.1;cursor:pointer}\n", id);
@@ -284,6 +284,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	f->nframes = kept;
 	if (f->nframes > 1)
 		qsort(f->frames, f->nframes, sizeof *f->frames, cmp_frame);
+	if (o->sort_weight)
+		flame_sort_weight(f);
 	height = (depthmax + 1) * fh + ypad1 + ypad2;
 	if (o->subtitle && *o->subtitle)
 		height += ypad3;
@@ -325,8 +327,9 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		double x2 = XPAD + (double)etime * wpt, y1, rx1, rx2;
 		char samples[64], x1s[32], x2s[32], wbuf[32];
 		long double count = (etime - fr->stime) * o->factor;
+		const struct frame_attrs *attrs;
 		struct rgb c;
-		int chars;
+		int chars, link;
 
 		/* The row's top; its height is the style sheet's. */
 		if (o->inverted)
@@ -354,14 +357,30 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		 * left out where the title's count is exact (whole counts,
 		 * no --factor); the script reads it from there.
 		 */
-		outs("<g");
+		attrs = o->nameattr ? nameattr_get(o->nameattr, name, nlen) : NULL;
+		link = attrs && attrs->href;
+		outs(link ? "<a" : "<g");
+		if (link) {
+			outs(" href=\"");
+			xml_out(attrs->href, strlen(attrs->href));
+			outs("\" target=\"");
+			outs(attrs->target ? attrs->target : "_top");
+			out_char('"');
+		}
+		if (attrs && attrs->klass) {
+			outs(" class=\"");
+			outs(attrs->klass);
+			out_char('"');
+		}
 		if (fr->stime != prev_end) {
 			outs(" s=\"");
 			out_count(fr->stime);
 			out_char('"');
 		}
 		prev_end = etime;
-		if (o->factor != 1 || count != floorl(count)) {
+		/* A replaced title cannot carry the count. */
+		if (o->factor != 1 || count != floorl(count) ||
+		    (attrs && attrs->title)) {
 			outs(" n=\"");
 			out_count(etime - fr->stime);
 			out_char('"');
@@ -370,7 +389,9 @@ svg_write(struct flame *f, const struct svg_opts *o)
 			outf(" d=\"%.17Lg\"", fr->delta);
 		outs("><title>");
 		shown = strip_annotation(name, nlen);
-		if (root) {
+		if (attrs && attrs->title) {
+			xml_out(attrs->title, strlen(attrs->title));
+		} else if (root) {
 			outs("all (");
 			out_samples(samples);
 			out_char(' ');
@@ -414,6 +435,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 			c = (struct rgb){ 200, 200, 200 };
 		else if (fr->has_delta)
 			c = color_delta(fr->delta, f->maxdelta, o->negate);
+		else if (o->palmap)
+			c = palmap_get(o->palmap, name, nlen, o->pal, o->shade);
 		else
 			c = color_frame(o->pal, o->shade, name, nlen);
 		out_color(c);
@@ -440,7 +463,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 			}
 			outs("</text>");
 		}
-		outs("</g>");
+		outs(link ? "</a>" : "</g>");
 	}
 	outs(row == UINT32_MAX ? "</g>\n" : "</g>\n</g>\n");
 	write_controls(o, height);

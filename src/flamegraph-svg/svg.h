@@ -13,6 +13,8 @@
 
 #include "color.h"
 #include "flame.h"
+#include "nameattr.h"
+#include "palmap.h"
 
 struct svg_opts {
 	const char *title, *subtitle, *nametype, *countname, *fonttype;
@@ -24,6 +26,9 @@ struct svg_opts {
 	enum shade shade;
 	const char *bg1, *bg2;	/* background gradient */
 	int inverted, negate;
+	int sort_weight;	/* --sort=weight: heaviest callee first */
+	struct palmap *palmap;	/* --cp: colours kept in a file, or NULL */
+	const struct nameattr *nameattr;	/* --nameattr, or NULL */
 	long double total;	/* --total, 0 if not given */
 	double factor;
 };

@@ -125,3 +125,22 @@ intern_put(struct intern *t, const void *key, size_t len, int *isnew)
 {
 	return intern_put_h(t, key, len, intern_hash(key, len), isnew);
 }
+
+int
+intern_find(const struct intern *t, const void *key, size_t len, uint32_t *id)
+{
+	uint64_t h = intern_hash(key, len);
+	size_t i = h & t->mask;
+	uint32_t s;
+
+	while ((s = t->slots[i]) != 0) {
+		const struct intern_entry *e = &t->ents[s - 1];
+
+		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
+			*id = s - 1;
+			return 0;
+		}
+		i = (i + 1) & t->mask;
+	}
+	return -1;
+}

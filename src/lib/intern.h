@@ -50,6 +50,10 @@ uint32_t intern_put(struct intern *t, const void *key, size_t len, int *isnew);
 uint32_t intern_put_h(struct intern *t, const void *key, size_t len,
     uint64_t h, int *isnew);
 
+/* The id of key[0..len) if present: 0 with *id set, or -1. */
+int intern_find(const struct intern *t, const void *key, size_t len,
+    uint32_t *id);
+
 static inline const char *
 intern_str(const struct intern *t, uint32_t id)
 {

@@ -141,6 +141,26 @@ else
 	done < "$tmp/fgcases"
 fi
 
+section "browser tests (headless Chromium)"
+# tests/browser drives Chromium over the DevTools protocol (no npm
+# packages): hover, zoom, search, URL state, hostile names, screenshots.
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if [ -z "$CHROMIUM" ] || ! command -v node > /dev/null 2>&1; then
+	printf 'SKIP browser tests: needs node and chromium (apt-get install chromium)\n'
+else
+	mkdir -p "$tmp/browser"
+	timeout 300 node "$top/tests/browser/flamegraph.test.js" "$BIN" "$tmp/browser" \
+	    "$CHROMIUM" > "$tmp/browser.out" 2>&1
+	while read -r verdict name; do
+		case $verdict in
+		ok) pass ;;
+		FAIL) fail "browser: $name" ;;
+		esac
+	done < "$tmp/browser.out"
+	grep -q '^done$' "$tmp/browser.out" ||
+	    fail "browser: the run did not finish" "$tmp/browser.out"
+fi
+
 section "fuzz corpus replay"
 for r in "$BUILD"/replay_fuzz_*; do
 	[ -x "$r" ] || continue

@@ -32,7 +32,7 @@ static const char usage_text[] =
 "                      [--hash | --random] [--reverse] [--inverted]\n"
 "                      [--flamechart] [--negate] [--notes TEXT] [--total N]\n"
 "                      [--factor F] [--sort name|weight] [--cp]\n"
-"                      [--palfile FILE] [--nameattr FILE] [FILE...]\n"
+"                      [--palfile FILE] [--nameattr FILE] [--gzip] [FILE...]\n"
 "\n"
 "Draw folded stacks (see folded(5)) as an interactive SVG flame graph.\n"
 "\n"
@@ -57,6 +57,7 @@ static const char usage_text[] =
 "                     that colour alike\n"
 "  --palfile FILE     --cp with FILE instead of palette.map\n"
 "  --nameattr FILE    per-name title, href, target, class (tab-separated)\n"
+"  --gzip             write gzip-compressed SVG (.svgz)\n"
 "  --reverse          merge stacks from the leaf (stack-reversed graph)\n"
 "  --inverted         icicle graph: root at the top\n"
 "  --flamechart       keep input order (time); merge only neighbours\n"
@@ -145,7 +146,7 @@ main(int argc, char **argv)
 		O_FONTTYPE, O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE,
 		O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_REVERSE, O_INVERTED,
 		O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR, O_SORT,
-		O_CP, O_PALFILE, O_NAMEATTR,
+		O_CP, O_PALFILE, O_NAMEATTR, O_GZIP,
 	};
 	static const struct option longopts[] = {
 		{ "bgcolors", required_argument, NULL, O_BGCOLORS },
@@ -157,6 +158,7 @@ main(int argc, char **argv)
 		{ "fontsize", required_argument, NULL, O_FONTSIZE },
 		{ "fonttype", required_argument, NULL, O_FONTTYPE },
 		{ "fontwidth", required_argument, NULL, O_FONTWIDTH },
+		{ "gzip", no_argument, NULL, O_GZIP },
 		{ "hash", no_argument, NULL, O_HASH },
 		{ "height", required_argument, NULL, O_HEIGHT },
 		{ "help", no_argument, NULL, 'h' },
@@ -190,7 +192,7 @@ main(int argc, char **argv)
 	struct palmap pm;
 	struct nameattr na;
 	uint64_t nbad = 0;
-	int ch, i, status = 0;
+	int ch, i, status = 0, gzip_out = 0;
 	size_t elided;
 
 	err_init(argv[0]);
@@ -233,6 +235,9 @@ main(int argc, char **argv)
 			break;
 		case O_FONTWIDTH:
 			o.fontwidth = number_arg("--fontwidth", optarg, 0.01);
+			break;
+		case O_GZIP:
+			gzip_out = 1;
 			break;
 		case O_HASH:
 			o.shade = SHADE_HASH;
@@ -337,6 +342,8 @@ main(int argc, char **argv)
 		    "grey, or #rrggbb)", bg);
 	}
 
+	if (gzip_out && out_gzip() < 0)
+		die(EXIT_USAGE, "--gzip needs a build with zlib");
 	if (palfile) {
 		if (palmap_read(&pm, palfile) < 0)
 			return EXIT_INPUT;

@@ -7,6 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+
 #include "err.h"
 #include "num.h"
 #include "out.h"
@@ -15,6 +19,9 @@
 
 static char buf[OUT_BUF];
 static size_t used;
+#ifdef HAVE_ZLIB
+static z_stream *gz;
+#endif
 
 void
 out_init(void)
@@ -42,22 +49,74 @@ write_all(const char *p, size_t n)
 	}
 }
 
-void
-out_flush(void)
+#ifdef HAVE_ZLIB
+/* Compress buf[0..used), finishing the stream when end is set. */
+static void
+deflate_out(int end)
 {
+	unsigned char z[1 << 16];
+	int r;
+
+	gz->next_in = (unsigned char *)buf;
+	gz->avail_in = (uInt)used;
+	do {
+		gz->next_out = z;
+		gz->avail_out = sizeof z;
+		r = deflate(gz, end ? Z_FINISH : Z_NO_FLUSH);
+		if (r == Z_STREAM_ERROR)
+			die(EXIT_INPUT, "gzip compression failed");
+		write_all((const char *)z, sizeof z - gz->avail_out);
+	} while (gz->avail_out == 0 || (end && r != Z_STREAM_END));
+	used = 0;
+}
+#endif
+
+/* Write what is buffered (compressed when out_gzip was called). */
+static void
+drain(int end)
+{
+#ifdef HAVE_ZLIB
+	if (gz) {
+		deflate_out(end);
+		return;
+	}
+#endif
+	(void)end;
 	write_all(buf, used);
 	used = 0;
 }
 
 void
+out_flush(void)
+{
+	drain(1);
+}
+
+int
+out_gzip(void)
+{
+#ifdef HAVE_ZLIB
+	gz = xcalloc(1, sizeof *gz);
+	/* 15 + 16: a gzip wrapper, so the file is a .svgz browsers open. */
+	if (deflateInit2(gz, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+		die(EXIT_INPUT, "cannot start gzip compression");
+	return 0;
+#else
+	return -1;
+#endif
+}
+
+void
 out_write(const void *p, size_t n)
 {
-	if (n > OUT_BUF - used) {
-		out_flush();
-		if (n >= OUT_BUF) {
-			write_all(p, n);
-			return;
-		}
+	while (n > OUT_BUF - used) {
+		size_t k = OUT_BUF - used;
+
+		memcpy(buf + used, p, k);
+		used += k;
+		drain(0);
+		p = (const char *)p + k;
+		n -= k;
 	}
 	memcpy(buf + used, p, n);
 	used += n;
@@ -67,7 +126,7 @@ void
 out_char(char c)
 {
 	if (used == OUT_BUF)
-		out_flush();
+		drain(0);
 	buf[used++] = c;
 }
 

@@ -22,4 +22,11 @@ void out_u64(uint64_t v);
 /* Flush everything; exits on error.  Call before returning from main. */
 void out_flush(void);
 
+/*
+ * From now on compress the output with gzip (svgz).  Returns -1 when the
+ * build has no zlib.  out_flush then also ends the gzip stream, so call it
+ * once, at the end.
+ */
+int out_gzip(void);
+
 #endif

@@ -8,58 +8,78 @@ var q = function (sel) { return svg.querySelector(sel); };
 var root = q(".f"), details = q(".d"), unzoomBtn = q(".u"), searchBtn = q(".s"),
 	icBtn = q(".ic"), matched = q(".m");
 var width = svg.viewBox.baseVal.width, fontsize = +svg.getAttribute("data-fontsize"),
-	fontwidth = +svg.getAttribute("data-fontwidth"),
+	cw = fontsize * +svg.getAttribute("data-fontwidth"),
 	nametype = svg.getAttribute("data-nametype"), total = +root.getAttribute("data-total");
-var frames = [], zoomed = null, term = null, ignorecase = false, active = false;
+var frames = [], byG = new Map(), rootFrame = null, zoomed = null, term = null,
+	ignorecase = false, active = false, moved = [], hits = [];
 
 /* A frame's count: n, or else the exact count in its title. */
 function count(g, title) {
-	if (g.hasAttribute("n")) return +g.getAttribute("n");
+	var n = g.getAttribute("n");
+	if (n !== null) return +n;
 	var m = / \(([0-9,]+) [^(]*$/.exec(title);
 	return m ? +m[1].replace(/,/g, "") : 0;
 }
 /*
- * The frames, with what zoom and search need, read once.  They sit in one
- * group per depth ("translate(0 Y)"); s is left out where a frame starts
- * where its left neighbour ends.
+ * The frames, read on first use so that loading costs nothing: one group
+ * per depth ("translate(0 Y)"), each frame a <g> (or <a>) holding title,
+ * rect and maybe text; s is left out where a frame starts where its left
+ * neighbour ends.  Depth grows upward, or downward in an icicle graph.
  */
-Array.prototype.forEach.call(root.children, function (row) {
-	var y = /translate\(0 ([-0-9.e]+)\)/.exec(row.getAttribute("transform"))[1], end = 0;
-	Array.prototype.forEach.call(row.children, function (g) {
-		var rect = g.querySelector("rect"), title = g.querySelector("title").textContent;
-		var cut = title.lastIndexOf(" ("), s = g.hasAttribute("s") ? +g.getAttribute("s") : end;
-		var f = {
-			g: g, rect: rect, text: g.querySelector("text"), title: title,
-			name: cut > 0 ? title.slice(0, cut) : title, s: s, n: count(g, title),
-			x: rect.getAttribute("x"), y: y,
-			w: rect.getAttribute("width"), fill: rect.getAttribute("fill")
-		};
-		end = f.s + f.n;
-		frames.push(f);
-	});
-});
-/* Depth grows upward in a flame graph and downward in an icicle graph. */
-var rootFrame = frames[0], inverted = frames.length > 1 && +frames[1].y > +rootFrame.y;
-frames.forEach(function (f) { f.depth = inverted ? +f.y : -f.y; });
+function load() {
+	if (rootFrame) return;
+	for (var row = root.firstElementChild; row; row = row.nextElementSibling) {
+		var y = /translate\(0 ([-0-9.e]+)\)/.exec(row.getAttribute("transform"))[1], end = 0;
+		for (var g = row.firstElementChild; g; g = g.nextElementSibling) {
+			var title = g.firstElementChild, rect = title.nextElementSibling;
+			var t = title.textContent, cut = t.lastIndexOf(" ("), s = g.getAttribute("s");
+			var f = {
+				g: g, rect: rect, text: rect.nextElementSibling, title: t,
+				name: cut > 0 ? t.slice(0, cut) : t,
+				s: s === null ? end : +s, n: count(g, t), x: rect.getAttribute("x"), y: y,
+				w: rect.getAttribute("width"), fill: rect.getAttribute("fill"),
+				state: "", chars: -1
+			};
+			end = f.s + f.n;
+			frames.push(f);
+			byG.set(g, f);
+		}
+	}
+	rootFrame = frames[0];
+	var inverted = frames.length > 1 && +frames[frames.length - 1].y > +rootFrame.y;
+	frames.forEach(function (f) { f.depth = inverted ? +f.y : -f.y; });
+}
 
-function label(f, w) {
-	var chars = Math.floor(w / (fontsize * fontwidth));
+function label(f, chars) {
 	if (chars < 3 || f === rootFrame) return "";
+	if (f.name.length <= chars) return f.name;
 	var cps = Array.from(f.name);
 	return cps.length <= chars ? f.name : cps.slice(0, chars - 2).join("") + "..";
 }
+/* Move a frame; relabel only when the characters that fit change. */
 function place(f, x, w) {
 	f.rect.setAttribute("x", x.toFixed(1));
 	f.rect.setAttribute("width", w.toFixed(1));
-	var t = label(f, w);
+	var chars = Math.floor(w / cw);
+	if (chars < 3) chars = 0;
+	if (f.text) f.text.setAttribute("x", (x + 3).toFixed(1));
+	if (chars === f.chars) return;
+	f.chars = chars;
+	var t = label(f, chars);
 	if (!f.text && t === "") return;
 	if (!f.text) {
 		f.text = document.createElementNS(NS, "text");
 		f.text.setAttribute("y", root.getAttribute("data-label"));
+		f.text.setAttribute("x", (x + 3).toFixed(1));
 		f.g.appendChild(f.text);
 	}
-	f.text.setAttribute("x", (x + 3).toFixed(2));
 	f.text.textContent = t;
+}
+function setState(f, state) {
+	if (f.state === state) return;
+	if (f.state) f.g.classList.remove(f.state);
+	if (state) f.g.classList.add(state);
+	f.state = state;
 }
 function pct(v, of) { return (100 * v / of).toFixed(2) + "%"; }
 function frameOf(node) {
@@ -67,35 +87,41 @@ function frameOf(node) {
 		if (node.parentNode && node.parentNode.parentNode === root) return node;
 	return null;
 }
-function find(g) { for (var i = 0; i < frames.length; i++) if (frames[i].g === g) return frames[i]; return null; }
+function find(g) { load(); return byG.get(g) || null; }
 
+/*
+ * Zoom: the frame and its callees fill the width, its callers stay dimmed,
+ * the rest hide.  Only frames whose state changes are touched, and frames
+ * that stay hidden are not moved, so a zoom costs what it shows.
+ */
 function zoom(f) {
-	var eps = 1e-9 * total, scale = (width - 2 * XPAD) / f.n;
+	var eps = 1e-9 * total, scale = (width - 2 * XPAD) / f.n, changed = [];
+	unzoom(true);
 	zoomed = f;
 	frames.forEach(function (e) {
-		var within = e.s >= f.s - eps && e.s + e.n <= f.s + f.n + eps;
-		var contains = e.s <= f.s + eps && e.s + e.n >= f.s + f.n - eps;
-		e.g.classList.remove("hide", "parent");
-		if (e.depth >= f.depth && within) {
+		if (e.depth >= f.depth && e.s >= f.s - eps && e.s + e.n <= f.s + f.n + eps) {
 			place(e, XPAD + (e.s - f.s) * scale, e.n * scale);
-		} else if (e.depth < f.depth && contains) {
-			e.g.classList.add("parent");
+		} else if (e.depth < f.depth && e.s <= f.s + eps && e.s + e.n >= f.s + f.n - eps) {
+			setState(e, "parent");
 			place(e, XPAD, width - 2 * XPAD);
 		} else {
-			e.g.classList.add("hide");
+			setState(e, "hide");
+			return;
 		}
+		changed.push(e);
 	});
+	moved = changed;
 	unzoomBtn.classList.remove("hide");
 	saveState();
 }
-function unzoom() {
+function unzoom(quiet) {
+	load();
+	frames.forEach(function (e) { if (e.state) setState(e, ""); });
+	moved.forEach(function (e) { place(e, +e.x, +e.w); });
+	moved = [];
 	zoomed = null;
-	frames.forEach(function (e) {
-		e.g.classList.remove("hide", "parent");
-		place(e, +e.x, +e.w);
-	});
 	unzoomBtn.classList.add("hide");
-	saveState();
+	if (!quiet) saveState();
 }
 
 function search(t) {
@@ -109,8 +135,8 @@ function search(t) {
 		matched.textContent = "Invalid regular expression";
 		return;
 	}
+	load();
 	term = t;
-	var hits = [];
 	frames.forEach(function (f) {
 		if (f !== rootFrame && re.test(f.name)) {
 			f.rect.setAttribute("fill", "rgb(230,0,230)");
@@ -118,9 +144,9 @@ function search(t) {
 		}
 	});
 	/* Count each sample once: a match inside a match adds nothing. */
-	hits.sort(function (a, b) { return a.s - b.s || b.n - a.n; });
+	var sorted = hits.slice().sort(function (a, b) { return a.s - b.s || b.n - a.n; });
 	var sum = 0, end = -Infinity;
-	hits.forEach(function (f) { if (f.s >= end) { sum += f.n; end = f.s + f.n; } });
+	sorted.forEach(function (f) { if (f.s >= end) { sum += f.n; end = f.s + f.n; } });
 	searchBtn.classList.add("on");
 	searchBtn.textContent = "Reset Search";
 	matched.classList.remove("hide");
@@ -130,7 +156,8 @@ function search(t) {
 }
 function resetSearch(quiet) {
 	term = null;
-	frames.forEach(function (f) { f.rect.setAttribute("fill", f.fill); });
+	hits.forEach(function (f) { f.rect.setAttribute("fill", f.fill); });
+	hits = [];
 	searchBtn.classList.remove("on");
 	searchBtn.textContent = "Search";
 	matched.classList.add("hide");
@@ -162,8 +189,10 @@ function saveState() {
 function restoreState() {
 	if (!standalone()) return;
 	var p = new URLSearchParams(location.search), x = p.get("x"), y = p.get("y");
-	if (x !== null && y !== null)
+	if (x !== null && y !== null) {
+		load();
 		frames.forEach(function (f) { if (f.x === x && f.y === y && f !== rootFrame) zoom(f); });
+	}
 	if (p.get("s") !== null) search(p.get("s"));
 }
 
@@ -172,7 +201,7 @@ svg.addEventListener("mouseover", function (e) {
 	var g = frameOf(e.target), f = g && find(g);
 	if (!f) return;
 	var text = nametype + " " + f.title;
-	if (zoomed && zoomed !== rootFrame && zoomed !== f && !f.g.classList.contains("parent"))
+	if (zoomed && zoomed !== rootFrame && zoomed !== f && f.state !== "parent")
 		text = text.slice(0, -1) + ", " + pct(f.n, zoomed.n) + " of " + zoomed.name + ")";
 	details.textContent = text;
 });
@@ -213,8 +242,9 @@ window.addEventListener("keydown", function (e) {
 document.addEventListener("mousedown", function (e) { active = svg.contains(e.target); });
 restoreState();
 /* For tests and embedding pages: the same actions as the mouse and keys. */
-svg.flamegraph = { zoom: function (name) {
-		frames.forEach(function (f) { if (f.name === name && !zoomed) zoom(f); }); },
+svg.flamegraph = {
+	zoom: function (name) { load(); var f = frames.filter(function (e) { return e.name === name; })[0]; if (f) zoom(f); },
 	unzoom: unzoom, search: search, resetSearch: resetSearch,
-	frames: function () { return frames; } };
+	frames: function () { load(); return frames; }
+};
 })();

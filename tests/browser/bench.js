@@ -1,0 +1,53 @@
+// Browser timings for make bench: load to first render, one click-zoom
+// and one search, measured with performance.now() in the page (each
+// action waits for the next frame to be painted), in headless Chromium.
+//   node bench.js CHROMIUM LABEL=FILE.svg...
+"use strict";
+const { launch, openPage } = require("./cdp.js");
+
+const [chromium, ...pairs] = process.argv.slice(2);
+
+// Runs in the page: click the widest frame below the root, search a
+// name, each timed until the following paint.
+const measure = `(async () => {
+	const paint = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+	const titles = Array.from(document.querySelectorAll("title"));
+	const frames = titles.filter(t => / \\(\\d[\\d,]* \\w+, /.test(t.textContent)).map(t => t.parentNode);
+	const width = g => +g.querySelector("rect").getAttribute("width");
+	frames.sort((a, b) => width(b) - width(a));
+	const target = frames[1] || frames[0];
+	let t0 = performance.now();
+	target.querySelector("rect").dispatchEvent(new MouseEvent("click", { bubbles: true }));
+	await paint();
+	const zoom = performance.now() - t0;
+	const term = "^[a-m]";
+	const svg = document.querySelector("svg");
+	t0 = performance.now();
+	if (svg.flamegraph) svg.flamegraph.search(term); else search(term);
+	await paint();
+	const search_ms = performance.now() - t0;
+	const nav = performance.getEntriesByType("navigation")[0];
+	return { frames: frames.length, load: nav ? nav.loadEventEnd : NaN, zoom, search: search_ms };
+})()`;
+
+(async () => {
+	const browser = launch(chromium);
+	try {
+		const page = await openPage(browser);
+		console.log("graph".padEnd(34) + "frames".padStart(8) + "load ms".padStart(10) +
+			"zoom ms".padStart(10) + "search ms".padStart(11));
+		for (const pair of pairs) {
+			const eq = pair.indexOf("="), label = pair.slice(0, eq), file = pair.slice(eq + 1);
+			const runs = [];
+			for (let i = 0; i < 3; i++) {
+				await page.goto("file://" + file);
+				runs.push(await page.eval(measure));
+			}
+			const best = (k) => Math.min(...runs.map(r => r[k])).toFixed(1);
+			console.log(label.padEnd(34) + String(runs[0].frames).padStart(8) +
+				best("load").padStart(10) + best("zoom").padStart(10) + best("search").padStart(11));
+		}
+	} finally {
+		await browser.close();
+	}
+})().catch(e => { console.error(e); process.exit(1); });

@@ -18,6 +18,7 @@
 #include "../lib/folded.h"
 #include "../lib/input.h"
 #include "../lib/num.h"
+#include "../lib/opt.h"
 #include "../lib/out.h"
 #include "flame.h"
 #include "svg.h"
@@ -70,13 +71,6 @@ static const char usage_text[] =
 "  -h, --help         show this help and exit\n"
 "  -V, --version      show the version and exit\n";
 
-static void
-usage(void)
-{
-	fputs(usage_text, stderr);
-	exit(EXIT_USAGE);
-}
-
 static double
 number_arg(const char *opt, const char *s, double min)
 {
@@ -103,31 +97,23 @@ read_file(struct flame *f, const char *path, uint64_t *nbad_total)
 	struct place pl = { NULL, 0, 0 };
 	const char *p;
 	size_t n;
-	int atb, r;
+	int r;
 
 	if (input_open(&in, path, "\n") < 0)
 		return -1;
 	pl.name = in.name;
-	while ((r = input_next(&in, &p, &n, &atb)) > 0) {
-		const char *end = p + n;
+	while ((r = input_getline(&in, &p, &n)) > 0) {
+		struct folded fl;
 
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t len = (size_t)((nl ? nl : end) - p);
-			struct folded fl;
+		pl.line++;
+		if (folded_parse(p, n, &fl) == 0) {
+			flame_add_line(f, p, n);
+		} else if (n > 0) {
+			char q[4 * 60 + 8];
 
-			pl.line++;
-			if (folded_parse(p, len, &fl) == 0) {
-				flame_add_line(f, p, len);
-			} else if (len > 0) {
-				char q[4 * 60 + 8];
-
-				if (pl.nbad++ < MAX_SHOWN)
-					warn_at(pl.name, pl.line,
-					    "skipped invalid line %s",
-					    err_quote(q, p, len, 60));
-			}
-			p = nl ? nl + 1 : end;
+			if (pl.nbad++ < MAX_SHOWN)
+				warn_at(pl.name, pl.line, "skipped invalid line %s",
+				    err_quote(q, p, n, 60));
 		}
 	}
 	if (pl.nbad)
@@ -303,16 +289,8 @@ main(int argc, char **argv)
 		case 'V':
 			puts("flamegraph-svg (flametools) " FT_VERSION);
 			return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
-		case ':':
-			warnx("option \"%s\" needs an argument", argv[optind - 1]);
-			usage();
-			break;
 		default:
-			if (optopt && optopt < 256)
-				warnx("unknown option \"-%c\"", optopt);
-			else
-				warnx("unknown option \"%s\"", argv[optind - 1]);
-			usage();
+			opt_fail(ch, argv, usage_text);
 		}
 	}
 	argc -= optind;

@@ -50,88 +50,79 @@ safe_word(const char *s, size_t n, int spaces)
 	return 1;
 }
 
+/* One "attr=value" field: keep it if it is safe, else say why not. */
+static void
+take(struct frame_attrs *a, const char *file, unsigned long long line,
+    const char *f, size_t n)
+{
+	const char *eq = memchr(f, '=', n), *v;
+	size_t kl, vl;
+	char q[4 * 40 + 8];
+
+	if (eq == NULL) {
+		if (n > 0)
+			warn_at(file, line, "attribute without \"=\"; skipped");
+		return;
+	}
+	kl = (size_t)(eq - f);
+	v = eq + 1;
+	vl = n - kl - 1;
+	if (kl == 5 && memcmp(f, "title", 5) == 0) {
+		free(a->title);
+		a->title = dup(v, vl);
+	} else if (kl == 4 && memcmp(f, "href", 4) == 0 && safe_href(v, vl)) {
+		free(a->href);
+		a->href = dup(v, vl);
+	} else if (kl == 6 && memcmp(f, "target", 6) == 0 && safe_word(v, vl, 0)) {
+		free(a->target);
+		a->target = dup(v, vl);
+	} else if (kl == 5 && memcmp(f, "class", 5) == 0 && safe_word(v, vl, 1)) {
+		free(a->klass);
+		a->klass = dup(v, vl);
+	} else {
+		warn_at(file, line, "attribute %s not accepted (title, class, "
+		    "target and http(s) or relative href are)",
+		    err_quote(q, f, n, 40));
+	}
+}
+
 int
 nameattr_read(struct nameattr *m, const char *path)
 {
 	struct input in;
 	const char *p;
 	size_t n;
-	int atb, r;
+	int r;
 	unsigned long long line = 0;
 
 	memset(m, 0, sizeof *m);
 	intern_init(&m->names);
 	if (input_open(&in, path, "\n") < 0)
 		return -1;
-	while ((r = input_next(&in, &p, &n, &atb)) > 0) {
-		const char *end = p + n;
+	while ((r = input_getline(&in, &p, &n)) > 0) {
+		const char *le = p + n, *tab = memchr(p, '\t', n);
+		struct frame_attrs *a;
+		uint32_t id;
+		int isnew;
 
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			const char *le = nl ? nl : end;
-			const char *tab = memchr(p, '\t', (size_t)(le - p));
-			struct frame_attrs *a;
-			uint32_t id;
-			int isnew;
+		line++;
+		if (n == 0)
+			continue;
+		if (tab == NULL) {
+			warn_at(in.name, line, "no attributes after the name");
+			continue;
+		}
+		id = intern_put(&m->names, p, (size_t)(tab - p), &isnew);
+		m->attrs = xgrow(m->attrs, &m->cap, id + 1, sizeof *m->attrs);
+		if (isnew)
+			memset(&m->attrs[id], 0, sizeof m->attrs[id]);
+		a = &m->attrs[id];
+		for (const char *f = tab + 1; f <= le;) {
+			const char *fe = memchr(f, '\t', (size_t)(le - f));
 
-			line++;
-			if (le > p && le[-1] == '\r')
-				le--;
-			if (le == p) {
-				p = nl ? nl + 1 : end;
-				continue;
-			}
-			if (tab == NULL) {
-				warn_at(in.name, line, "no attributes after the name");
-				p = nl ? nl + 1 : end;
-				continue;
-			}
-			id = intern_put(&m->names, p, (size_t)(tab - p), &isnew);
-			m->attrs = xgrow(m->attrs, &m->cap, id + 1, sizeof *m->attrs);
-			if (isnew)
-				memset(&m->attrs[id], 0, sizeof m->attrs[id]);
-			a = &m->attrs[id];
-			for (const char *f = tab + 1; f <= le;) {
-				const char *fe = memchr(f, '\t', (size_t)(le - f));
-				const char *eq;
-				size_t kl, vl;
-
-				fe = fe ? fe : le;
-				eq = memchr(f, '=', (size_t)(fe - f));
-				if (eq == NULL) {
-					if (fe > f)
-						warn_at(in.name, line, "attribute "
-						    "without \"=\"; skipped");
-				} else {
-					kl = (size_t)(eq - f);
-					vl = (size_t)(fe - eq - 1);
-					if (kl == 5 && memcmp(f, "title", 5) == 0) {
-						free(a->title);
-						a->title = dup(eq + 1, vl);
-					} else if (kl == 4 && memcmp(f, "href", 4) == 0 &&
-					    safe_href(eq + 1, vl)) {
-						free(a->href);
-						a->href = dup(eq + 1, vl);
-					} else if (kl == 6 && memcmp(f, "target", 6) == 0 &&
-					    safe_word(eq + 1, vl, 0)) {
-						free(a->target);
-						a->target = dup(eq + 1, vl);
-					} else if (kl == 5 && memcmp(f, "class", 5) == 0 &&
-					    safe_word(eq + 1, vl, 1)) {
-						free(a->klass);
-						a->klass = dup(eq + 1, vl);
-					} else {
-						char q[4 * 40 + 8];
-
-						warn_at(in.name, line, "attribute %s "
-						    "not accepted (title, class, target "
-						    "and http(s) or relative href are)",
-						    err_quote(q, f, (size_t)(fe - f), 40));
-					}
-				}
-				f = fe + 1;
-			}
-			p = nl ? nl + 1 : end;
+			fe = fe ? fe : le;
+			take(a, in.name, line, f, (size_t)(fe - f));
+			f = fe + 1;
 		}
 	}
 	input_close(&in);

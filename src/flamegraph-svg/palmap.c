@@ -44,7 +44,7 @@ palmap_read(struct palmap *m, const char *path)
 	struct input in;
 	const char *p;
 	size_t n;
-	int atb, r;
+	int r;
 	unsigned long long line = 0, bad = 0;
 	FILE *probe;
 
@@ -55,25 +55,19 @@ palmap_read(struct palmap *m, const char *path)
 	fclose(probe);
 	if (input_open(&in, path, "\n") < 0)
 		return -1;
-	while ((r = input_next(&in, &p, &n, &atb)) > 0) {
-		const char *end = p + n;
+	while ((r = input_getline(&in, &p, &n)) > 0) {
+		const char *le = p + n, *arrow = NULL, *q;
+		struct rgb c;
 
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			const char *le = nl ? nl : end, *arrow = NULL, *q;
-			struct rgb c;
-
-			line++;
-			/* The last "->": names may hold one, colours never. */
-			for (q = p; (q = memmem(q, (size_t)(le - q), "->", 2)); q++)
-				arrow = q;
-			if (arrow && parse_rgb(arrow + 2, (size_t)(le - arrow - 2), &c) == 0)
-				put(m, p, (size_t)(arrow - p), c);
-			else if (le > p && bad++ == 0)
-				warn_at(in.name, line, "skipped a line that is not "
-				    "NAME->rgb(R,G,B)");
-			p = nl ? nl + 1 : end;
-		}
+		line++;
+		/* The last "->": names may hold one, colours never. */
+		for (q = p; (q = memmem(q, (size_t)(le - q), "->", 2)); q++)
+			arrow = q;
+		if (arrow && parse_rgb(arrow + 2, (size_t)(le - arrow - 2), &c) == 0)
+			put(m, p, (size_t)(arrow - p), c);
+		else if (n > 0 && bad++ == 0)
+			warn_at(in.name, line, "skipped a line that is not "
+			    "NAME->rgb(R,G,B)");
 	}
 	if (bad > 1)
 		warn_at(in.name, 0, "skipped %llu invalid lines", bad);

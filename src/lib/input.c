@@ -294,6 +294,31 @@ input_next(struct input *in, const char **p, size_t *n, int *at_boundary)
 	}
 }
 
+int
+input_getline(struct input *in, const char **line, size_t *len)
+{
+	const char *nl, *e;
+
+	if (in->lp == in->lend) {
+		const char *p;
+		size_t n;
+		int atb, r = input_next(in, &p, &n, &atb);
+
+		if (r <= 0)
+			return r;
+		in->lp = p;
+		in->lend = p + n;
+	}
+	nl = memchr(in->lp, '\n', (size_t)(in->lend - in->lp));
+	e = nl ? nl : in->lend;
+	*line = in->lp;
+	*len = (size_t)(e - in->lp);
+	if (*len && e[-1] == '\r')
+		(*len)--;
+	in->lp = nl ? nl + 1 : in->lend;
+	return 1;
+}
+
 void
 input_close(struct input *in)
 {

@@ -45,6 +45,7 @@ struct input {
 	int inmember;		/* inside a gzip member: EOF now is truncation */
 	const char *boundary;
 	size_t boundlen;
+	const char *lp, *lend;	/* input_getline: rest of the current block */
 };
 
 /* 1 when the library was built with zlib. */
@@ -61,6 +62,14 @@ int input_open(struct input *in, const char *path, const char *boundary);
  * input, -1 on a read or decompression error (already reported).
  */
 int input_next(struct input *in, const char **p, size_t *n, int *at_boundary);
+
+/*
+ * The next line, without its newline (and without a '\r' before it), for
+ * readers that want lines rather than blocks: returns 1 with *line and
+ * *len set, 0 at end of input, -1 on an error (reported).  The line is
+ * valid until the next call.  Use either this or input_next, not both.
+ */
+int input_getline(struct input *in, const char **line, size_t *len);
 
 /* Close and free; safe to call twice. */
 void input_close(struct input *in);

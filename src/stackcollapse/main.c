@@ -21,6 +21,7 @@
 #include "../lib/err.h"
 #include "../lib/input.h"
 #include "../lib/num.h"
+#include "../lib/opt.h"
 #include "../lib/out.h"
 #include "perf.h"
 #include "stacks.h"
@@ -47,13 +48,6 @@ static const char usage_text[] =
 "  -j, --threads=N       parse with N threads (default: CPUs, at most 16)\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n";
-
-static void
-usage(void)
-{
-	fputs(usage_text, stderr);
-	exit(EXIT_USAGE);
-}
 
 /* One part of a block, parsed by one context. */
 struct job {
@@ -270,17 +264,8 @@ main(int argc, char **argv)
 			sh.event = optarg;
 			sh.eventlen = strlen(optarg);
 			break;
-		case ':':
-			warnx("option \"%s\" needs an argument", argv[optind - 1]);
-			usage();
-			break;
 		default:
-			if (optopt && optopt < 256)
-				warnx("unknown option \"-%c\"", optopt);
-			else
-				warnx("unknown option \"%s\"",
-				    argv[optind - 1]);
-			usage();
+			opt_fail(ch, argv, usage_text);
 		}
 	}
 	argc -= optind;

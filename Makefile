@@ -62,13 +62,9 @@ $(BUILD)/%.o: src/%.c $(wildcard src/lib/*.h src/*/*.h) Makefile
 	$(CC) $(ALL_CFLAGS) -I$(BUILD)/$(*D:src/%=%) -c $< -o $@
 
 # The flame graph's script, embedded as a C string.
-$(BUILD)/flamegraph-svg/flame_js.h: src/flamegraph-svg/flame.js
+$(BUILD)/flamegraph-svg/flame_js.h: src/flamegraph-svg/flame.js src/flamegraph-svg/jsmin.awk
 	@mkdir -p $(dir $@)
-	awk 'BEGIN { print "static const char flame_js[] =" } \
-	     { sub(/^[ \t]+/, "") } c && /\*\// { c = 0; next } c { next } \
-	     /^\/\*/ && !/\*\// { c = 1; next } /^(\/\*.*\*\/)?$$/ { next } \
-	     { gsub(/\\/, "\\\\\\\\"); gsub(/"/, "\\\""); print "\"" $$0 "\\n\"" } \
-	     END { print ";" }' $< > $@
+	awk -f src/flamegraph-svg/jsmin.awk $< > $@
 $(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
 
 $(BUILD)/libft.a: $(LIB_OBJ)

@@ -215,6 +215,9 @@ write_head(const struct svg_opts *o, const char *id, double height)
 	/* What every frame shares is said once: height and corners. */
 	outf("#%s .f rect{height:%spx;rx:2px;ry:2px}\n", id,
 	    short1(b3, o->frameheight - FRAMEPAD));
+	/* Labels sit on the row's baseline: one rule instead of a y each. */
+	outf("#%s .f text{transform:translateY(%spx)}\n", id,
+	    pnum(b3, 3 + (o->frameheight - FRAMEPAD) / 2));
 	outf("#%s .f>g>:hover rect{stroke:#000;stroke-width:.5;cursor:pointer}\n", id);
 	outf("#%s .t{text-anchor:middle;font-size:%spx}\n", id, pnum(b1, fs + 5));
 	outf("#%s .st{text-anchor:middle;fill:#a0a0a0}\n", id);
@@ -302,14 +305,10 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	snprintf(id, sizeof id, "fg%012llx",
 	    (unsigned long long)(h & 0xffffffffffffull));
 
-	char label_y[32];
-
-	pnum(label_y, 3 + (o->frameheight - FRAMEPAD) / 2);
 	write_head(o, id, height);
 	outf("<g class=\"f\" data-total=\"");
 	out_count(timemax);
-	outf("\" data-elided=\"%zu\" data-label=\"%s\">", elided,
-	    pnum(b1, 3 + (o->frameheight - FRAMEPAD) / 2));
+	outf("\" data-elided=\"%zu\">", elided);
 	/*
 	 * One group per depth, moved to its row, so frames carry no y; and a
 	 * frame that starts where its left neighbour ends carries no s.
@@ -451,8 +450,6 @@ svg_write(struct flame *f, const struct svg_opts *o)
 
 			outs("<text x=\"");
 			outs(short1(b1, x1 + 3));
-			outs("\" y=\"");
-			outs(label_y);
 			outs("\">");
 			if ((size_t)chars < total) {
 				xml_out(name, utf8_prefix(name, shown,

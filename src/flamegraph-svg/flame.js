@@ -69,6 +69,7 @@ function place(f, x, w) {
 	if (!f.text && t === "") return;
 	if (!f.text) {
 		f.text = document.createElementNS(NS, "text");
+		f.text.setAttribute("y", root.getAttribute("data-label"));
 		f.text.setAttribute("x", (x + 3).toFixed(1));
 		f.g.appendChild(f.text);
 	}

@@ -317,7 +317,16 @@ cmp_depth_start(const void *va, const void *vb)
 
 	if (a->depth != b->depth)
 		return a->depth < b->depth ? -1 : 1;
-	return (a->stime > b->stime) - (a->stime < b->stime);
+	if (a->stime != b->stime)
+		return a->stime < b->stime ? -1 : 1;
+	return (a->etime > b->etime) - (a->etime < b->etime);
+}
+
+void
+flame_sort(struct flame *f)
+{
+	if (f->nframes > 1)
+		qsort(f->frames, f->nframes, sizeof *f->frames, cmp_depth_start);
 }
 
 void
@@ -381,8 +390,7 @@ flame_sort_weight(struct flame *f)
 		f->frames[i].stime = news[i];
 		f->frames[i].etime = news[i] + w;
 	}
-	if (nf > 1)
-		qsort(f->frames, nf, sizeof *f->frames, cmp_depth_start);
+	flame_sort(f);
 	free(first);
 	free(count);
 	free(order);

@@ -54,6 +54,9 @@ struct flame_opts {
 /* Merge the lines into frames.  Returns -1 when the total overflows. */
 int flame_build(struct flame *f, const struct flame_opts *o);
 
+/* Order the frames by depth, then start: the order svg_write draws. */
+void flame_sort(struct flame *f);
+
 /*
  * --sort=weight: reorder each frame's callees heaviest first (ties by
  * name), moving their whole subtrees.  f->frames must be sorted by depth,

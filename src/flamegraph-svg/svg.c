@@ -167,18 +167,6 @@ fixed1_value(const char *s)
 	return neg ? -(double)n / 10.0 : (double)n / 10.0;
 }
 
-static int
-cmp_frame(const void *va, const void *vb)
-{
-	const struct frame *a = va, *b = vb;
-
-	if (a->depth != b->depth)
-		return a->depth < b->depth ? -1 : 1;
-	if (a->stime != b->stime)
-		return a->stime < b->stime ? -1 : 1;
-	return (a->etime > b->etime) - (a->etime < b->etime);
-}
-
 /* The document up to the frames: header, style, background, buttons. */
 static void
 write_head(const struct svg_opts *o, const char *id, double height)
@@ -282,8 +270,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	}
 	elided = f->nframes - kept;
 	f->nframes = kept;
-	if (f->nframes > 1)
-		qsort(f->frames, f->nframes, sizeof *f->frames, cmp_frame);
+	flame_sort(f);
 	if (o->sort_weight)
 		flame_sort_weight(f);
 	height = (depthmax + 1) * fh + ypad1 + ypad2;

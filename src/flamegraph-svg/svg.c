@@ -39,22 +39,6 @@ outf(const char *fmt, ...)
 		out_write(buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-/*
- * A coordinate rounded as flamegraph.pl rounds it ("%0.1f"), written
- * without a trailing ".0": the same number in fewer bytes.
- */
-static const char *
-short1(char *buf, double v)
-{
-	size_t n = num_fmt_fixed(buf, v, 1);
-
-	if (n >= 2 && buf[n - 2] == '.' && buf[n - 1] == '0')
-		buf[n - 2] = '\0';
-	if (strcmp(buf, "-0") == 0)
-		strcpy(buf, "0");
-	return buf;
-}
-
 /* A "%0.1f" string without its trailing ".0", in place. */
 static const char *
 trim0(char *buf)
@@ -64,6 +48,17 @@ trim0(char *buf)
 	if (n >= 2 && buf[n - 2] == '.' && buf[n - 1] == '0')
 		buf[n - 2] = '\0';
 	return strcmp(buf, "-0") == 0 ? "0" : buf;
+}
+
+/*
+ * A coordinate rounded as flamegraph.pl rounds it ("%0.1f"), written
+ * without a trailing ".0": the same number in fewer bytes.
+ */
+static const char *
+short1(char *buf, double v)
+{
+	num_fmt_fixed(buf, v, 1);
+	return trim0(buf);
 }
 
 /* A number as Perl prints it by default (%.15g). */

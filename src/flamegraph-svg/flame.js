@@ -1,17 +1,30 @@
-/* flamegraph-svg: hover, click-zoom, search.  Scoped to its own <svg>. */
+/*
+ * flamegraph-svg: hover, click-zoom, search.  Scoped to its own <svg>.
+ *
+ * The frames in the file are the picture for viewers without scripts
+ * (an <img>, a code host's preview).  With scripts they are read once
+ * into rows, hidden before the browser lays them out, and drawn on a
+ * canvas that covers only the part of the graph inside the window: a
+ * zoom or a search then costs one pass over the frames of the rows in
+ * view, where restyling 50,000 SVG elements costs the browser half a
+ * second.  The mouse finds its frame by binary search in its row.
+ */
+/* jsmin: rename rootFrame zoomed canvas outline resetSearch ignorecase searchBtn rows frames list width chars standalone promptSearch matched XPAD unzoomBtn saveState details toggleCase texts setHover search root title outlineAt unzoom term restoreState active hover fontsize redraw queued draw flush fills zoom place nametype labelY label callerOf MATCH top rhit total icBtn first follow eps cwid chei bot svg ctx run row end dim count load rect font last hits quiet ytop ybot zend step dev mid start cps cut MINW */
 (function () {
 "use strict";
 var me = document.currentScript, svg = me ? me.parentNode : document.documentElement;
 if (!svg || svg.localName !== "svg") return;
-var NS = "http://www.w3.org/2000/svg", XPAD = 10;
-var q = function (sel) { return svg.querySelector(sel); };
+var NS = "http://www.w3.org/2000/svg", XPAD = 10, MATCH = "rgb(230,0,230)", MINW = 0.1;
+var q = (sel) => svg.querySelector(sel);
 var root = q(".f"), details = q(".d"), unzoomBtn = q(".u"), searchBtn = q(".s"),
 	icBtn = q(".ic"), matched = q(".m");
 var width = svg.viewBox.baseVal.width, fontsize = +svg.getAttribute("data-fontsize"),
 	cw = fontsize * +svg.getAttribute("data-fontwidth"),
-	nametype = svg.getAttribute("data-nametype"), total = +root.getAttribute("data-total");
-var frames = [], byG = new Map(), rootFrame = null, zoomed = null, term = null,
-	ignorecase = false, active = false, moved = [], hits = [];
+	nametype = svg.getAttribute("data-nametype"), total = +root.getAttribute("data-total"),
+	fh = +root.getAttribute("data-fh"), labelY = +root.getAttribute("data-label"),
+	eps = 1e-9 * total;
+var rows = [], frames = [], rootFrame, zoomed, term = null, ignorecase = false,
+	active = false, hover = null, queued = false, fo, canvas, ctx, outline, font;
 
 /* A frame's count: n, or else the exact count in its title. */
 function count(g, title) {
@@ -21,147 +34,256 @@ function count(g, title) {
 	return m ? +m[1].replace(/,/g, "") : 0;
 }
 /*
- * The frames, read on first use so that loading costs nothing: one group
- * per depth ("translate(0 Y)"), each frame a <g> (or <a>) holding title,
- * rect and maybe text; s is left out where a frame starts where its left
- * neighbour ends.  Depth grows upward, or downward in an icicle graph.
+ * One group per depth, root first ("translate(0 Y)"), each frame a <g>
+ * (or an <a>) holding title, rect and maybe text; s is left out where a
+ * frame starts where its left neighbour ends.  x and y are kept as
+ * written: the URL names a zoomed frame by them, as flamegraph.pl does.
  */
 function load() {
-	if (rootFrame) return;
 	for (var row = root.firstElementChild; row; row = row.nextElementSibling) {
-		var y = /translate\(0 ([-0-9.e]+)\)/.exec(row.getAttribute("transform"))[1], end = 0;
+		var y = /translate\(0 ([-0-9.e]+)\)/.exec(row.getAttribute("transform"))[1],
+			end = 0, list = [];
 		for (var g = row.firstElementChild; g; g = g.nextElementSibling) {
 			var title = g.firstElementChild, rect = title.nextElementSibling;
 			var t = title.textContent, cut = t.lastIndexOf(" ("), s = g.getAttribute("s");
 			var f = {
-				g: g, rect: rect, text: rect.nextElementSibling, title: t,
-				name: cut > 0 ? t.slice(0, cut) : t,
-				s: s === null ? end : +s, n: count(g, t), x: rect.getAttribute("x"), y: y,
-				w: rect.getAttribute("width"), fill: rect.getAttribute("fill"),
-				state: "", chars: -1
+				title: t, name: cut > 0 ? t.slice(0, cut) : t,
+				s: s === null ? end : +s, n: count(g, t), row: rows.length,
+				x0: rect.getAttribute("x"), y0: y, fill: rect.getAttribute("fill"),
+				link: g.localName === "a" ? g : null, hit: false, chars: -1, label: ""
 			};
 			end = f.s + f.n;
+			list.push(f);
 			frames.push(f);
-			byG.set(g, f);
 		}
+		rows.push({ y: +y, frames: list });
 	}
-	rootFrame = frames[0];
-	var inverted = frames.length > 1 && +frames[frames.length - 1].y > +rootFrame.y;
-	frames.forEach(function (f) { f.depth = inverted ? +f.y : -f.y; });
+	rootFrame = zoomed = frames[0];
 }
 
-function label(f, chars) {
-	if (chars < 3 || f === rootFrame) return "";
-	if (f.name.length <= chars) return f.name;
-	var cps = Array.from(f.name);
-	return cps.length <= chars ? f.name : cps.slice(0, chars - 2).join("") + "..";
-}
-/* Move a frame; relabel only when the characters that fit change. */
-function place(f, x, w) {
-	f.rect.setAttribute("x", x.toFixed(1));
-	f.rect.setAttribute("width", w.toFixed(1));
-	var chars = Math.floor(w / cw);
-	if (chars < 3) chars = 0;
-	if (f.text) f.text.setAttribute("x", (x + 3).toFixed(1));
-	if (chars === f.chars) return;
-	f.chars = chars;
-	var t = label(f, chars);
-	if (!f.text && t === "") return;
-	if (!f.text) {
-		f.text = document.createElementNS(NS, "text");
-		f.text.setAttribute("y", root.getAttribute("data-label"));
-		f.text.setAttribute("x", (x + 3).toFixed(1));
-		f.g.appendChild(f.text);
+/* The first frame of a row that ends after sample position v. */
+function first(list, v) {
+	var lo = 0, hi = list.length;
+	while (lo < hi) {
+		var mid = (lo + hi) >> 1;
+		if (list[mid].s + list[mid].n <= v) lo = mid + 1; else hi = mid;
 	}
-	f.text.textContent = t;
+	return lo;
 }
-function setState(f, state) {
-	if (f.state === state) return;
-	if (f.state) f.g.classList.remove(f.state);
-	if (state) f.g.classList.add(state);
-	f.state = state;
+/*
+ * Where a frame is in the zoomed view: callers of the zoomed frame span
+ * the width, dimmed; it and its callees scale; every other frame hides.
+ * In rows at or above the zoomed frame's, a frame that overlaps it is
+ * one of its callees, so both tests are on ranges of samples.
+ */
+function callerOf(f, z) { return f.row < z.row && f.s <= z.s + eps && f.s + f.n >= z.s + z.n - eps; }
+function place(f) {
+	var z = zoomed, k = (width - 2 * XPAD) / z.n;
+	if (f.row < z.row) return callerOf(f, z) ? { x: XPAD, w: width - 2 * XPAD, state: "parent" } : null;
+	if (f.s + f.n <= z.s + eps || f.s >= z.s + z.n - eps) return null;
+	return { x: XPAD + (f.s - z.s) * k, w: f.n * k, state: "" };
 }
-function pct(v, of) { return (100 * v / of).toFixed(2) + "%"; }
-function frameOf(node) {
-	for (; node && node !== svg; node = node.parentNode)
-		if (node.parentNode && node.parentNode.parentNode === root) return node;
-	return null;
+
+function label(f, w) {
+	var chars = Math.floor(w / cw);
+	if (chars < 3 || f === rootFrame) chars = 0;
+	if (chars !== f.chars) {
+		f.chars = chars;
+		var cps = chars && f.name.length > chars ? Array.from(f.name) : null;
+		f.label = !chars ? "" : !cps || cps.length <= chars ? f.name : cps.slice(0, chars - 2).join("") + "..";
+	}
+	return f.label;
 }
-function find(g) { load(); return byG.get(g) || null; }
 
 /*
- * Zoom: the frame and its callees fill the width, its callers stay dimmed,
- * the rest hide.  Only frames whose state changes are touched, and frames
- * that stay hidden are not moved, so a zoom costs what it shows.
+ * Draw the rows inside the window: rectangles batched by colour, one
+ * path each, then the labels.  Frames narrower than a device pixel are
+ * drawn in runs a pixel wide, each in the colour of its widest frame (or
+ * the search colour if one matches): the band of colour that many tiny
+ * rectangles make in the SVG, for the cost of one.  Runs narrower than
+ * MINW are left out, as the file leaves such frames out.
  */
-function zoom(f) {
-	var eps = 1e-9 * total, scale = (width - 2 * XPAD) / f.n, changed = [];
-	unzoom(true);
-	zoomed = f;
-	frames.forEach(function (e) {
-		if (e.depth >= f.depth && e.s >= f.s - eps && e.s + e.n <= f.s + f.n + eps) {
-			place(e, XPAD + (e.s - f.s) * scale, e.n * scale);
-		} else if (e.depth < f.depth && e.s <= f.s + eps && e.s + e.n >= f.s + f.n - eps) {
-			setState(e, "parent");
-			place(e, XPAD, width - 2 * XPAD);
-		} else {
-			setState(e, "hide");
-			return;
+function draw() {
+	queued = false;
+	var m = svg.getScreenCTM();
+	if (!m || !m.a) return;
+	var last = rows[rows.length - 1].y, ytop = Math.min(rows[0].y, last),
+		ybot = Math.max(rows[0].y, last) + fh;
+	var top = Math.max(ytop, -m.f / m.d), bot = Math.min(ybot, (window.innerHeight - m.f) / m.d);
+	if (!(bot > top)) { fo.setAttribute("height", 0); return; }
+	top = Math.floor(top);
+	bot = Math.ceil(bot);
+	var px = Math.min(m.a * (window.devicePixelRatio || 1), 16384 / width, 16384 / (bot - top));
+	var cwid = Math.ceil(width * px), chei = Math.ceil((bot - top) * px), dev = 1 / px;
+	fo.setAttribute("y", top);
+	fo.setAttribute("height", bot - top);
+	if (canvas.width !== cwid || canvas.height !== chei) {
+		canvas.width = cwid;
+		canvas.height = chei;
+	}
+	ctx.setTransform(1, 0, 0, 1, 0, 0);
+	ctx.clearRect(0, 0, cwid, chei);
+	ctx.setTransform(px, 0, 0, px, 0, -top * px);
+
+	var z = zoomed, k = (width - 2 * XPAD) / z.n, zend = z.s + z.n - eps,
+		fills = new Map(), dim = [], texts = [], y, run = null, rx = 0, rw = 0, rhit = false;
+	var box = (c, x, w) => {
+		if (fills.has(c)) fills.get(c).push(x, w, y);
+		else fills.set(c, [x, w, y]);
+	};
+	var flush = () => {
+		if (run && rw >= MINW) box(rhit ? MATCH : run.fill, rx, rw);
+		run = null;
+	};
+	for (var i = 0; i < rows.length; i++) {
+		var list = rows[i].frames, j, f, x, w;
+		y = rows[i].y;
+		if (y + fh < top || y > bot) continue;
+		j = first(list, z.s + eps);
+		if (i < z.row) {
+			if (j < list.length) dim.push(list[j], y);
+			continue;
 		}
-		changed.push(e);
+		for (; j < list.length && list[j].s < zend; j++) {
+			f = list[j];
+			x = XPAD + (f.s - z.s) * k;
+			w = f.n * k;
+			if (w >= dev) {
+				flush();
+				box(f.hit ? MATCH : f.fill, x, w);
+				if (w >= 3 * cw && f !== rootFrame) texts.push(f, x, w, y);
+			} else if (run && x - rx - rw < dev / 2) {
+				if (w > run.n * k) run = f;
+				rw = x + w - rx;
+				rhit = rhit || f.hit;
+			} else {
+				flush();
+				run = f; rx = x; rw = w; rhit = f.hit;
+			}
+			if (run && rw >= dev) flush();
+		}
+		flush();
+	}
+	/* Wide frames round their corners as the SVG does; narrow ones are
+	 * plain fillRects, as one path of thousands of rectangles rasterises
+	 * many times slower. */
+	var rr = (x, w, y) => {
+		if (w >= 4 && ctx.roundRect) ctx.roundRect(x, y, w, fh, 2); else ctx.rect(x, y, w, fh);
+	};
+	fills.forEach((a, c) => {
+		ctx.fillStyle = c;
+		ctx.beginPath();
+		for (var i = 0; i < a.length; i += 3)
+			if (a[i + 1] >= 4) rr(a[i], a[i + 1], a[i + 2]);
+			else ctx.fillRect(a[i], a[i + 2], a[i + 1], fh);
+		ctx.fill();
 	});
-	moved = changed;
-	unzoomBtn.classList.remove("hide");
+	ctx.font = font;
+	ctx.globalAlpha = 0.5;
+	for (i = 0; i < dim.length; i += 2) {
+		f = dim[i];
+		ctx.fillStyle = f.hit ? MATCH : f.fill;
+		ctx.beginPath();
+		rr(XPAD, width - 2 * XPAD, dim[i + 1]);
+		ctx.fill();
+		ctx.fillStyle = "#000";
+		if (f !== rootFrame && label(f, width - 2 * XPAD))
+			ctx.fillText(f.label, XPAD + 3, dim[i + 1] + labelY);
+	}
+	ctx.globalAlpha = 1;
+	ctx.fillStyle = "#000";
+	for (i = 0; i < texts.length; i += 4)
+		if (label(texts[i], texts[i + 2]))
+			ctx.fillText(texts[i].label, texts[i + 1] + 3, texts[i + 3] + labelY);
+	if (hover) outlineAt(hover);
+}
+function redraw() {
+	if (!queued) { queued = true; window.requestAnimationFrame(draw); }
+}
+
+/* The frame under the mouse: its row from y, then a binary search. */
+function at(e) {
+	var m = svg.getScreenCTM();
+	if (!m || !m.a) return null;
+	var ux = (e.clientX - m.e) / m.a, uy = (e.clientY - m.f) / m.d;
+	var step = rows.length > 1 ? rows[1].y - rows[0].y : fh + 1;
+	var i = Math.round((uy - rows[0].y - fh / 2) / step), z = zoomed;
+	if (i < 0 || i >= rows.length || uy < rows[i].y || uy >= rows[i].y + fh) return null;
+	if (ux < XPAD || ux >= width - XPAD) return null;
+	var list = rows[i].frames,
+		v = i < z.row ? z.s + eps : z.s + (ux - XPAD) * z.n / (width - 2 * XPAD);
+	var f = list[first(list, v)];
+	return f && f.s <= v && place(f) ? f : null;
+}
+function outlineAt(f) {
+	var p = place(f);
+	if (!p) { outline.setAttribute("width", 0); return; }
+	outline.setAttribute("x", p.x.toFixed(1));
+	outline.setAttribute("y", rows[f.row].y);
+	outline.setAttribute("width", p.w.toFixed(1));
+}
+function pct(v, of) { return (100 * v / of).toFixed(2) + "%"; }
+function setHover(f) {
+	if (f === hover) return;
+	hover = f;
+	if (!f) {
+		details.textContent = " ";
+		outline.setAttribute("width", 0);
+		canvas.style.cursor = "";
+		canvas.removeAttribute("title");
+		return;
+	}
+	var text = nametype + " " + f.title;
+	if (zoomed !== rootFrame && zoomed !== f && f.row >= zoomed.row)
+		text = text.slice(0, -1) + ", " + pct(f.n, zoomed.n) + " of " + zoomed.name + ")";
+	details.textContent = text;
+	canvas.style.cursor = "pointer";
+	canvas.setAttribute("title", f.title);
+	outlineAt(f);
+}
+
+function zoom(f) {
+	zoomed = f;
+	unzoomBtn.classList.toggle("hide", f === rootFrame);
+	hover = null;
+	setHover(null);
+	draw();
 	saveState();
 }
-function unzoom(quiet) {
-	load();
-	frames.forEach(function (e) { if (e.state) setState(e, ""); });
-	moved.forEach(function (e) { place(e, +e.x, +e.w); });
-	moved = [];
-	zoomed = null;
-	unzoomBtn.classList.add("hide");
-	if (!quiet) saveState();
-}
+function unzoom() { zoom(rootFrame); }
 
 function search(t) {
 	var re;
 	resetSearch(true);
-	if (t === null || t === "") return;
+	if (t === null || t === "") return draw();
 	try {
 		re = new RegExp(t, ignorecase ? "i" : "");
 	} catch (err) {
 		matched.classList.remove("hide");
 		matched.textContent = "Invalid regular expression";
-		return;
+		return draw();
 	}
-	load();
 	term = t;
-	frames.forEach(function (f) {
-		if (f !== rootFrame && re.test(f.name)) {
-			f.rect.setAttribute("fill", "rgb(230,0,230)");
-			hits.push(f);
-		}
-	});
 	/* Count each sample once: a match inside a match adds nothing. */
-	var sorted = hits.slice().sort(function (a, b) { return a.s - b.s || b.n - a.n; });
+	var hits = frames.filter((f) => (f.hit = f !== rootFrame && re.test(f.name)));
+	hits.sort((a, b) => a.s - b.s || b.n - a.n);
 	var sum = 0, end = -Infinity;
-	sorted.forEach(function (f) { if (f.s >= end) { sum += f.n; end = f.s + f.n; } });
+	hits.forEach((f) => { if (f.s >= end) { sum += f.n; end = f.s + f.n; } });
 	searchBtn.classList.add("on");
 	searchBtn.textContent = "Reset Search";
 	matched.classList.remove("hide");
 	var p = 100 * sum / total;
 	matched.textContent = "Matched: " + (p === 100 ? "100" : p.toFixed(1)) + "%";
+	draw();
 	saveState();
 }
 function resetSearch(quiet) {
+	if (term !== null) frames.forEach((f) => { f.hit = false; });
 	term = null;
-	hits.forEach(function (f) { f.rect.setAttribute("fill", f.fill); });
-	hits = [];
 	searchBtn.classList.remove("on");
 	searchBtn.textContent = "Search";
 	matched.classList.add("hide");
-	if (!quiet) saveState();
+	if (!quiet) { draw(); saveState(); }
 }
 function promptSearch() {
 	var t = window.prompt("Enter a search term (regexp allowed, eg: ^ext4_)"
@@ -181,7 +303,7 @@ function saveState() {
 	if (!standalone() || !window.history || !history.replaceState) return;
 	var p = new URLSearchParams(location.search);
 	p.delete("x"); p.delete("y"); p.delete("s");
-	if (zoomed && zoomed !== rootFrame) { p.set("x", zoomed.x); p.set("y", zoomed.y); }
+	if (zoomed !== rootFrame) { p.set("x", zoomed.x0); p.set("y", zoomed.y0); }
 	if (term !== null) p.set("s", term);
 	var qs = p.toString();
 	history.replaceState(null, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
@@ -189,62 +311,92 @@ function saveState() {
 function restoreState() {
 	if (!standalone()) return;
 	var p = new URLSearchParams(location.search), x = p.get("x"), y = p.get("y");
-	if (x !== null && y !== null) {
-		load();
-		frames.forEach(function (f) { if (f.x === x && f.y === y && f !== rootFrame) zoom(f); });
-	}
+	if (x !== null && y !== null)
+		frames.forEach((f) => { if (f.x0 === x && f.y0 === y && f !== rootFrame) zoomed = f; });
+	unzoomBtn.classList.toggle("hide", zoomed === rootFrame);
 	if (p.get("s") !== null) search(p.get("s"));
 }
 
-svg.addEventListener("mouseover", function (e) {
-	active = true;
-	var g = frameOf(e.target), f = g && find(g);
-	if (!f) return;
-	var text = nametype + " " + f.title;
-	if (zoomed && zoomed !== rootFrame && zoomed !== f && f.state !== "parent")
-		text = text.slice(0, -1) + ", " + pct(f.n, zoomed.n) + " of " + zoomed.name + ")";
-	details.textContent = text;
-});
-svg.addEventListener("mouseout", function (e) { if (frameOf(e.target)) details.textContent = " "; });
-svg.addEventListener("click", function (e) {
-	active = true;
-	if (e.target === unzoomBtn) return unzoom();
-	if (e.target === searchBtn) return term === null ? promptSearch() : resetSearch();
-	if (e.target === icBtn) return toggleCase();
-	var g = frameOf(e.target), f = g && find(g);
-	if (!f) return;
-	/* A frame made a link by --nameattr: a click follows it, Ctrl zooms. */
-	if (g.localName === "a") {
-		if (!e.ctrlKey && !e.metaKey) return;
-		e.preventDefault();
-		return f === rootFrame ? unzoom() : zoom(f);
-	}
-	if (e.ctrlKey || e.metaKey) {
-		if (navigator.clipboard) navigator.clipboard.writeText(f.name);
-		details.textContent = "Copied: " + f.name;
-		return;
-	}
-	if (f === rootFrame) unzoom(); else zoom(f);
-});
-window.addEventListener("keydown", function (e) {
-	if (!active && !standalone()) return;
-	if ((e.ctrlKey && e.key === "f") || (e.key === "/" && !e.ctrlKey)) {
-		e.preventDefault();
-		promptSearch();
-	} else if (e.ctrlKey && e.key === "i") {
-		e.preventDefault();
-		toggleCase();
-	} else if (e.key === "Escape") {
-		unzoom();
-		resetSearch();
-	}
-});
-document.addEventListener("mousedown", function (e) { active = svg.contains(e.target); });
-restoreState();
-/* For tests and embedding pages: the same actions as the mouse and keys. */
-svg.flamegraph = {
-	zoom: function (name) { load(); var f = frames.filter(function (e) { return e.name === name; })[0]; if (f) zoom(f); },
-	unzoom: unzoom, search: search, resetSearch: resetSearch,
-	frames: function () { load(); return frames; }
-};
+function follow(f, e) {
+	var href = f.link.getAttribute("href") || f.link.getAttributeNS("http://www.w3.org/1999/xlink", "href");
+	if (href) window.open(href, f.link.getAttribute("target") || (e.shiftKey ? "_blank" : "_top"));
+}
+function start() {
+	load();
+	fo = document.createElementNS(NS, "foreignObject");
+	fo.setAttribute("x", 0);
+	fo.setAttribute("width", width);
+	canvas = document.createElementNS("http://www.w3.org/1999/xhtml", "canvas");
+	canvas.setAttribute("style", "display:block;width:100%;height:100%");
+	fo.appendChild(canvas);
+	outline = document.createElementNS(NS, "rect");
+	outline.setAttribute("height", fh);
+	outline.setAttribute("width", 0);
+	outline.setAttribute("style", "fill:none;stroke:#000;stroke-width:.5;pointer-events:none;rx:2px");
+	/*
+	 * The static frames go before the browser styles them: hidden, they
+	 * would still cost a style pass over every element.
+	 */
+	root.parentNode.insertBefore(fo, root);
+	root.parentNode.insertBefore(outline, root);
+	root.remove();
+	ctx = canvas.getContext("2d");
+	font = fontsize + "px " + window.getComputedStyle(details).fontFamily;
+	restoreState();
+	draw();
+	window.addEventListener("scroll", redraw, true);
+	window.addEventListener("resize", redraw);
+	window.addEventListener("load", redraw);
+
+	canvas.addEventListener("mousemove", (e) => { active = true; setHover(at(e)); });
+	canvas.addEventListener("mouseleave", () => setHover(null));
+	svg.addEventListener("click", (e) => {
+		active = true;
+		if (e.target === unzoomBtn) return unzoom();
+		if (e.target === searchBtn) return term === null ? promptSearch() : resetSearch();
+		if (e.target === icBtn) return toggleCase();
+		if (e.target !== canvas) return;
+		var f = at(e);
+		if (!f) return;
+		if (e.ctrlKey || e.metaKey) {
+			/* A frame made a link by --nameattr: a click follows it, Ctrl zooms. */
+			if (f.link) return zoom(f);
+			if (navigator.clipboard) navigator.clipboard.writeText(f.name);
+			details.textContent = "Copied: " + f.name;
+			return;
+		}
+		if (f.link) return follow(f, e);
+		zoom(f);
+	});
+	window.addEventListener("keydown", (e) => {
+		if (!active && !standalone()) return;
+		if ((e.ctrlKey && e.key === "f") || (e.key === "/" && !e.ctrlKey)) {
+			e.preventDefault();
+			promptSearch();
+		} else if (e.ctrlKey && e.key === "i") {
+			e.preventDefault();
+			toggleCase();
+		} else if (e.key === "Escape") {
+			unzoom();
+			resetSearch();
+		}
+	});
+	document.addEventListener("mousedown", (e) => { active = svg.contains(e.target); });
+	/* For tests and embedding pages: the same actions as the mouse and keys. */
+	svg.flamegraph = {
+		zoom: (name) => {
+			var f = frames.find((e) => e.name === name);
+			if (f) zoom(f);
+		},
+		unzoom: unzoom, search: search, resetSearch: resetSearch,
+		frames: () => frames.map((f) => {
+			var p = place(f) || { x: 0, w: 0, state: "hide" };
+			return {
+				name: f.name, title: f.title, n: f.n, fill: f.fill, hit: f.hit,
+				x: p.x, y: rows[f.row].y, w: p.w, h: fh, state: p.state
+			};
+		})
+	};
+}
+if (root && root.firstElementChild) start();
 })();

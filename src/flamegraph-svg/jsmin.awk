@@ -1,14 +1,26 @@
 # jsmin.awk: shrink flame.js for embedding, and write it as a C string.
 #
-# Comments go; spaces go except between two word characters; lines stay
-# lines (statements end in ';', but keeping the newline costs one byte and
-# makes the result safe for any automatic semicolon).  String and regular
-# expression literals are copied untouched: a '/' starts a regex where an
-# operand is expected, after one of ( , = : [ ! & | ? { } ; or at the
-# start of a line.  It is written for flame.js's style, not for any
-# JavaScript: "a - -b" would lose its meaning, and flame.js has none.
+# Comments go; spaces go except between two word characters.  A line
+# ending in one of ; { } , ( is joined to the next: no automatic semicolon
+# can be lost there.  String and regular expression literals are copied
+# untouched: a '/' starts a regex where an operand is expected, after one
+# of ( , = : [ ! & | ? { } ; or at the start of a line.
+#
+# The names listed on a line "/* jsmin: rename NAME... */" become $a, $b,
+# ..., in order of the list, so put the most used first: a listed name is renamed wherever it is a word of its own, except
+# after '.' (a property) or before ':' after '{', ',' or a line's start
+# (an object key).  So a listed name must be a variable or function of
+# flame.js, never a property read as a string or a global.  This is
+# written for flame.js's style, not for any JavaScript: "a - -b" would
+# lose its meaning, and flame.js has none.
 function isword(c) { return c ~ /[A-Za-z0-9_$]/ }
-function minify(s,    out, i, n, c, q, esc, j, nx, p) {
+# The character after position i of s that is not a space.
+function nextch(s, i) {
+	while (substr(s, i, 1) ~ /[ \t]/)
+		i++
+	return substr(s, i, 1)
+}
+function minify(s,    out, i, n, c, q, esc, j, nx, p, w) {
 	out = ""; n = length(s); q = ""; esc = 0
 	for (i = 1; i <= n; i++) {
 		c = substr(s, i, 1)
@@ -29,6 +41,18 @@ function minify(s,    out, i, n, c, q, esc, j, nx, p) {
 		if (c == "/") {
 			p = substr(out, length(out), 1)
 			if (p == "" || index("(,=:[!&|?{};", p)) { q = "/"; out = out c; continue }
+		}
+		if (isword(c)) {
+			for (j = i; j < n && isword(substr(s, j + 1, 1)); j++)
+				;
+			w = substr(s, i, j - i + 1)
+			p = substr(out, length(out), 1)
+			if ((w in rename) && p != "." &&
+			    !(nextch(s, j + 1) == ":" && (p == "" || p == "{" || p == ",")))
+				w = rename[w]
+			out = out w
+			i = j
+			continue
 		}
 		if (c == " " || c == "\t") {
 			for (j = i + 1; j <= n && substr(s, j, 1) ~ /[ \t]/; j++)
@@ -52,10 +76,32 @@ function cstring(s,    out, i, c) {
 	}
 	return "\"" out "\\n\""
 }
-BEGIN { print "static const char flame_js[] =" }
+# The i-th short name (from 0): a, b, ..., 9, then ba, bb, ...
+function short(i,    d) {
+	d = substr(names, i % 62 + 1, 1)
+	return i < 62 ? d : short(int(i / 62)) d
+}
+BEGIN {
+	print "static const char flame_js[] ="
+	names = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+}
+/^\/\* jsmin: rename .*\*\/$/ {
+	for (k = 4; k < NF; k++)
+		rename[$k] = "$" short(k - 4)
+	next
+}
 {
 	line = minify($0)
-	if (line != "")
-		print cstring(line)
+	if (line == "")
+		next
+	acc = acc line
+	if (index(";{},(", substr(line, length(line), 1)) == 0) {
+		print cstring(acc)
+		acc = ""
+	}
 }
-END { print ";" }
+END {
+	if (acc != "")
+		print cstring(acc)
+	print ";"
+}

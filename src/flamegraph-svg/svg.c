@@ -164,7 +164,8 @@ fixed1_value(const char *s)
 
 /* The document up to the frames: header, style, background, buttons. */
 static void
-write_head(const struct svg_opts *o, const char *id, double height)
+write_head(const struct svg_opts *o, const char *id, double height,
+    const char *label_y)
 {
 	char b3[32];
 	char b1[32], b2[32];
@@ -197,6 +198,7 @@ write_head(const struct svg_opts *o, const char *id, double height)
 	/* What every frame shares is said once: height and corners. */
 	outf("#%s .f rect{height:%spx;rx:2px;ry:2px}\n", id,
 	    short1(b3, o->frameheight - FRAMEPAD));
+	outf("#%s .f text{transform:translateY(%spx)}\n", id, label_y);
 
 	outf("#%s .f>g>:hover rect{stroke:#000;stroke-width:.5;cursor:pointer}\n", id);
 	outf("#%s .t{text-anchor:middle;font-size:%spx}\n", id, pnum(b1, fs + 5));
@@ -204,7 +206,7 @@ write_head(const struct svg_opts *o, const char *id, double height)
 	outf("#%s .b{opacity:.1;cursor:pointer}\n", id);
 	outf("#%s .b:hover,#%s .b.on{opacity:1}\n", id, id);
 	outf("#%s .u{cursor:pointer}\n", id);
-	outf("#%s .hide{display:none}\n#%s .parent{opacity:.5}\n", id, id);
+	outf("#%s .hide{display:none}\n", id);
 	outs("</style>\n");
 	outf("<rect width=\"100%%\" height=\"100%%\" fill=\"url(#%s-bg)\"/>\n", id);
 	outf("<text class=\"t\" x=\"%d\" y=\"%s\">", (int)(w / 2), pnum(b1, fs * 2));
@@ -247,7 +249,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	uint32_t depthmax = 0;
 	size_t i, kept = 0, elided;
 	uint64_t h = 0x9e3779b97f4a7c15ull;
-	char id[24], b1[32];
+	char id[24], b1[32], b3[32];
 
 	if (o->total > timemax)
 		timemax = o->total;
@@ -287,15 +289,17 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	char label_y[32];
 
 	pnum(label_y, 3 + (o->frameheight - FRAMEPAD) / 2);
-	write_head(o, id, height);
+	write_head(o, id, height, label_y);
 	outf("<g class=\"f\" data-total=\"");
 	out_count(timemax);
-	outf("\" data-elided=\"%zu\" data-label=\"%s\">", elided, label_y);
+	outf("\" data-elided=\"%zu\" data-label=\"%s\" data-fh=\"%s\">", elided,
+	    label_y, short1(b3, o->frameheight - FRAMEPAD));
 	/*
 	 * One group per depth, moved to its row, so frames carry no y; and a
-	 * frame that starts where its left neighbour ends carries no s.
+	 * frame that starts where its left neighbour ends (or at 0, first in
+	 * its row) carries no s.
 	 */
-	long double prev_end = -1;
+	long double prev_end = 0;
 	uint32_t row = UINT32_MAX;
 
 	for (i = 0; i < f->nframes; i++) {
@@ -321,7 +325,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 			outf("%s\n<g transform=\"translate(0 %s)\">",
 			    row == UINT32_MAX ? "" : "</g>", pnum(b1, y1));
 			row = fr->depth;
-			prev_end = -1;
+			prev_end = 0;
 		}
 		/* Whole counts, the usual case, skip float formatting. */
 		if (count == floorl(count) && count < 18446744073709551616.0L)
@@ -431,13 +435,13 @@ svg_write(struct flame *f, const struct svg_opts *o)
 			size_t total = utf8_count(name, shown);
 
 			/*
-			 * y on every label, not a CSS translation: that made
-			 * Chromium render the graph 40% slower.
+			 * The labels' y is a translation in the style sheet.  It
+			 * slows Chromium's rendering of the frames by 40%, but
+			 * only without scripts: with them, the frames are drawn
+			 * on a canvas and never rendered as SVG.
 			 */
 			outs("<text x=\"");
 			outs(short1(b1, x1 + 3));
-			outs("\" y=\"");
-			outs(label_y);
 			outs("\">");
 			if ((size_t)chars < total) {
 				xml_out(name, utf8_prefix(name, shown,

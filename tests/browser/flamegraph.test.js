@@ -62,21 +62,38 @@ function flameShare(png) {
 	return n / (png.w * png.h);
 }
 
-// In-page helpers: a frame by name, its box and its rect's width.
+// In-page helpers.  With scripts on, a graph is drawn on a canvas from the
+// frames the script read out of the file; svg.flamegraph.frames() gives
+// each frame's place in the current view, so a test can aim the mouse at
+// a frame and then check the pixels drawn there.
 const helpers = `
 	window.T = {
-		frame(name) {
-			return Array.from(document.querySelectorAll(".f title"))
-				.find(t => t.textContent.startsWith(name + " ("))?.parentNode;
+		find(name) {
+			for (const svg of document.querySelectorAll("svg"))
+				for (const f of svg.flamegraph ? svg.flamegraph.frames() : [])
+					if (f.name === name) return [svg, f];
+			return [null, null];
 		},
 		center(name) {
-			const r = T.frame(name).querySelector("rect").getBoundingClientRect();
-			return [r.x + r.width / 2, r.y + r.height / 2];
+			const [svg, f] = T.find(name), m = svg.getScreenCTM();
+			return [m.e + (f.x + f.w / 2) * m.a, m.f + (f.y + f.h / 2) * m.d];
 		},
-		width(name) { return +T.frame(name).querySelector("rect").getAttribute("width"); },
+		width(name) { return Math.round(T.find(name)[1].w * 10) / 10; },
+		state(name) { return T.find(name)[1].state; },
+		fill(name) { return T.find(name)[1].fill; },
 		cls(sel) { return document.querySelector(sel).getAttribute("class"); },
 		text(sel) { return document.querySelector(sel).textContent; },
 	};`;
+
+// The colour of a screenshot's pixel, as "r,g,b".
+function pixel(png, x, y) {
+	const i = (Math.round(y) * png.w + Math.round(x)) * png.bpp;
+	return [png.data[i], png.data[i + 1], png.data[i + 2]].join(",");
+}
+function rgb(fill) {
+	const m = /^#(..)(..)(..)$/.exec(fill);
+	return m ? m.slice(1).map(h => parseInt(h, 16)).join(",") : fill.replace(/^rgb\(|\)$/g, "");
+}
 
 const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 
@@ -98,12 +115,17 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 		[x, y] = await page.eval(`T.center("a")`);
 		await page.click(x, y);
 		const z = await page.eval(`[T.width("a"), T.width("x"), T.width("y"),
-			T.frame("b").getAttribute("class"), T.frame("main").getAttribute("class"), T.cls(".u")]`);
+			T.state("b"), T.state("main"), T.cls(".u")]`);
 		check("zoom: clicked frame fills the width", z[0] === 1180, String(z[0]));
 		check("zoom: callees rescale", z[1] === 295 && z[2] === 885, z.slice(1, 3).join(","));
 		check("zoom: other frames hide", z[3] === "hide", z[3]);
 		check("zoom: callers stay, dimmed", z[4] === "parent", z[4]);
 		check("zoom: Reset Zoom shows", z[5] === "u", z[5]);
+		// The canvas shows it: x's colour at x's new centre, nothing where b was.
+		let shot = pngPixels(await page.screenshot());
+		const [xc, yc] = await page.eval(`T.center("x")`), xfill = rgb(await page.eval(`T.fill("x")`));
+		check("zoom: drawn where the callee now is", pixel(shot, xc, yc) === xfill, pixel(shot, xc, yc) + " vs " + xfill);
+		check("zoom: hidden frame not drawn", pixel(shot, 1100, yc + 16) !== rgb(await page.eval(`T.fill("b")`)), pixel(shot, 1100, yc + 16));
 		[x, y] = await page.eval(`T.center("x")`);
 		await page.mouse("mouseMoved", x, y);
 		d = await page.eval(`T.text(".d")`);
@@ -114,16 +136,19 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 		await page.click(x, y);
 		check("zoom again on a zoomed view", await page.eval(`T.width("y")`) === 1180);
 		await page.key("Escape", "Escape");
-		const r = await page.eval(`[T.width("a"), T.width("b"), T.frame("b").classList.length, T.cls(".u")]`);
-		check("Escape resets zoom", r[0] === 472 && r[1] === 708 && r[2] === 0 && r[3] === "u hide", r.join(","));
+		const r = await page.eval(`[T.width("a"), T.width("b"), T.state("b"), T.cls(".u")]`);
+		check("Escape resets zoom", r[0] === 472 && r[1] === 708 && r[2] === "" && r[3] === "u hide", r.join(","));
 
 		// Search through "/" and the prompt; nested matches count once.
 		page.answerPrompts("^(x|y)$");
 		await page.key("/", "Slash", 0, "/");
 		let m = await page.eval(`T.text(".m")`);
 		check("search: Matched share", m === "Matched: 40.0%", m);
-		const fill = await page.eval(`T.frame("x").querySelector("rect").getAttribute("fill")`);
-		check("search: matches take the search colour", fill === "rgb(230,0,230)", fill);
+		shot = pngPixels(await page.screenshot());
+		[x, y] = await page.eval(`T.center("x")`);
+		check("search: matches drawn in the search colour", pixel(shot, x, y) === "230,0,230", pixel(shot, x, y));
+		[x, y] = await page.eval(`T.center("b")`);
+		check("search: others keep their colour", pixel(shot, x, y) === rgb(await page.eval(`T.fill("b")`)), pixel(shot, x, y));
 		page.answerPrompts("^(a|x)$");
 		await page.key("Escape", "Escape");
 		await page.key("f", "KeyF", 2);
@@ -167,10 +192,15 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 		await page.goto("file://" + hostile);
 		await page.eval(helpers);
 		await page.eval(`new Promise(r => setTimeout(r, 100))`);
-		const h = await page.eval(`[document.querySelectorAll("script").length,
-			document.querySelectorAll("img").length, document.querySelectorAll("svg svg").length,
-			!!T.frame("</script><script>alert(1)</script>"), !!T.frame("<img src=x onerror=alert(2)>")]`);
-		check("hostile names stay text", h[0] === 1 && h[1] === 0 && h[2] === 0 && h[3] && h[4], h.join(","));
+		// The file itself, parsed as the browser parses it, before the
+		// script replaces the frames with a canvas.
+		const parsed = `new DOMParser().parseFromString(${JSON.stringify(fs.readFileSync(hostile, "utf8"))}, "image/svg+xml")`;
+		const h = await page.eval(`(() => { const doc = ${parsed}; return [
+			doc.querySelectorAll("parsererror").length, doc.querySelectorAll("script").length,
+			doc.querySelectorAll("img").length, doc.querySelectorAll("svg svg").length,
+			Array.from(doc.querySelectorAll("title")).some(t => t.textContent.startsWith("</script><script>alert(1)</script> (")),
+			!!T.find("<img src=x onerror=alert(2)>")[1], !!T.find("]]><script>alert(4)</script>")[1]]; })()`);
+		check("hostile names stay text", h.join(",") === "0,1,0,0,true,true,true", h.join(","));
 		check("hostile names run nothing", dialogs() === before, (dialogs() - before) + " dialogs");
 
 		// Two graphs in one HTML page do not interfere.
@@ -187,13 +217,71 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 
 		// Pixels: the graph is drawn, with scripts and inside an <img>.
 		await page.goto("file://" + file);
-		const shot = pngPixels(await page.screenshot());
+		shot = pngPixels(await page.screenshot());
 		check("screenshot shows the frames", flameShare(shot) > 0.02, flameShare(shot).toFixed(4));
 		const img = path.join(tmp, "img.html");
 		fs.writeFileSync(img, "<!doctype html><html><body style=margin:0><img src=\"" + path.basename(file) + "\"></body></html>");
 		await page.goto("file://" + img);
 		const still = pngPixels(await page.screenshot());
 		check("static rendering in <img> shows the frames", flameShare(still) > 0.02, flameShare(still).toFixed(4));
+
+		// The canvas looks like the file: the scripted view against the
+		// same SVG in an <img> (scripts off), pixel by pixel.
+		await page.goto("file://" + file);
+		await page.eval(`document.documentElement.style.margin = "0"`);
+		const drawn = pngPixels(await page.screenshot());
+		let differ = 0;
+		for (let i = 0; i < drawn.w * drawn.h; i++)
+			for (let c = 0; c < 3; c++)
+				if (Math.abs(drawn.data[i * drawn.bpp + c] - still.data[i * still.bpp + c]) > 48) { differ++; break; }
+		check("canvas matches the static picture", differ / (drawn.w * drawn.h) < 0.005,
+			(100 * differ / (drawn.w * drawn.h)).toFixed(3) + "% of pixels differ");
+
+		// A graph taller than the window: the canvas follows the scroll.
+		let deep = "";
+		for (let i = 0; i < 80; i++) deep += (deep ? ";" : "") + "f" + i;
+		await page.goto("file://" + svgOf("deep", "main;" + deep + " 5\nmain;g 5\n"));
+		await page.eval(helpers);
+		await page.eval(`window.scrollTo(0, 0)`);
+		await page.eval(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`);
+		shot = pngPixels(await page.screenshot());
+		[x, y] = await page.eval(`T.center("f79")`);
+		check("deep graph: top rows drawn after scrolling up", y > 0 && y < 900 && pixel(shot, x, y) === rgb(await page.eval(`T.fill("f79")`)),
+			y.toFixed(0) + ": " + pixel(shot, x, y));
+		await page.mouse("mouseMoved", x, y);
+		d = await page.eval(`T.text(".d")`);
+		check("deep graph: hover after scrolling", d === "Function: f79 (5 samples, 50.00%)", d);
+
+		// Thousands of frames narrower than a pixel: the mouse still finds
+		// each by binary search, and the row is drawn as a band of colour.
+		let tiny = "";
+		for (let i = 0; i < 3000; i++) tiny += "main;t" + String(i).padStart(4, "0") + " 1\n";
+		await page.goto("file://" + svgOf("tiny", tiny + "main;big 3000\n", ["--minwidth", "0"]));
+		await page.eval(helpers);
+		// Mouse positions are whole pixels: the frame expected under one
+		// is found here from the frames' places, by a linear scan.
+		[x, y] = (await page.eval(`T.center("t1234")`)).map(Math.round);
+		const under = await page.eval(`(() => { const [svg] = T.find("main"), m = svg.getScreenCTM(), ux = (${x} - m.e) / m.a;
+			return svg.flamegraph.frames().find(f => f.name[0] === "t" && f.x <= ux && ux < f.x + f.w).name; })()`);
+		await page.mouse("mouseMoved", x, y);
+		d = await page.eval(`T.text(".d")`);
+		check("tiny frames: hover finds the frame under the mouse", /^t12[0-9][0-9]$/.test(under) &&
+			d === "Function: " + under + " (1 samples, 0.02%)", under + ": " + d);
+		shot = pngPixels(await page.screenshot());
+		let band = 0;
+		for (let px = 12; px < 585; px++) if (flameShare({ w: 1, h: 1, bpp: shot.bpp, data: shot.data.subarray((Math.round(y) * shot.w + px) * shot.bpp) }) === 1) band++;
+		check("tiny frames: drawn as a band", band > 560, band + " of 573 pixels");
+
+		// A frame made a link by --nameattr: a click follows it.
+		const attrs = path.join(tmp, "attrs.txt");
+		fs.writeFileSync(attrs, "b\thref=#followed\n");
+		await page.goto("file://" + svgOf("link", folded, ["--nameattr", attrs]));
+		await page.eval(helpers);
+		[x, y] = await page.eval(`T.center("b")`);
+		await page.click(x, y);
+		await page.eval(`new Promise(r => setTimeout(r, 200))`);
+		const hash = await page.eval(`location.hash`);
+		check("link frame: click follows the link", hash === "#followed", hash);
 	} catch (e) {
 		check("browser run", false, e.stack || String(e));
 	} finally {

@@ -44,7 +44,7 @@ LIBS += -lpthread
 
 LIB_SRC  = $(wildcard src/lib/*.c)
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/%.o)
-PROGS    = stackcollapse flamegraph-svg
+PROGS    = stackcollapse flamegraph-svg trace-record
 ifeq ($(SANITIZE),1)
 BINDIR_B = $(BUILD)/bin
 else
@@ -71,6 +71,23 @@ $(BUILD)/libft.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+# libtracerecord, static and shared: position-independent, and never
+# instrumented itself.  Programs link it; it links nothing of ours.
+TRLIB_SRC = $(wildcard src/libtracerecord/*.c)
+TRLIB_OBJ = $(TRLIB_SRC:src/%.c=$(BUILD)/%.o)
+TRLIB     = $(BUILD)/libtracerecord.a $(BUILD)/libtracerecord.so
+$(BUILD)/libtracerecord/%.o: src/libtracerecord/%.c $(wildcard src/libtracerecord/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+$(BUILD)/libtracerecord.a: $(TRLIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+$(BUILD)/libtracerecord.so: $(TRLIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -shared -o $@ $^ -lpthread
+all: $(TRLIB)
+
 $(BINDIR_B)/%: $$(call objs,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lm
@@ -93,7 +110,8 @@ $(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $$(call fuzz_obj
 	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LIBS) -lm
 
 test: all $(BUILD)/unit $(FUZZ_REPLAY)
-	@BIN=$(BINDIR_B) BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh
+	@BIN=$(BINDIR_B) BUILD=$(BUILD) SANITIZE=$(SANITIZE) CC="$(CC)" \
+	    CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" sh tests/run.sh
 
 bench: all
 	@sh tests/bench.sh
@@ -116,6 +134,11 @@ demo: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(MANDIR)/man3
+	install -m 644 $(BUILD)/libtracerecord.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libtracerecord.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 src/libtracerecord/trace_record.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 man/man3/*.3 $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/man5/*.5 $(DESTDIR)$(MANDIR)/man5/
 

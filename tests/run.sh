@@ -161,6 +161,17 @@ else
 	    fail "browser: the run did not finish" "$tmp/browser.out"
 fi
 
+section "trace-record and libtracerecord"
+mkdir -p "$tmp/trace"
+sh "$top/tests/trace/run.sh" "$BIN" "$BUILD" "$tmp/trace" > "$tmp/trace.out" 2>&1
+while read -r verdict name; do
+	case $verdict in
+	ok) pass ;;
+	FAIL) fail "trace: $name" ;;
+	esac
+done < "$tmp/trace.out"
+grep -q '^done$' "$tmp/trace.out" || fail "trace: the run did not finish" "$tmp/trace.out"
+
 section "fuzz corpus replay"
 for r in "$BUILD"/replay_fuzz_*; do
 	[ -x "$r" ] || continue

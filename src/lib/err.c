@@ -81,6 +81,14 @@ warn_at(const char *file, unsigned long long line, const char *fmt, ...)
 	va_end(ap);
 }
 
+static int input_status = EXIT_INPUT;
+
+void
+err_input_status(int status)
+{
+	input_status = status;
+}
+
 void
 die(int status, const char *fmt, ...)
 {
@@ -89,7 +97,7 @@ die(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(NULL, 0, fmt, ap);
 	va_end(ap);
-	exit(status);
+	exit(status == EXIT_INPUT ? input_status : status);
 }
 
 char *

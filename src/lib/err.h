@@ -22,6 +22,12 @@ void err_init(const char *argv0);
 const char *err_prog(void);
 
 /* "prog: msg" on stderr. */
+/*
+ * The status die(EXIT_INPUT, ...) exits with (out of memory, a write
+ * error): trace-record's is not 1, which belongs to the program it runs.
+ */
+void err_input_status(int status);
+
 void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: file:line: msg" on stderr; line 0 prints "prog: file: msg". */
 void warn_at(const char *file, unsigned long long line, const char *fmt, ...)

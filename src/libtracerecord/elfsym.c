@@ -1,0 +1,249 @@
+/*
+ * elfsym.c: address to function name, for -finstrument-functions spans.
+ *
+ * dladdr only sees dynamic symbols, so the static functions of an
+ * executable linked without -rdynamic would stay addresses.  Instead, as
+ * perf and uftrace do, read the symbol tables of the files mapped into
+ * the process: /proc/self/maps gives each mapping's file and offset; an
+ * address becomes a file offset, the PT_LOAD segment holding that offset
+ * turns it into the address the symbol table uses (this covers PIE,
+ * shared objects and fixed executables alike), and a binary search over
+ * the file's function symbols (.symtab, else .dynsym) finds the name.
+ *
+ * Files are read once, with plain reads into memory the process keeps:
+ * names handed out stay valid.  Only ELF64 of the host's byte order.
+ * Maps are reread when an address falls outside every known mapping
+ * (a library loaded later).  Failures just mean "no name".
+ */
+#include "elfsym.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NOINST	__attribute__((no_instrument_function))
+
+struct sym {
+	uint64_t	 addr, size;
+	const char	*name;
+};
+
+struct file {
+	char		*path;
+	struct sym	*syms;
+	size_t		 nsyms;
+	Elf64_Phdr	*ph;
+	size_t		 nph;
+	int		 ok;
+};
+
+struct map {
+	uint64_t	 start, end, off;
+	struct file	*file;
+};
+
+static struct file **files;
+static size_t nfiles;
+static struct map *maps;
+static size_t nmaps;
+
+static NOINST char *
+slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *p = NULL;
+	size_t got = 0;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && st.st_size > 0 && (p = malloc((size_t)st.st_size)) != NULL)
+		while (got < (size_t)st.st_size) {
+			ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
+
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+	close(fd);
+	if (p && got != (size_t)st.st_size) {
+		free(p);
+		return NULL;
+	}
+	*len = got;
+	return p;
+}
+
+static NOINST int
+by_addr(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The function symbols and load segments of one file; bounds checked. */
+static NOINST void
+file_load(struct file *f)
+{
+	size_t len, i;
+	char *p = slurp(f->path, &len);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)p;
+
+	if (p == NULL || len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh->e_phentsize != sizeof(Elf64_Phdr) ||
+	    eh->e_shoff > len || eh->e_shnum > (len - eh->e_shoff) / sizeof(Elf64_Shdr) ||
+	    eh->e_phoff > len || eh->e_phnum > (len - eh->e_phoff) / sizeof(Elf64_Phdr))
+		return;
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(p + eh->e_shoff);
+	const Elf64_Shdr *tab = NULL;
+
+	for (i = 0; i < eh->e_shnum; i++)
+		if (sh[i].sh_type == SHT_SYMTAB)
+			tab = &sh[i];
+	for (i = 0; tab == NULL && i < eh->e_shnum; i++)
+		if (sh[i].sh_type == SHT_DYNSYM)
+			tab = &sh[i];
+	if (tab == NULL || tab->sh_link >= eh->e_shnum || tab->sh_offset > len ||
+	    tab->sh_size > len - tab->sh_offset)
+		return;
+	const Elf64_Shdr *str = &sh[tab->sh_link];
+
+	if (str->sh_offset > len || str->sh_size > len - str->sh_offset)
+		return;
+	const Elf64_Sym *sy = (const Elf64_Sym *)(p + tab->sh_offset);
+	size_t n = tab->sh_size / sizeof *sy;
+
+	f->syms = malloc((n ? n : 1) * sizeof *f->syms);
+	f->ph = malloc((eh->e_phnum ? eh->e_phnum : 1) * sizeof *f->ph);
+	if (f->syms == NULL || f->ph == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		if (ELF64_ST_TYPE(sy[i].st_info) != STT_FUNC || sy[i].st_value == 0 ||
+		    sy[i].st_name >= str->sh_size)
+			continue;
+		const char *name = p + str->sh_offset + sy[i].st_name;
+
+		if (memchr(name, '\0', str->sh_size - sy[i].st_name) == NULL)
+			continue;
+		f->syms[f->nsyms].addr = sy[i].st_value;
+		f->syms[f->nsyms].size = sy[i].st_size;
+		f->syms[f->nsyms].name = name;
+		f->nsyms++;
+	}
+	qsort(f->syms, f->nsyms, sizeof *f->syms, by_addr);
+	memcpy(f->ph, p + eh->e_phoff, eh->e_phnum * sizeof *f->ph);
+	f->nph = eh->e_phnum;
+	f->ok = 1;
+	/* p stays: the names point into it. */
+}
+
+static NOINST struct file *
+file_get(const char *path)
+{
+	size_t i;
+	struct file *f, **nf;
+
+	for (i = 0; i < nfiles; i++)
+		if (strcmp(files[i]->path, path) == 0)
+			return files[i];
+	if ((f = calloc(1, sizeof *f)) == NULL || (f->path = strdup(path)) == NULL ||
+	    (nf = realloc(files, (nfiles + 1) * sizeof *files)) == NULL) {
+		free(f);
+		return NULL;
+	}
+	files = nf;
+	files[nfiles++] = f;
+	file_load(f);
+	return f;
+}
+
+static NOINST void
+maps_read(void)
+{
+	FILE *fp = fopen("/proc/self/maps", "re");
+	char line[4096 + 256], perm[8], path[4096];
+	unsigned long long start, end, off;
+
+	free(maps);
+	maps = NULL;
+	nmaps = 0;
+	if (fp == NULL)
+		return;
+	while (fgets(line, sizeof line, fp)) {
+		struct map *nm;
+
+		path[0] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &start, &end,
+		    perm, &off, path) < 4 || perm[2] != 'x' || path[0] != '/')
+			continue;
+		if ((nm = realloc(maps, (nmaps + 1) * sizeof *maps)) == NULL)
+			break;
+		maps = nm;
+		maps[nmaps].start = start;
+		maps[nmaps].end = end;
+		maps[nmaps].off = off;
+		maps[nmaps].file = file_get(path);
+		nmaps++;
+	}
+	fclose(fp);
+}
+
+static NOINST const struct map *
+map_find(uint64_t a)
+{
+	size_t i;
+
+	for (i = 0; i < nmaps; i++)
+		if (maps[i].start <= a && a < maps[i].end)
+			return &maps[i];
+	return NULL;
+}
+
+const char *
+elfsym_lookup(uintptr_t addr)
+{
+	const struct map *m = map_find(addr);
+	const struct file *f;
+	uint64_t off, va = 0;
+	size_t i, lo, hi;
+	int found = 0;
+
+	if (m == NULL) {
+		maps_read();
+		m = map_find(addr);
+	}
+	if (m == NULL || (f = m->file) == NULL || !f->ok)
+		return NULL;
+	off = addr - m->start + m->off;
+	for (i = 0; i < f->nph; i++)
+		if (f->ph[i].p_type == PT_LOAD && f->ph[i].p_offset <= off &&
+		    off < f->ph[i].p_offset + f->ph[i].p_filesz) {
+			va = f->ph[i].p_vaddr + (off - f->ph[i].p_offset);
+			found = 1;
+			break;
+		}
+	if (!found)
+		return NULL;
+	/* The last symbol at or before va. */
+	lo = 0;
+	hi = f->nsyms;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (f->syms[mid].addr <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct sym *s = &f->syms[lo - 1];
+
+	return va < s->addr + (s->size ? s->size : 1) ? s->name : NULL;
+}

@@ -1,0 +1,67 @@
+/*
+ * trace_record.h: spans for a few nanoseconds each.
+ *
+ *	tr_span s = tr_begin("parse");
+ *	...
+ *	tr_end(s);
+ *
+ * or, ended when the scope is left:
+ *
+ *	void work(void) { TR_FUNC(); ... { TR_SCOPE("inner"); ... } }
+ *
+ * A span's parent is the innermost span still open on the same thread.
+ * Work handed to another thread names its parent: tr_begin_child(name,
+ * parent) on the other thread.  Names must be static strings (string
+ * literals, __func__): only their address is recorded, the text is read
+ * when the spans are written, outside the hot path.
+ *
+ * Recording is on only under trace-record(1); otherwise tr_begin and
+ * tr_end cost a load and a branch.  Link with -ltracerecord -lpthread.
+ * Programs built with -finstrument-functions get a span per function.
+ * See trace_record(3).
+ */
+#ifndef TRACE_RECORD_H
+#define TRACE_RECORD_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tr_span {
+	uint64_t	id;		/* 0: not recorded */
+	uint64_t	outer;		/* the parent to restore at the end */
+} tr_span;
+
+/* Begin a span named by a static string; its parent is implicit. */
+tr_span	tr_begin(const char *name);
+/* Begin a span whose parent is a span of another (or this) thread. */
+tr_span	tr_begin_child(const char *name, tr_span parent);
+/* End a span (on any thread).  Ending one not recorded does nothing. */
+void	tr_end(tr_span span);
+/* Nonzero when spans are being recorded. */
+int	tr_enabled(void);
+/* Hand this thread's spans to the writer now (they go at exit anyway). */
+void	tr_flush(void);
+
+static inline void
+tr_scope_end(tr_span *s)
+{
+	tr_end(*s);
+}
+
+#define TR_CAT2(a, b)	a##b
+#define TR_CAT(a, b)	TR_CAT2(a, b)
+/* A span from here to the end of the enclosing scope. */
+#define TR_SCOPE(name) \
+	tr_span TR_CAT(tr_scope_, __LINE__) \
+	    __attribute__((cleanup(tr_scope_end), unused)) = tr_begin(name)
+/* A span for the rest of the function, named after it. */
+#define TR_FUNC()	TR_SCOPE(__func__)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,479 @@
+/*
+ * collect.c: pair begin and end events into spans, and write them.
+ *
+ * Spans are kept in one array, found by (process, id) through an open
+ * addressing index; names by (process, address) in another.  A begin
+ * seen twice (a packet sent again by a crash handler while the writer
+ * was sending it) is ignored, as is an end seen twice; an end whose
+ * begin never came (its buffer was dropped) is counted.  Nothing is
+ * written before the program ends: the output is sorted by start time,
+ * ids are renumbered 1, 2, ... in that order, so ids are unique across
+ * processes and the file is the same whatever order packets came in.
+ */
+#include "collect.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "../lib/out.h"
+#include "../libtracerecord/proto.h"
+
+struct span {
+	uint64_t	id, parent, start, end, name;
+	int64_t		start_ns, dur_ns;
+	uint64_t	out;		/* output id */
+	uint32_t	pid, tid;
+	uint8_t		ended, kind;
+};
+
+struct name {
+	uint64_t	key;
+	uint32_t	pid;
+	char		*text;
+};
+
+struct proc {
+	uint32_t	pid, ppid, clock;
+	int		bye;
+	uint64_t	dropped_bye, last;
+	char		exe[256];
+};
+
+struct thrdrop {
+	uint32_t	pid, tid;
+	uint64_t	dropped;
+};
+
+struct collect {
+	struct span	*spans;
+	size_t		 nspans, capspans;
+	uint32_t	*index;		/* span index + 1, 0 empty */
+	size_t		 capindex;
+	struct name	*names;
+	size_t		 nnames, capnames;
+	struct proc	*procs;
+	size_t		 nprocs, capprocs;
+	struct thrdrop	*drops;
+	size_t		 ndrops, capdrops;
+	uint64_t	 dup, orphan_ends, open, dropped, clamped;
+};
+
+static uint64_t
+mix(uint64_t a, uint64_t b)
+{
+	uint64_t h = (a ^ (b * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+
+	return h ^ (h >> 29);
+}
+
+struct collect *
+collect_new(void)
+{
+	return xcalloc(1, sizeof(struct collect));
+}
+
+static struct proc *
+proc_get(struct collect *c, uint32_t pid)
+{
+	for (size_t i = 0; i < c->nprocs; i++)
+		if (c->procs[i].pid == pid)
+			return &c->procs[i];
+	c->procs = xgrow(c->procs, &c->capprocs, c->nprocs + 1, sizeof *c->procs);
+	memset(&c->procs[c->nprocs], 0, sizeof *c->procs);
+	c->procs[c->nprocs].pid = pid;
+	return &c->procs[c->nprocs++];
+}
+
+static void
+index_grow(struct collect *c)
+{
+	size_t ncap = c->capindex ? c->capindex * 2 : 4096;
+
+	while (ncap < 2 * (c->nspans + 1))
+		ncap *= 2;
+	uint32_t *n = xcalloc(ncap, sizeof *n);
+
+	for (size_t i = 0; i < c->nspans; i++) {
+		size_t j = mix(c->spans[i].pid, c->spans[i].id) & (ncap - 1);
+
+		while (n[j])
+			j = (j + 1) & (ncap - 1);
+		n[j] = (uint32_t)i + 1;
+	}
+	free(c->index);
+	c->index = n;
+	c->capindex = ncap;
+}
+
+/* The slot of (pid, id) in the index: its span, or the empty slot. */
+static uint32_t *
+index_slot(struct collect *c, uint32_t pid, uint64_t id)
+{
+	size_t j = mix(pid, id) & (c->capindex - 1);
+
+	while (c->index[j]) {
+		const struct span *s = &c->spans[c->index[j] - 1];
+
+		if (s->pid == pid && s->id == id)
+			break;
+		j = (j + 1) & (c->capindex - 1);
+	}
+	return &c->index[j];
+}
+
+static const char *
+name_get(const struct collect *c, uint32_t pid, uint64_t key)
+{
+	if (c->capnames == 0)
+		return NULL;
+	for (size_t j = mix(pid, key) & (c->capnames - 1); c->names[j].text;
+	    j = (j + 1) & (c->capnames - 1))
+		if (c->names[j].pid == pid && c->names[j].key == key)
+			return c->names[j].text;
+	return NULL;
+}
+
+static void
+name_put(struct collect *c, uint32_t pid, uint64_t key, const char *s, size_t len)
+{
+	if ((c->nnames + 1) * 2 > c->capnames) {
+		size_t ncap = c->capnames ? c->capnames * 2 : 1024;
+		struct name *n = xcalloc(ncap, sizeof *n);
+
+		for (size_t i = 0; i < c->capnames; i++)
+			if (c->names[i].text) {
+				size_t j = mix(c->names[i].pid, c->names[i].key) & (ncap - 1);
+
+				while (n[j].text)
+					j = (j + 1) & (ncap - 1);
+				n[j] = c->names[i];
+			}
+		free(c->names);
+		c->names = n;
+		c->capnames = ncap;
+	}
+	size_t j = mix(pid, key) & (c->capnames - 1);
+
+	for (; c->names[j].text; j = (j + 1) & (c->capnames - 1))
+		if (c->names[j].pid == pid && c->names[j].key == key)
+			return;
+	c->names[j].pid = pid;
+	c->names[j].key = key;
+	c->names[j].text = xmalloc(len + 1);
+	memcpy(c->names[j].text, s, len);
+	c->names[j].text[len] = '\0';
+	c->nnames++;
+}
+
+static void
+drop_note(struct collect *c, uint32_t pid, uint32_t tid, uint64_t dropped)
+{
+	for (size_t i = 0; i < c->ndrops; i++)
+		if (c->drops[i].pid == pid && c->drops[i].tid == tid) {
+			if (dropped > c->drops[i].dropped)
+				c->drops[i].dropped = dropped;
+			return;
+		}
+	c->drops = xgrow(c->drops, &c->capdrops, c->ndrops + 1, sizeof *c->drops);
+	c->drops[c->ndrops++] = (struct thrdrop){ pid, tid, dropped };
+}
+
+static void
+event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e)
+{
+	uint64_t id = TR_ID(e->id);
+	unsigned kind = TR_KIND(e->id);
+	uint32_t *slot;
+
+	if (e->ts > pr->last)
+		pr->last = e->ts;
+	if ((c->nspans + 1) * 2 > c->capindex)
+		index_grow(c);
+	slot = index_slot(c, pr->pid, id);
+	if (kind == TR_END) {
+		if (*slot == 0)
+			c->orphan_ends++;
+		else if (c->spans[*slot - 1].ended)
+			c->dup++;
+		else {
+			c->spans[*slot - 1].end = e->ts;
+			c->spans[*slot - 1].ended = 1;
+		}
+		return;
+	}
+	if (*slot) {
+		c->dup++;
+		return;
+	}
+	c->spans = xgrow(c->spans, &c->capspans, c->nspans + 1, sizeof *c->spans);
+	struct span *s = &c->spans[c->nspans];
+
+	memset(s, 0, sizeof *s);
+	s->id = id;
+	s->parent = e->parent;
+	s->start = e->ts;
+	s->name = e->name;
+	s->pid = pr->pid;
+	s->tid = tid;
+	s->kind = (uint8_t)kind;
+	*slot = (uint32_t)++c->nspans;
+}
+
+const char *
+collect_packet(struct collect *c, const unsigned char *p, size_t n)
+{
+	struct tr_pk h;
+	struct proc *pr;
+
+	if (n < sizeof h)
+		return "packet shorter than its header";
+	memcpy(&h, p, sizeof h);
+	p += sizeof h;
+	n -= sizeof h;
+	if (h.magic != TR_MAGIC)
+		return "packet with a bad magic number";
+	pr = proc_get(c, h.pid);
+	switch (h.kind) {
+	case TR_PK_HELLO: {
+		struct tr_hello hello;
+
+		if (n != sizeof hello)
+			return "hello packet of the wrong size";
+		memcpy(&hello, p, sizeof hello);
+		pr->ppid = hello.ppid;
+		pr->clock = hello.clock;
+		memcpy(pr->exe, hello.exe, sizeof pr->exe);
+		pr->exe[sizeof pr->exe - 1] = '\0';
+		return NULL;
+	}
+	case TR_PK_NAMES:
+		for (uint32_t i = 0; i < h.count; i++) {
+			struct tr_name nm;
+			size_t pad;
+
+			if (n < sizeof nm)
+				return "names packet cut short";
+			memcpy(&nm, p, sizeof nm);
+			pad = ((size_t)nm.len + 7) & ~(size_t)7;
+			if (nm.len > 4096 || n - sizeof nm < pad)
+				return "names packet cut short";
+			name_put(c, h.pid, nm.key, (const char *)p + sizeof nm, nm.len);
+			p += sizeof nm + pad;
+			n -= sizeof nm + pad;
+		}
+		return NULL;
+	case TR_PK_EVENTS:
+		if (n != (size_t)h.count * sizeof(struct tr_ev))
+			return "events packet of the wrong size";
+		drop_note(c, h.pid, h.tid, h.dropped);
+		for (uint32_t i = 0; i < h.count; i++) {
+			struct tr_ev e;
+
+			memcpy(&e, p + (size_t)i * sizeof e, sizeof e);
+			event(c, pr, h.tid, &e);
+		}
+		return NULL;
+	case TR_PK_BYE:
+		if (n == sizeof(uint64_t))
+			memcpy(&pr->dropped_bye, p, sizeof(uint64_t));
+		pr->bye = 1;
+		return NULL;
+	default:
+		return "packet of an unknown kind";
+	}
+}
+
+static int
+by_start(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* NAME with tab, newline and backslash escaped, as spans(5) says. */
+static void
+out_name(const char *s)
+{
+	const char *run = s;
+
+	for (; *s; s++) {
+		const char *esc = *s == '\t' ? "\\t" : *s == '\n' ? "\\n" :
+		    *s == '\\' ? "\\\\" : NULL;
+
+		if (esc) {
+			out_write(run, (size_t)(s - run));
+			out_write(esc, 2);
+			run = s + 1;
+		}
+	}
+	out_write(run, (size_t)(s - run));
+}
+
+static void
+outs(const char *s)
+{
+	out_write(s, strlen(s));
+}
+
+static void
+outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void
+outf(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	out_write(buf, n < 0 ? 0 : (size_t)n >= sizeof buf ? sizeof buf - 1 : (size_t)n);
+}
+
+static void
+out_i64(int64_t v)
+{
+	if (v < 0) {
+		out_char('-');
+		out_u64((uint64_t)0 - (uint64_t)v);
+	} else
+		out_u64((uint64_t)v);
+}
+
+void
+collect_write(struct collect *c, const struct clockcal *cal, char **argv,
+    uint64_t bad_packets)
+{
+	size_t i;
+	static const char *modes[] = { "", "tsc", "tscp", "mono" };
+
+	for (i = 0; i < c->nspans; i++) {
+		struct span *s = &c->spans[i];
+		struct proc *pr = proc_get(c, s->pid);
+		uint64_t end = s->ended ? s->end : pr->last;
+
+		s->start_ns = clock_to_ns(cal, s->start);
+		s->dur_ns = clock_to_ns(cal, end) - s->start_ns;
+		if (s->dur_ns < 0) {
+			/* Two CPUs' clocks within the noise bound, a short
+			 * span, a migration: never a negative duration. */
+			s->dur_ns = 0;
+			c->clamped++;
+		}
+		c->open += !s->ended;
+	}
+	if (c->nspans)
+		qsort(c->spans, c->nspans, sizeof *c->spans, by_start);
+	/* Output ids; the index is rebuilt over the sorted array. */
+	c->capindex = 0;
+	index_grow(c);
+	for (i = 0; i < c->nspans; i++)
+		c->spans[i].out = i + 1;
+	for (i = 0; i < c->ndrops; i++)
+		c->dropped += c->drops[i].dropped;
+	for (i = 0; i < c->nprocs; i++)
+		if (c->procs[i].dropped_bye > 0 && c->procs[i].bye) {
+			uint64_t sum = 0;
+
+			for (size_t j = 0; j < c->ndrops; j++)
+				if (c->drops[j].pid == c->procs[i].pid)
+					sum += c->drops[j].dropped;
+			if (c->procs[i].dropped_bye > sum)
+				c->dropped += c->procs[i].dropped_bye - sum;
+		}
+
+	outs("# spans v1\n# command:");
+	for (; argv && *argv; argv++) {
+		out_char(' ');
+		out_name(*argv);
+	}
+	outf("\n# clock: %s (%s)\n", modes[cal->mode], cal->why);
+	if (cal->mode != TR_CLOCK_MONO) {
+		outf("# tsc-ticks-per-ns: %.9f (%s)\n", cal->ticks_per_ns, cal->source);
+		outs("# cpu-offsets:");
+		for (int k = 0; k < cal->ncpus; k++)
+			outf(" %d:%lld", cal->cpu[k], (long long)cal->offset[k]);
+		out_char('\n');
+	}
+	for (i = 0; i < c->nprocs; i++) {
+		const struct proc *pr = &c->procs[i];
+
+		outf("# process: %" PRIu32 " parent %" PRIu32 " %s%s\n", pr->pid,
+		    pr->ppid, pr->exe[0] ? pr->exe : "?", pr->bye ? "" :
+		    " (ended without flushing: crashed or killed)");
+	}
+	outf("# spans: %zu\n# open: %" PRIu64 "\n# dropped: %" PRIu64 "\n",
+	    c->nspans, c->open, c->dropped);
+	if (c->orphan_ends)
+		outf("# ends-without-begin: %" PRIu64 "\n", c->orphan_ends);
+	if (c->clamped)
+		outf("# clamped-to-zero: %" PRIu64 "\n", c->clamped);
+	if (bad_packets)
+		outf("# bad-packets: %" PRIu64 "\n", bad_packets);
+	outs("# ID\tPARENT\tSTART_NS\tDURATION_NS\tTRACK\tNAME\n");
+	for (i = 0; i < c->nspans; i++) {
+		const struct span *s = &c->spans[i];
+		const char *name = name_get(c, s->pid, s->name);
+		uint64_t parent = 0;
+		char hex[32];
+
+		if (s->parent) {
+			uint32_t *slot = index_slot(c, s->pid, s->parent);
+
+			if (*slot)
+				parent = c->spans[*slot - 1].out;
+		}
+		if (name == NULL) {
+			snprintf(hex, sizeof hex, "0x%" PRIx64, s->name);
+			name = hex;
+		}
+		if (!s->ended)
+			outf("# open: %" PRIu64 "\n", s->out);
+		out_u64(s->out);
+		out_char('\t');
+		out_u64(parent);
+		out_char('\t');
+		out_i64(s->start_ns);
+		out_char('\t');
+		out_i64(s->dur_ns);
+		outs("\ttid:");
+		out_u64(s->tid);
+		out_char('\t');
+		out_name(name);
+		out_char('\n');
+	}
+}
+
+void
+collect_free(struct collect *c)
+{
+	for (size_t i = 0; i < c->capnames; i++)
+		free(c->names[i].text);
+	free(c->names);
+	free(c->spans);
+	free(c->index);
+	free(c->procs);
+	free(c->drops);
+	free(c);
+}
+
+uint64_t
+collect_open(const struct collect *c)
+{
+	return c->open;
+}
+
+uint64_t
+collect_dropped(const struct collect *c)
+{
+	return c->dropped;
+}

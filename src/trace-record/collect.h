@@ -1,0 +1,37 @@
+/*
+ * collect.h: packets from libtracerecord in, spans(5) out.
+ */
+#ifndef TR_COLLECT_H
+#define TR_COLLECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+
+struct collect;
+
+/* A new, empty collection. */
+struct collect	*collect_new(void);
+
+/*
+ * Take one packet.  Returns NULL, or what is wrong with it (the packet
+ * is then ignored; the caller counts and reports).
+ */
+const char	*collect_packet(struct collect *c, const unsigned char *p, size_t n);
+
+/*
+ * Write the spans in spans(5) format to standard output (out.h), sorted
+ * by start, with the clock's calibration and the counts of dropped and
+ * open spans as comments.  argv is the command that was run.
+ */
+void		 collect_write(struct collect *c, const struct clockcal *cal,
+		    char **argv, uint64_t bad_packets);
+
+void		 collect_free(struct collect *c);
+
+/* Spans still open at the end, and spans dropped, after collect_write. */
+uint64_t	 collect_open(const struct collect *c);
+uint64_t	 collect_dropped(const struct collect *c);
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * trace-record: run a program and write the spans it records.
+ *
+ * The program (linked with libtracerecord, or built with
+ * -finstrument-functions and linked with it) finds a socket in
+ * $TRACE_RECORD_FD and the clock to read in $TRACE_RECORD_CLOCK; it sends
+ * its spans in packets (proto.h), and when it and every process that
+ * inherited the socket are done, trace-record writes them in spans(5)
+ * text, times in Unix-epoch nanoseconds.  The clock is chosen and
+ * calibrated here, before the program starts (clock.c).
+ *
+ *	trace-record -o run.spans -- ./server --once
+ *	trace-record ./prog | spanlayout | flamegraph-svg --timeline > t.svg
+ *
+ * Exit status: the program's, or 128+N if signal N killed it; 125 if
+ * trace-record itself failed, 126 if the program could not be run, 127
+ * if it was not found (as env(1) and timeout(1) do).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../lib/err.h"
+#include "../lib/num.h"
+#include "../lib/out.h"
+#include "../libtracerecord/proto.h"
+#include "clock.h"
+#include "collect.h"
+
+enum { EXIT_SELF = 125, EXIT_NOEXEC = 126, EXIT_NOTFOUND = 127 };
+
+/* After the program exits, how long a straggler holding the socket may
+ * stay silent before trace-record stops waiting for it. */
+#define GRACE_MS 500
+
+static const char usage_text[] =
+"usage: trace-record [-o FILE] [--clock auto|tsc|tscp|mono] [--buffers N]\n"
+"                    [--] PROGRAM [ARG...]\n"
+"       trace-record --clock-info [--clock auto|tsc|tscp|mono]\n"
+"\n"
+"Run PROGRAM and write the spans it records (spans(5)) to standard output.\n"
+"\n"
+"  -o, --output FILE   write to FILE instead\n"
+"      --clock MODE    auto (default): the TSC when the CPU and kernel vouch\n"
+"                      for it, else CLOCK_MONOTONIC; or force tsc, tscp\n"
+"                      (rdtscp with per-CPU offsets) or mono\n"
+"      --buffers N     buffers of 64 KiB each process may fill before it\n"
+"                      drops spans (default 256)\n"
+"      --clock-info    print the chosen clock and its calibration, and exit\n"
+"  -h, --help          this help\n"
+"  -V, --version       version\n"
+"\n"
+"Exit status: the program's (128+N if killed by signal N); 125 if\n"
+"trace-record failed, 126 if PROGRAM could not run, 127 if not found.\n";
+
+/* "PRE\"ARG\"" (or just PRE), then the usage; exit 125, not 2. */
+static void
+usage_fail(const char *pre, const char *arg)
+{
+	char q[512];
+
+	if (arg)
+		warnx("%s%s", pre, err_quote(q, arg, strlen(arg), 100));
+	else
+		warnx("%s", pre);
+	fputs(usage_text, stderr);
+	exit(EXIT_SELF);
+}
+
+/* The program, its environment saying where to send spans. */
+static pid_t
+spawn(char **argv, int sock, const struct clockcal *cal, const char *buffers)
+{
+	char fd[16], offs[CLOCK_MAX_CPUS * 24 + 1] = "";
+	static const char *modes[] = { "", "tsc", "tscp", "mono" };
+	int report[2];
+	pid_t pid;
+	size_t used = 0;
+
+	snprintf(fd, sizeof fd, "%d", sock);
+	for (int i = 0; i < cal->ncpus && used + 48 < sizeof offs; i++)
+		used += (size_t)snprintf(offs + used, sizeof offs - used, "%s%d:%lld",
+		    i ? "," : "", cal->cpu[i], (long long)cal->offset[i]);
+	if (pipe2(report, O_CLOEXEC) < 0)
+		die(EXIT_SELF, "pipe:");
+	if ((pid = fork()) < 0)
+		die(EXIT_SELF, "fork:");
+	if (pid == 0) {
+		int e;
+
+		close(report[0]);
+		setenv("TRACE_RECORD_FD", fd, 1);
+		setenv("TRACE_RECORD_CLOCK", modes[cal->mode], 1);
+		setenv("TRACE_RECORD_OFFSETS", offs, 1);
+		if (buffers)
+			setenv("TRACE_RECORD_BUFFERS", buffers, 1);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(report[1], &e, sizeof e) < 0)
+			_exit(EXIT_SELF);
+		_exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+	}
+	close(report[1]);
+	int e;
+
+	if (read(report[0], &e, sizeof e) == (ssize_t)sizeof e) {
+		char q[512];
+
+		waitpid(pid, NULL, 0);
+		warnx("cannot run %s: %s", err_quote(q, argv[0], strlen(argv[0]), 100),
+		    strerror(e));
+		exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+	}
+	close(report[0]);
+	return pid;
+}
+
+/*
+ * Take packets until every process holding the socket has closed it, or,
+ * once the program has exited, until GRACE_MS pass in silence (a daemon
+ * it left behind may hold the socket for ever).  Returns the program's
+ * wait status.
+ */
+static int
+receive(int sock, pid_t child, struct collect *c, uint64_t *bad)
+{
+	static unsigned char pk[TR_PACKET_MAX + 64];
+	int status = 0, running = 1;
+
+	for (;;) {
+		struct pollfd p = { .fd = sock, .events = POLLIN };
+		int r = poll(&p, 1, running ? 100 : GRACE_MS);
+
+		if (r < 0 && errno != EINTR)
+			die(EXIT_SELF, "poll:");
+		if (running && waitpid(child, &status, WNOHANG) == child)
+			running = 0;
+		if (r == 0 && !running)
+			break;
+		if (r <= 0)
+			continue;
+		ssize_t n = recv(sock, pk, sizeof pk, MSG_DONTWAIT | MSG_TRUNC);
+
+		if (n == 0)
+			break;
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			die(EXIT_SELF, "recv:");
+		}
+		if ((size_t)n > sizeof pk || collect_packet(c, pk, (size_t)n) != NULL)
+			++*bad;
+	}
+	if (running)
+		waitpid(child, &status, 0);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "buffers", required_argument, NULL, 'b' },
+		{ "clock", required_argument, NULL, 'c' },
+		{ "clock-info", no_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL, *mode = "auto", *buffers = NULL;
+	int ch, info = 0, sv[2];
+	struct clockcal cal;
+	uint64_t bad = 0, v;
+
+	err_init(argv[0]);
+	err_input_status(EXIT_SELF);
+	while ((ch = getopt_long(argc, argv, "+:ho:V", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+			if (num_parse_u64(optarg, strlen(optarg), &v) != 0 || v == 0 ||
+			    v > 1000000)
+				usage_fail("--buffers wants a count from 1 to 1000000, "
+				    "not ", optarg);
+			buffers = optarg;
+			break;
+		case 'c':
+			if (strcmp(optarg, "auto") && strcmp(optarg, "tsc") &&
+			    strcmp(optarg, "tscp") && strcmp(optarg, "mono"))
+				usage_fail("--clock wants auto, tsc, tscp or mono, not ",
+				    optarg);
+			mode = optarg;
+			break;
+		case 'i':
+			info = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case 'o':
+			output = optarg;
+			break;
+		case 'V':
+			printf("trace-record (flametools) %s\n", FT_VERSION);
+			return 0;
+		case ':':
+			usage_fail("an argument is needed by option ", argv[optind - 1]);
+			break;
+		default:
+			usage_fail("unknown option ", argv[optind - 1]);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (!info && argc == 0)
+		usage_fail("no program to run", NULL);
+
+	if (clock_choose(&cal, mode) != 0)
+		die(EXIT_SELF, "--clock %s: %s", mode, cal.why);
+	out_init();
+	if (info) {
+		char *none[] = { NULL };
+		struct collect *c = collect_new();
+
+		collect_write(c, &cal, none, 0);
+		collect_free(c);
+		out_flush();
+		return 0;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) < 0)
+		die(EXIT_SELF, "socketpair:");
+	fcntl(sv[0], F_SETFD, FD_CLOEXEC);
+	/* Room for bursts: the program's writer blocks, never its threads. */
+	int big = 8 << 20;
+
+	setsockopt(sv[0], SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+	setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+
+	/* Ctrl-C is for the program; its spans are still written. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	struct collect *c = collect_new();
+	pid_t child = spawn(argv, sv[1], &cal, buffers);
+
+	close(sv[1]);
+	int status = receive(sv[0], child, c, &bad);
+
+	if (output) {
+		int fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+		if (fd < 0 || dup2(fd, 1) < 0)
+			die(EXIT_SELF, "%s:", output);
+		close(fd);
+	}
+	collect_write(c, &cal, argv, bad);
+	out_flush();
+	if (bad)
+		warnx("%llu malformed packets ignored", (unsigned long long)bad);
+	if (collect_dropped(c))
+		warnx("%llu spans dropped (buffers full; see --buffers)",
+		    (unsigned long long)collect_dropped(c));
+	collect_free(c);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}

@@ -1,0 +1,67 @@
+/*
+ * lifecycle: how a traced program can end.
+ *	lifecycle crash     spans, one left open, then SIGSEGV
+ *	lifecycle abort     the same with abort()
+ *	lifecycle fork      a child forks (no exec) and makes spans, which it
+ *	                    must not record; the parent records its own
+ *	lifecycle exec      a child execs "lifecycle child", a second stream
+ *	lifecycle child     one span, exit 0
+ *	lifecycle exit N    one span, exit status N
+ *	lifecycle signal    kill itself with SIGTERM
+ *	lifecycle buffers   one span per 10 us for a long time: a full
+ *	                    buffer pool, so spans are dropped and counted
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "trace_record.h"
+
+int
+main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+	tr_span top = tr_begin(what);
+
+	for (int i = 0; i < 3; i++) {
+		TR_SCOPE("step");
+	}
+	if (strcmp(what, "crash") == 0) {
+		tr_span open = tr_begin("left open");
+
+		(void)open;
+		tr_flush();
+		*(volatile int *)(uintptr_t)8 = 1;
+	}
+	if (strcmp(what, "abort") == 0) {
+		tr_begin("left open");
+		abort();
+	}
+	if (strcmp(what, "fork") == 0 || strcmp(what, "exec") == 0) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			if (strcmp(what, "exec") == 0)
+				execl("/proc/self/exe", argv[0], "child", (char *)NULL);
+			for (int i = 0; i < 5; i++) {
+				TR_SCOPE("in forked child");
+			}
+			_exit(0);
+		}
+		int st;
+
+		waitpid(pid, &st, 0);
+		TR_SCOPE("after child");
+	}
+	if (strcmp(what, "signal") == 0)
+		raise(SIGTERM);
+	if (strcmp(what, "buffers") == 0)
+		for (long i = 0; i < 3000000; i++) {
+			TR_SCOPE("many");
+		}
+	tr_end(top);
+	return strcmp(what, "exit") == 0 && argc > 2 ? atoi(argv[2]) : 0;
+}

@@ -1,0 +1,135 @@
+#!/bin/sh
+# trace-record and libtracerecord: clock accuracy, thread stress with and
+# without migration, every clock mode, crash, abort, signals, fork, exec,
+# dropped spans, -finstrument-functions names, exit statuses.  Output
+# times differ run to run, so each check is a property of the spans, not
+# a golden file.  Prints "ok NAME" or "FAIL NAME: why", then "done".
+#	sh run.sh BIN BUILD TMP   (CC, CFLAGS, LDFLAGS from the environment)
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=$1 BUILD=$2 tmp=$3
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:-}
+LDFLAGS=${LDFLAGS:-}
+# Our handlers must see the crash, not the sanitizer's.
+ASAN_OPTIONS=handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0
+export ASAN_OPTIONS
+lib="-I$top/src/libtracerecord"
+
+ok() { printf 'ok %s\n' "$1"; }
+bad() { printf 'FAIL %s: %s\n' "$1" "$2"; }
+expect() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got \"$2\", want \"$3\""; fi; }
+build() {
+	out=$1; shift
+	# shellcheck disable=SC2086
+	$CC -std=c11 -D_GNU_SOURCE $CFLAGS "$@" $LDFLAGS -o "$tmp/$out" \
+	    -lpthread 2> "$tmp/$out.cc" || { bad "build $out" "$(head -c 300 "$tmp/$out.cc")"; return 1; }
+}
+build stress $lib "$top/tests/trace/stress.c" "$BUILD/libtracerecord.a"
+build lifecycle $lib "$top/tests/trace/lifecycle.c" "$BUILD/libtracerecord.a"
+build fn -O0 -finstrument-functions "$top/tests/trace/fn.c" "$BUILD/libtracerecord.a"
+build fn-shared -O0 -finstrument-functions "$top/tests/trace/fn.c" -L"$BUILD" -ltracerecord
+build clockcheck -I"$top/src" "$top/tests/trace/clockcheck.c" "$top/src/trace-record/clock.c"
+
+# verify FILE: the file is spans(5): the header, 6 tab-separated fields,
+# unique ids, every parent an id of the file, no negative duration.
+# Prints the number of spans, or what is wrong.
+verify() {
+	awk -F'\t' 'NR == 1 && $0 != "# spans v1" { print "no # spans v1 header"; bad = 1; exit }
+	/^#/ { next }
+	NF != 6 { print "line " NR ": " NF " fields"; bad = 1; exit }
+	$1 !~ /^[1-9][0-9]*$/ || $2 !~ /^[0-9]+$/ || $3 !~ /^-?[0-9]+$/ || $4 !~ /^[0-9]+$/ {
+		print "line " NR ": bad numbers"; bad = 1; exit }
+	{ if ($1 in id) { print "duplicate id " $1; bad = 1; exit }
+	  id[$1] = 1; parent[NR] = $2; n++ }
+	END { if (bad) exit 1
+	      for (l in parent) if (parent[l] != 0 && !(parent[l] in id)) { print "line " l ": unknown parent " parent[l]; exit 1 }
+	      print n }' "$1"
+}
+meta() { sed -n "s/^# $2: //p" "$1" | head -n 1; }
+names() { awk -F'\t' '!/^#/ { print $6 }' "$1" | sort | uniq -c | awk '{ $1 = $1; print }'; }
+
+# The clock, and its forced modes (mono is the fallback path).
+for m in auto tscp mono; do
+	if "$tmp/clockcheck" $m > "$tmp/cc.out" 2>&1; then ok "clock $m: 100 ms and 1 s within 0.1% of CLOCK_MONOTONIC"
+	elif [ $? -eq 2 ]; then ok "clock $m: not on this machine ($(cat "$tmp/cc.out"))"
+	else bad "clock $m within 0.1%" "$(tr '\n' ' ' < "$tmp/cc.out")"; fi
+done
+"$BIN/trace-record" --clock-info > "$tmp/info"
+expect "--clock-info names the clock" "$(meta "$tmp/info" clock | grep -cE '^(tsc|tscp|mono) \(')" 1
+
+# 8 threads x 20000 spans with a child each, plus one adopted span per
+# thread, whose parent is main's span on another thread: none lost, none
+# torn, none open or dropped (with buffers enough: dropping is tested
+# below), in every clock mode.
+for m in auto tscp mono; do
+	"$BIN/trace-record" --clock $m --buffers 1000 -o "$tmp/st.spans" "$tmp/stress" 8 20000
+	st=$?
+	expect "stress ($m): exit status" "$st" 0
+	expect "stress ($m): every span, well formed" "$(verify "$tmp/st.spans")" 320009
+	expect "stress ($m): none open or dropped" "$(meta "$tmp/st.spans" open)/$(meta "$tmp/st.spans" dropped)" 0/0
+done
+mainid=$(awk -F'\t' '$6 == "main" { print $1 }' "$tmp/st.spans")
+expect "explicit parent across threads" \
+    "$(awk -F'\t' -v m="$mainid" '$6 == "adopted" && $2 == m' "$tmp/st.spans" | wc -l | tr -d ' ')" 8
+expect "implicit parent: inner under outer" "$(awk -F'\t' '!/^#/ { name[$1] = $6 }
+    $6 == "inner" { n++; if (name[$2] == "outer") ok++ } END { print ok "/" n }' "$tmp/st.spans")" 160000/160000
+
+# Threads moved from CPU to CPU all the while: no negative duration and
+# none clamped to zero.
+"$BIN/trace-record" --buffers 1000 -o "$tmp/mig.spans" "$tmp/stress" 4 20000 migrate
+expect "migration stress: every span" "$(verify "$tmp/mig.spans")" 160005
+expect "migration stress: nothing clamped" "$(meta "$tmp/mig.spans" clamped-to-zero)" ""
+
+# Crashes and signals: the program's status, the spans made, open ones flagged.
+for c in "crash 139" "abort 134" "signal 143"; do
+	set -- $c
+	"$BIN/trace-record" -o "$tmp/$1.spans" "$tmp/lifecycle" "$1" 2> "$tmp/$1.err"
+	expect "$1: exit status" $? "$2"
+	expect "$1: spans made before it are written" "$(names "$tmp/$1.spans" | grep -c ' step$')" 1
+	expect "$1: spans made before it, all three" "$(names "$tmp/$1.spans" | grep ' step$')" "3 step"
+	expect "$1: the process is marked" "$(grep -c 'ended without flushing' "$tmp/$1.spans")" 1
+done
+expect "crash: the open spans are flagged" "$(meta "$tmp/crash.spans" open)" 2
+expect "crash: well formed" "$(verify "$tmp/crash.spans")" 5
+
+"$BIN/trace-record" -o "$tmp/fork.spans" "$tmp/lifecycle" fork
+expect "fork: exit status" $? 0
+expect "fork: the child stops recording" "$(names "$tmp/fork.spans" | grep -c 'forked child')" 0
+expect "fork: the parent goes on" "$(names "$tmp/fork.spans" | grep 'after child')" "1 after child"
+"$BIN/trace-record" -o "$tmp/exec.spans" "$tmp/lifecycle" exec
+expect "exec: a second process, its own stream" "$(grep -c '^# process: ' "$tmp/exec.spans")" 2
+expect "exec: its spans" "$(names "$tmp/exec.spans" | grep -x '1 child')" "1 child"
+expect "exec: well formed" "$(verify "$tmp/exec.spans")" 9
+
+# A pool of one buffer and a flood of spans: dropped, counted, said.
+"$BIN/trace-record" --buffers 1 -o "$tmp/drop.spans" "$tmp/lifecycle" buffers 2> "$tmp/drop.err"
+d=$(meta "$tmp/drop.spans" dropped)
+if [ "${d:-0}" -gt 0 ] && grep -q "spans dropped" "$tmp/drop.err"; then ok "a full pool drops spans and counts them ($d)"
+else bad "a full pool drops spans and counts them" "dropped=$d $(cat "$tmp/drop.err")"; fi
+n=$(verify "$tmp/drop.spans")
+case $n in *[!0-9]*) bad "dropping leaves no torn record" "$n" ;; *) ok "dropping leaves no torn record" ;; esac
+
+# -finstrument-functions: static functions named from .symtab.
+for f in fn fn-shared; do
+	LD_LIBRARY_PATH="$BUILD" "$BIN/trace-record" -o "$tmp/$f.spans" "$tmp/$f" > /dev/null
+	expect "$f: function names" "$(names "$tmp/$f.spans" | tr '\n' ',')" "25 fib,1 main,1 report,"
+done
+expect "fn: fib's parents" "$(awk -F'\t' '!/^#/ { name[$1] = $6 } $6 == "fib" && name[$2] != "fib" { print name[$2] }' "$tmp/fn.spans")" main
+
+# Statuses: the program's, 126/127 when it cannot run, 125 for ours.
+"$BIN/trace-record" -o /dev/null "$tmp/lifecycle" exit 7
+expect "the program's exit status" $? 7
+"$BIN/trace-record" -o /dev/null ./no-such-program 2> "$tmp/err"
+expect "not found: 127" $? 127
+expect "not found: said" "$(cat "$tmp/err")" 'trace-record: cannot run "./no-such-program": No such file or directory'
+"$BIN/trace-record" -o /dev/null "$top/tests/trace/fn.c" 2> /dev/null
+expect "not executable: 126" $? 126
+"$BIN/trace-record" --clock sometimes true 2> /dev/null
+expect "usage error: 125" $? 125
+"$BIN/trace-record" -o /dev/full "$tmp/lifecycle" 2> "$tmp/err"
+expect "write error: 125" $? 125
+expect "write error: said" "$(cat "$tmp/err")" "trace-record: write error: No space left on device"
+"$tmp/lifecycle" exit 3
+expect "not under trace-record: runs, records nothing" $? 3
+echo done

@@ -174,3 +174,84 @@ else
 	echo
 	echo "note: browser timings skipped (need node and chromium)"
 fi
+
+# trace-record: the cost of a span against two rdtsc and two
+# clock_gettime reads in the same run (recording off, on with the TSC, on
+# with the library reading CLOCK_MONOTONIC; 1 and 2 threads), then a real
+# C program, Lua, built with -finstrument-functions: plain, under
+# trace-record and under uftrace.  LUA_SRC names Lua's sources (a
+# directory of l*.c); otherwise Debian's lua5.4 source package is fetched
+# with a temporary deb-src list.
+echo
+TR="$top/bin/trace-record"
+LIBTR="$top/build/rel/libtracerecord.a"
+CC=${CC:-cc}
+$CC -O2 -I"$top/src/libtracerecord" -o "$dir/overhead" "$top/tests/trace/overhead.c" \
+    "$LIBTR" -lpthread
+printf '%-34s %10s %10s %10s %10s %10s\n' "span cost, ns (2 reads = ref)" "2x rdtsc" \
+    "2x gettime" "span" "/rdtsc" "/gettime"
+for th in 1 2; do
+	for how in off tsc mono; do
+		case $how in
+		off) r=$("$dir/overhead" $th 20000000) ;;
+		tsc) r=$("$TR" --buffers 8192 -o /dev/null "$dir/overhead" $th 2000000) ;;
+		mono) r=$("$TR" --clock mono --buffers 8192 -o /dev/null "$dir/overhead" $th 2000000) ;;
+		esac
+		echo "$r" | awk -v l="recording $how, $th thread(s)" '{
+		    printf "%-34s %10.2f %10.2f %10.2f %10.2f %10.2f\n", l, $2, $4, $6, $6 / $2, $6 / $4 }'
+	done
+done
+
+src=${LUA_SRC:-}
+if [ -z "$src" ]; then
+	d="$dir/lua-deb"
+	if [ ! -d "$d" ] && command -v apt-get > /dev/null 2>&1; then
+		mkdir -p "$d/lists/partial"
+		echo "deb-src http://deb.debian.org/debian bookworm main" > "$d/src.list"
+		( cd "$d" && apt-get -o Dir::Etc::SourceList="$d/src.list" \
+		    -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$d/lists" \
+		    update > /dev/null 2>&1 &&
+		  apt-get -o Dir::Etc::SourceList="$d/src.list" -o Dir::Etc::SourceParts=/dev/null \
+		    -o Dir::State::Lists="$d/lists" source --download-only lua5.4 > /dev/null 2>&1 &&
+		  tar xf lua5.4_*.orig.tar.gz 2> /dev/null ) || true
+	fi
+	src=$(ls -d "$d"/lua-5.4*/src 2> /dev/null | head -n 1)
+fi
+if [ -n "$src" ] && [ -f "$src/lvm.c" ]; then
+	files=$(ls "$src"/l*.c | grep -v -e '/luac\.c$' -e '/onelua\.c$' -e '/ltests\.c$')
+	# shellcheck disable=SC2086
+	$CC -O2 -w -DLUA_USE_LINUX -o "$dir/lua-plain" $files -lm -ldl
+	# shellcheck disable=SC2086
+	$CC -O2 -w -DLUA_USE_LINUX -finstrument-functions -o "$dir/lua-inst" $files \
+	    "$LIBTR" -lm -ldl -lpthread
+	cat > "$dir/work.lua" <<'LUA'
+local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+local t = {}
+for i = 1, 20000 do t[#t + 1] = string.format("%d:%s", i, tostring(fib(i % 12))) end
+table.sort(t)
+print(fib(24), #table.concat(t, ","))
+LUA
+	plain=$(best 3 1 "$dir/lua-plain" "$dir/work.lua")
+	inst=$(best 3 1 "$dir/lua-inst" "$dir/work.lua")
+	ours=$(best 3 1 "$TR" --buffers 65536 -o "$dir/lua.spans" "$dir/lua-inst" "$dir/work.lua")
+	nspans=$(sed -n 's/^# spans: //p' "$dir/lua.spans")
+	dropped=$(sed -n 's/^# dropped: //p' "$dir/lua.spans")
+	echo
+	printf 'Lua (%s), -finstrument-functions: %s spans, %s dropped\n' "$src" "$nspans" "$dropped"
+	printf '%-40s %10s %10s\n' "run" "seconds" "slowdown"
+	printf '%-40s %10s %10s\n' "plain build" "$plain" "-"
+	printf '%-40s %10s %10.2f\n' "instrumented, recording off" "$inst" \
+	    "$(echo "$inst $plain" | awk '{ print $1 / $2 }')"
+	printf '%-40s %10s %10.2f\n' "under trace-record" "$ours" \
+	    "$(echo "$ours $plain" | awk '{ print $1 / $2 }')"
+	if command -v uftrace > /dev/null 2>&1; then
+		uf=$(best 3 1 uftrace record --no-libcall -d "$dir/uftrace.data" "$dir/lua-inst" "$dir/work.lua")
+		printf '%-40s %10s %10.2f\n' "under uftrace record" "$uf" \
+		    "$(echo "$uf $plain" | awk '{ print $1 / $2 }')"
+		echo "$ours $uf $plain" | awk '{ printf "trace-record slowdown / uftrace slowdown: %.2f\n", ($1 - $3) / ($2 - $3) }'
+	else
+		echo "note: uftrace not installed (apt-get install uftrace): no uftrace column"
+	fi
+else
+	echo "note: Lua sources not found (set LUA_SRC): end-to-end trace-record bench skipped"
+fi

@@ -70,7 +70,8 @@ struct thr {
 	uint64_t	 stack[FN_DEPTH][2];	/* id, outer */
 };
 
-static int on;			/* recording: read relaxed in the hot path */
+int tr_recording;		/* read relaxed by the inline tr_begin */
+
 static int clockmode;
 static int64_t *offsets;	/* TR_CLOCK_TSCP: per CPU, in ticks */
 static int sock = -1;
@@ -260,12 +261,12 @@ self(void)
 }
 
 NOINST tr_span
-tr_begin_child(const char *name, tr_span parent)
+tr_begin_slow(const char *name, tr_span parent)
 {
 	tr_span s = { 0, 0 };
 	struct thr *t;
 
-	if (!__atomic_load_n(&on, __ATOMIC_RELAXED) || (t = self()) == NULL)
+	if ((t = self()) == NULL)
 		return s;
 	s.outer = t->cur;
 	s.id = push_begin(t, (uintptr_t)(name ? name : "?"), TR_BEGIN_STR,
@@ -274,30 +275,16 @@ tr_begin_child(const char *name, tr_span parent)
 	return s;
 }
 
-NOINST tr_span
-tr_begin(const char *name)
-{
-	tr_span none = { 0, 0 };
-
-	return tr_begin_child(name, none);
-}
-
 NOINST void
-tr_end(tr_span s)
+tr_end_slow(tr_span s)
 {
 	struct thr *t;
 
-	if (s.id == 0 || (t = me) == NULL)
+	if ((t = self()) == NULL)
 		return;
 	push_end(t, s.id);
 	if (t->cur == s.id)
 		t->cur = s.outer;
-}
-
-NOINST int
-tr_enabled(void)
-{
-	return __atomic_load_n(&on, __ATOMIC_RELAXED);
 }
 
 NOINST void
@@ -317,7 +304,7 @@ __cyg_profile_func_enter(void *fn, void *site)
 	struct thr *t;
 
 	(void)site;
-	if (!__atomic_load_n(&on, __ATOMIC_RELAXED) || (t = self()) == NULL)
+	if (!__atomic_load_n(&tr_recording, __ATOMIC_RELAXED) || (t = self()) == NULL)
 		return;
 	if (t->depth < FN_DEPTH) {
 		t->stack[t->depth][0] = push_begin(t, (uintptr_t)fn, TR_BEGIN_FN, t->cur);
@@ -397,6 +384,7 @@ send_names(struct buf *b, uint32_t n, struct thr *t, int in_signal)
 	struct tr_pk *h = (struct tr_pk *)pk;
 	size_t used = sizeof *h;
 	uint32_t count = 0, i;
+	uint64_t last = 0;
 	char tmp[64];
 
 	for (i = 0; i < n; i++) {
@@ -405,8 +393,9 @@ send_names(struct buf *b, uint32_t n, struct thr *t, int in_signal)
 		const char *s;
 		size_t len, need;
 
-		if (kind == TR_END || (!in_signal && name_seen(e->name)))
+		if (kind == TR_END || e->name == last || (!in_signal && name_seen(e->name)))
 			continue;
+		last = e->name;
 		if (kind == TR_BEGIN_STR) {
 			s = (const char *)(uintptr_t)e->name;
 		} else if (in_signal || (s = elfsym_lookup((uintptr_t)e->name)) == NULL) {
@@ -455,7 +444,7 @@ send_events(struct buf *b)
 
 	send_names(b, b->hdr.count, &t, 0);
 	if (send_all(&b->hdr, sizeof b->hdr + b->hdr.count * sizeof(struct tr_ev)) < 0)
-		__atomic_store_n(&on, 0, __ATOMIC_RELAXED);	/* reader gone */
+		__atomic_store_n(&tr_recording, 0, __ATOMIC_RELAXED);	/* reader gone */
 }
 
 static NOINST void *
@@ -504,9 +493,9 @@ finish(void)
 	struct thr *t;
 	struct buf *b;
 
-	if (!on || getpid() != pid)
+	if (!tr_recording || getpid() != pid)
 		return;
-	__atomic_store_n(&on, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&tr_recording, 0, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&mu);
 	for (t = threads; t; t = t->next) {
 		uint32_t n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
@@ -542,8 +531,8 @@ on_fatal(int sig)
 	struct thr *t;
 	struct buf *b;
 
-	if (on && getpid() == pid) {
-		on = 0;
+	if (tr_recording && getpid() == pid) {
+		tr_recording = 0;
 		for (t = threads; t; t = t->next) {
 			uint32_t n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
 
@@ -567,7 +556,7 @@ on_fatal(int sig)
 static NOINST void
 after_fork_child(void)
 {
-	on = 0;
+	tr_recording = 0;
 	me = NULL;
 }
 
@@ -664,5 +653,5 @@ tr_init(void)
 		sa.sa_flags = SA_RESETHAND;
 		sigaction(sig, &sa, NULL);
 	}
-	__atomic_store_n(&on, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&tr_recording, 1, __ATOMIC_RELEASE);
 }

@@ -16,7 +16,7 @@
  * when the spans are written, outside the hot path.
  *
  * Recording is on only under trace-record(1); otherwise tr_begin and
- * tr_end cost a load and a branch.  Link with -ltracerecord -lpthread.
+ * tr_end, inline, cost a load and a branch.  Link with -ltracerecord -lpthread.
  * Programs built with -finstrument-functions get a span per function.
  * See trace_record(3).
  */
@@ -34,14 +34,49 @@ typedef struct tr_span {
 	uint64_t	outer;		/* the parent to restore at the end */
 } tr_span;
 
+/* Nonzero while spans are recorded; set by the library, read here. */
+extern int tr_recording;
+
+tr_span	tr_begin_slow(const char *name, tr_span parent);
+void	tr_end_slow(tr_span span);
+
 /* Begin a span named by a static string; its parent is implicit. */
-tr_span	tr_begin(const char *name);
+static inline tr_span
+tr_begin(const char *name)
+{
+	tr_span s = { 0, 0 };
+
+	if (__atomic_load_n(&tr_recording, __ATOMIC_RELAXED))
+		s = tr_begin_slow(name, s);
+	return s;
+}
+
 /* Begin a span whose parent is a span of another (or this) thread. */
-tr_span	tr_begin_child(const char *name, tr_span parent);
+static inline tr_span
+tr_begin_child(const char *name, tr_span parent)
+{
+	tr_span s = { 0, 0 };
+
+	if (__atomic_load_n(&tr_recording, __ATOMIC_RELAXED))
+		s = tr_begin_slow(name, parent);
+	return s;
+}
+
 /* End a span (on any thread).  Ending one not recorded does nothing. */
-void	tr_end(tr_span span);
+static inline void
+tr_end(tr_span span)
+{
+	if (span.id)
+		tr_end_slow(span);
+}
+
 /* Nonzero when spans are being recorded. */
-int	tr_enabled(void);
+static inline int
+tr_enabled(void)
+{
+	return __atomic_load_n(&tr_recording, __ATOMIC_RELAXED);
+}
+
 /* Hand this thread's spans to the writer now (they go at exit anyway). */
 void	tr_flush(void);
 

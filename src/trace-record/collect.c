@@ -1,11 +1,15 @@
 /*
  * collect.c: pair begin and end events into spans, and write them.
  *
- * Spans are kept in one array, found by (process, id) through an open
- * addressing index; names by (process, address) in another.  A begin
- * seen twice (a packet sent again by a crash handler while the writer
- * was sending it) is ignored, as is an end seen twice; an end whose
- * begin never came (its buffer was dropped) is counted.  Nothing is
+ * Spans are kept in one array.  An id is a thread slot and a sequence
+ * number that grows by one per begin, so each (process, slot) has a dense
+ * table from sequence to span: an end finds its begin, and a span its
+ * parent, with one array access and no hashing (a hash over millions of
+ * spans spent its time waiting on cache misses).  Names are found by
+ * (process, address) in a hash.  A begin whose sequence is not above the
+ * thread's highest (a packet sent again by a crash handler while the
+ * writer was sending it) is ignored, as is an end seen twice; an end
+ * whose begin never came (its buffer was dropped) is counted.  Nothing is
  * written before the program ends: the output is sorted by start time,
  * ids are renumbered 1, 2, ... in that order, so ids are unique across
  * processes and the file is the same whatever order packets came in.
@@ -43,6 +47,13 @@ struct proc {
 	char		exe[256];
 };
 
+struct seqtab {
+	uint32_t	pid, slot;
+	uint64_t	maxseq;
+	uint32_t	*span;		/* by sequence: span index + 1, 0 none */
+	size_t		cap;
+};
+
 struct thrdrop {
 	uint32_t	pid, tid;
 	uint64_t	dropped;
@@ -51,8 +62,8 @@ struct thrdrop {
 struct collect {
 	struct span	*spans;
 	size_t		 nspans, capspans;
-	uint32_t	*index;		/* span index + 1, 0 empty */
-	size_t		 capindex;
+	struct seqtab	*tabs;
+	size_t		 ntabs, captabs, lasttab;
 	struct name	*names;
 	size_t		 nnames, capnames;
 	struct proc	*procs;
@@ -88,41 +99,52 @@ proc_get(struct collect *c, uint32_t pid)
 	return &c->procs[c->nprocs++];
 }
 
-static void
-index_grow(struct collect *c)
+#define SEQ_MASK	((UINT64_C(1) << 40) - 1)
+
+/* The sequence table of (pid, the slot in id); NULL if never seen. */
+static struct seqtab *
+tab_find(struct collect *c, uint32_t pid, uint64_t id, int create)
 {
-	size_t ncap = c->capindex ? c->capindex * 2 : 4096;
+	uint32_t slot = (uint32_t)(id >> 40);
+	struct seqtab *t;
 
-	while (ncap < 2 * (c->nspans + 1))
-		ncap *= 2;
-	uint32_t *n = xcalloc(ncap, sizeof *n);
-
-	for (size_t i = 0; i < c->nspans; i++) {
-		size_t j = mix(c->spans[i].pid, c->spans[i].id) & (ncap - 1);
-
-		while (n[j])
-			j = (j + 1) & (ncap - 1);
-		n[j] = (uint32_t)i + 1;
-	}
-	free(c->index);
-	c->index = n;
-	c->capindex = ncap;
+	if (c->lasttab < c->ntabs && c->tabs[c->lasttab].pid == pid &&
+	    c->tabs[c->lasttab].slot == slot)
+		return &c->tabs[c->lasttab];
+	for (size_t i = 0; i < c->ntabs; i++)
+		if (c->tabs[i].pid == pid && c->tabs[i].slot == slot) {
+			c->lasttab = i;
+			return &c->tabs[i];
+		}
+	if (!create)
+		return NULL;
+	c->tabs = xgrow(c->tabs, &c->captabs, c->ntabs + 1, sizeof *c->tabs);
+	t = &c->tabs[c->ntabs];
+	memset(t, 0, sizeof *t);
+	t->pid = pid;
+	t->slot = slot;
+	c->lasttab = c->ntabs++;
+	return t;
 }
 
-/* The slot of (pid, id) in the index: its span, or the empty slot. */
+/* Where (pid, id)'s span index + 1 is kept, or NULL. */
 static uint32_t *
-index_slot(struct collect *c, uint32_t pid, uint64_t id)
+seq_slot(struct collect *c, uint32_t pid, uint64_t id, int create)
 {
-	size_t j = mix(pid, id) & (c->capindex - 1);
+	struct seqtab *t = tab_find(c, pid, id, create);
+	uint64_t seq = id & SEQ_MASK;
 
-	while (c->index[j]) {
-		const struct span *s = &c->spans[c->index[j] - 1];
+	if (t == NULL)
+		return NULL;
+	if (seq >= t->cap) {
+		if (!create)
+			return NULL;
+		size_t old = t->cap;
 
-		if (s->pid == pid && s->id == id)
-			break;
-		j = (j + 1) & (c->capindex - 1);
+		t->span = xgrow(t->span, &t->cap, (size_t)seq + 1, sizeof *t->span);
+		memset(t->span + old, 0, (t->cap - old) * sizeof *t->span);
 	}
-	return &c->index[j];
+	return &t->span[seq];
 }
 
 static const char *
@@ -191,11 +213,9 @@ event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e)
 
 	if (e->ts > pr->last)
 		pr->last = e->ts;
-	if ((c->nspans + 1) * 2 > c->capindex)
-		index_grow(c);
-	slot = index_slot(c, pr->pid, id);
 	if (kind == TR_END) {
-		if (*slot == 0)
+		slot = seq_slot(c, pr->pid, id, 0);
+		if (slot == NULL || *slot == 0)
 			c->orphan_ends++;
 		else if (c->spans[*slot - 1].ended)
 			c->dup++;
@@ -205,10 +225,14 @@ event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e)
 		}
 		return;
 	}
-	if (*slot) {
+	struct seqtab *t = tab_find(c, pr->pid, id, 1);
+
+	if ((id & SEQ_MASK) <= t->maxseq) {
 		c->dup++;
 		return;
 	}
+	t->maxseq = id & SEQ_MASK;
+	slot = seq_slot(c, pr->pid, id, 1);
 	c->spans = xgrow(c->spans, &c->capspans, c->nspans + 1, sizeof *c->spans);
 	struct span *s = &c->spans[c->nspans];
 
@@ -287,10 +311,13 @@ collect_packet(struct collect *c, const unsigned char *p, size_t n)
 	}
 }
 
+static const struct span *sorting;
+
 static int
 by_start(const void *a, const void *b)
 {
-	const struct span *x = a, *y = b;
+	const struct span *x = &sorting[*(const uint32_t *)a],
+	    *y = &sorting[*(const uint32_t *)b];
 
 	if (x->start_ns != y->start_ns)
 		return x->start_ns < y->start_ns ? -1 : 1;
@@ -371,13 +398,16 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		}
 		c->open += !s->ended;
 	}
-	if (c->nspans)
-		qsort(c->spans, c->nspans, sizeof *c->spans, by_start);
-	/* Output ids; the index is rebuilt over the sorted array. */
-	c->capindex = 0;
-	index_grow(c);
+	/* Sort indexes, not the spans; output ids are ranks. */
+	uint32_t *order = xcalloc(c->nspans ? c->nspans : 1, sizeof *order);
+
 	for (i = 0; i < c->nspans; i++)
-		c->spans[i].out = i + 1;
+		order[i] = (uint32_t)i;
+	sorting = c->spans;
+	if (c->nspans)
+		qsort(order, c->nspans, sizeof *order, by_start);
+	for (i = 0; i < c->nspans; i++)
+		c->spans[order[i]].out = i + 1;
 	for (i = 0; i < c->ndrops; i++)
 		c->dropped += c->drops[i].dropped;
 	for (i = 0; i < c->nprocs; i++)
@@ -421,15 +451,15 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		outf("# bad-packets: %" PRIu64 "\n", bad_packets);
 	outs("# ID\tPARENT\tSTART_NS\tDURATION_NS\tTRACK\tNAME\n");
 	for (i = 0; i < c->nspans; i++) {
-		const struct span *s = &c->spans[i];
+		const struct span *s = &c->spans[order[i]];
 		const char *name = name_get(c, s->pid, s->name);
 		uint64_t parent = 0;
 		char hex[32];
 
 		if (s->parent) {
-			uint32_t *slot = index_slot(c, s->pid, s->parent);
+			uint32_t *slot = seq_slot(c, s->pid, s->parent, 0);
 
-			if (*slot)
+			if (slot && *slot)
 				parent = c->spans[*slot - 1].out;
 		}
 		if (name == NULL) {
@@ -451,6 +481,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		out_name(name);
 		out_char('\n');
 	}
+	free(order);
 }
 
 void
@@ -460,7 +491,9 @@ collect_free(struct collect *c)
 		free(c->names[i].text);
 	free(c->names);
 	free(c->spans);
-	free(c->index);
+	for (size_t i = 0; i < c->ntabs; i++)
+		free(c->tabs[i].span);
+	free(c->tabs);
 	free(c->procs);
 	free(c->drops);
 	free(c);

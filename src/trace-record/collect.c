@@ -28,8 +28,7 @@
 
 struct span {
 	uint64_t	id, parent, start, end, name;
-	int64_t		start_ns, dur_ns;
-	uint64_t	out;		/* output id */
+	uint32_t	out;		/* output id */
 	uint32_t	pid, tid;
 	uint8_t		ended, kind;
 };
@@ -319,8 +318,9 @@ by_start(const void *a, const void *b)
 	const struct span *x = &sorting[*(const uint32_t *)a],
 	    *y = &sorting[*(const uint32_t *)b];
 
-	if (x->start_ns != y->start_ns)
-		return x->start_ns < y->start_ns ? -1 : 1;
+	/* Raw values of one clock (offsets already applied) compare as times. */
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
@@ -378,33 +378,24 @@ out_i64(int64_t v)
 
 void
 collect_write(struct collect *c, const struct clockcal *cal, char **argv,
-    uint64_t bad_packets)
+    uint64_t bad_packets, int64_t elapsed)
 {
 	size_t i;
 	static const char *modes[] = { "", "tsc", "tscp", "mono" };
 
-	for (i = 0; i < c->nspans; i++) {
-		struct span *s = &c->spans[i];
-		struct proc *pr = proc_get(c, s->pid);
-		uint64_t end = s->ended ? s->end : pr->last;
-
-		s->start_ns = clock_to_ns(cal, s->start);
-		s->dur_ns = clock_to_ns(cal, end) - s->start_ns;
-		if (s->dur_ns < 0) {
-			/* Two CPUs' clocks within the noise bound, a short
-			 * span, a migration: never a negative duration. */
-			s->dur_ns = 0;
-			c->clamped++;
-		}
-		c->open += !s->ended;
-	}
+	for (i = 0; i < c->nspans; i++)
+		c->open += !c->spans[i].ended;
 	/* Sort indexes, not the spans; output ids are ranks. */
 	uint32_t *order = xcalloc(c->nspans ? c->nspans : 1, sizeof *order);
 
 	for (i = 0; i < c->nspans; i++)
 		order[i] = (uint32_t)i;
 	sorting = c->spans;
-	if (c->nspans)
+	/* One thread's spans come in start order: often no sort at all. */
+	for (i = 1; i < c->nspans; i++)
+		if (by_start(&order[i - 1], &order[i]) > 0)
+			break;
+	if (i < c->nspans)
 		qsort(order, c->nspans, sizeof *order, by_start);
 	for (i = 0; i < c->nspans; i++)
 		c->spans[order[i]].out = i + 1;
@@ -441,12 +432,12 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		    pr->ppid, pr->exe[0] ? pr->exe : "?", pr->bye ? "" :
 		    " (ended without flushing: crashed or killed)");
 	}
+	if (elapsed >= 0)
+		outf("# elapsed-ns: %lld\n", (long long)elapsed);
 	outf("# spans: %zu\n# open: %" PRIu64 "\n# dropped: %" PRIu64 "\n",
 	    c->nspans, c->open, c->dropped);
 	if (c->orphan_ends)
 		outf("# ends-without-begin: %" PRIu64 "\n", c->orphan_ends);
-	if (c->clamped)
-		outf("# clamped-to-zero: %" PRIu64 "\n", c->clamped);
 	if (bad_packets)
 		outf("# bad-packets: %" PRIu64 "\n", bad_packets);
 	outs("# ID\tPARENT\tSTART_NS\tDURATION_NS\tTRACK\tNAME\n");
@@ -466,15 +457,24 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 			snprintf(hex, sizeof hex, "0x%" PRIx64, s->name);
 			name = hex;
 		}
+		int64_t start = clock_to_ns(cal, s->start),
+		    dur = clock_to_ns(cal, s->ended ? s->end : proc_get(c, s->pid)->last) - start;
+
+		if (dur < 0) {
+			/* Two CPUs' clocks within the noise bound, a short
+			 * span, a migration: never a negative duration. */
+			dur = 0;
+			c->clamped++;
+		}
 		if (!s->ended)
-			outf("# open: %" PRIu64 "\n", s->out);
+			outf("# open: %" PRIu32 "\n", s->out);
 		out_u64(s->out);
 		out_char('\t');
 		out_u64(parent);
 		out_char('\t');
-		out_i64(s->start_ns);
+		out_i64(start);
 		out_char('\t');
-		out_i64(s->dur_ns);
+		out_i64(dur);
 		outs("\ttid:");
 		out_u64(s->tid);
 		out_char('\t');
@@ -482,6 +482,9 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		out_char('\n');
 	}
 	free(order);
+	/* Known only now: at the end, where the spans' readers skip it. */
+	if (c->clamped)
+		outf("# clamped-to-zero: %" PRIu64 "\n", c->clamped);
 }
 
 void

@@ -23,10 +23,11 @@ const char	*collect_packet(struct collect *c, const unsigned char *p, size_t n);
 /*
  * Write the spans in spans(5) format to standard output (out.h), sorted
  * by start, with the clock's calibration and the counts of dropped and
- * open spans as comments.  argv is the command that was run.
+ * open spans as comments.  argv is the command that was run, elapsed
+ * how long it ran in nanoseconds (-1: no program).
  */
 void		 collect_write(struct collect *c, const struct clockcal *cal,
-		    char **argv, uint64_t bad_packets);
+		    char **argv, uint64_t bad_packets, int64_t elapsed);
 
 void		 collect_free(struct collect *c);
 

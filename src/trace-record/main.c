@@ -129,10 +129,10 @@ spawn(char **argv, int sock, const struct clockcal *cal, const char *buffers)
  * Take packets until every process holding the socket has closed it, or,
  * once the program has exited, until GRACE_MS pass in silence (a daemon
  * it left behind may hold the socket for ever).  Returns the program's
- * wait status.
+ * wait status, and in *ended when the program ended.
  */
 static int
-receive(int sock, pid_t child, struct collect *c, uint64_t *bad)
+receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
 {
 	static unsigned char pk[TR_PACKET_MAX + 64];
 	int status = 0, running = 1;
@@ -143,8 +143,10 @@ receive(int sock, pid_t child, struct collect *c, uint64_t *bad)
 
 		if (r < 0 && errno != EINTR)
 			die(EXIT_SELF, "poll:");
-		if (running && waitpid(child, &status, WNOHANG) == child)
+		if (running && waitpid(child, &status, WNOHANG) == child) {
 			running = 0;
+			*ended = clock_mono();
+		}
 		if (r == 0 && !running)
 			break;
 		if (r <= 0)
@@ -161,8 +163,10 @@ receive(int sock, pid_t child, struct collect *c, uint64_t *bad)
 		if ((size_t)n > sizeof pk || collect_packet(c, pk, (size_t)n) != NULL)
 			++*bad;
 	}
-	if (running)
+	if (running) {
 		waitpid(child, &status, 0);
+		*ended = clock_mono();
+	}
 	return status;
 }
 
@@ -232,7 +236,7 @@ main(int argc, char **argv)
 		char *none[] = { NULL };
 		struct collect *c = collect_new();
 
-		collect_write(c, &cal, none, 0);
+		collect_write(c, &cal, none, 0, -1);
 		collect_free(c);
 		out_flush();
 		return 0;
@@ -250,10 +254,11 @@ main(int argc, char **argv)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	struct collect *c = collect_new();
+	int64_t t0 = clock_mono(), t1 = t0;
 	pid_t child = spawn(argv, sv[1], &cal, buffers);
 
 	close(sv[1]);
-	int status = receive(sv[0], child, c, &bad);
+	int status = receive(sv[0], child, c, &bad, &t1);
 
 	if (output) {
 		int fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -262,7 +267,7 @@ main(int argc, char **argv)
 			die(EXIT_SELF, "%s:", output);
 		close(fd);
 	}
-	collect_write(c, &cal, argv, bad);
+	collect_write(c, &cal, argv, bad, t1 - t0);
 	out_flush();
 	if (bad)
 		warnx("%llu malformed packets ignored", (unsigned long long)bad);

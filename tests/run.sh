@@ -186,11 +186,13 @@ done
 section "man page EXAMPLES"
 # The lines of a page's EXAMPLES that start with "$ " run in order in one
 # fresh directory, with "perf script" standing for "cat" of the bundled
-# demo capture and "perf record" lines skipped.  Each must exit 0 and write
+# demo capture, "perf record" lines skipped and mdoc's \e read as a
+# backslash.  Each must exit 0 and write
 # something: to standard output, or to the file it redirects to.
 gzip -dc "$top/tests/data/demo-python-dwarf.perf.txt.gz" > "$tmp/demo.perf.txt"
-for page in "$top"/man/man*/*.[15]; do
+for page in "$top"/man/man*/*.[135]; do
 	sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$page" | sed -n 's/^\$ //p' |
+	    sed 's/\\e/\\/g' |
 	    grep -v '^perf record' > "$tmp/examples"
 	rm -rf "$tmp/ex" && mkdir "$tmp/ex"
 	n=0
@@ -212,7 +214,7 @@ for page in "$top"/man/man*/*.[15]; do
 	done < "$tmp/examples"
 done
 if command -v mandoc > /dev/null 2>&1; then
-	for page in "$top"/man/man*/*.[15]; do
+	for page in "$top"/man/man*/*.[135]; do
 		if mandoc -T lint -W warning "$page" > "$tmp/lint" 2>&1; then
 			pass
 		else

@@ -2,7 +2,6 @@
  * svg: see svg.h for the design note.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,29 +14,6 @@
 #include "svg.h"
 
 enum { XPAD = 10, FRAMEPAD = 1 };
-
-static void
-outs(const char *s)
-{
-	out_write(s, strlen(s));
-}
-
-static void
-outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void
-outf(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		out_write(buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
 
 /* A "%0.1f" string without its trailing ".0", in place. */
 static const char *
@@ -76,7 +52,7 @@ out_count(long double v)
 	if (v == floorl(v) && v < 18446744073709551616.0L)
 		out_u64((uint64_t)v);
 	else
-		outf("%.17g", (double)v);
+		out_fmt("%.17g", (double)v);
 }
 
 /* "%.0f" with thousands separators, as flamegraph.pl's titles have them. */
@@ -171,52 +147,52 @@ write_head(const struct svg_opts *o, const char *id, double height,
 	char b1[32], b2[32];
 	double w = o->width, fs = o->fontsize;
 
-	outs("<?xml version=\"1.0\" standalone=\"no\"?>\n");
-	outf("<svg version=\"1.1\" id=\"%s\" width=\"%s\" height=\"%s\" "
+	out_str("<?xml version=\"1.0\" standalone=\"no\"?>\n");
+	out_fmt("<svg version=\"1.1\" id=\"%s\" width=\"%s\" height=\"%s\" "
 	    "viewBox=\"0 0 %s %s\" xmlns=\"http://www.w3.org/2000/svg\" "
 	    "data-nametype=\"", id, pnum(b1, w), pnum(b2, height), b1, b2);
 	xml_out(o->nametype, strlen(o->nametype));
-	outs("\" data-countname=\"");
+	out_str("\" data-countname=\"");
 	xml_out(o->countname, strlen(o->countname));
-	outf("\" data-fontsize=\"%s\" data-fontwidth=\"%.15g\">\n",
+	out_fmt("\" data-fontsize=\"%s\" data-fontwidth=\"%.15g\">\n",
 	    pnum(b1, fs), o->fontwidth);
-	outs("<!-- flamegraph-svg (flametools): hover, click to zoom, "
+	out_str("<!-- flamegraph-svg (flametools): hover, click to zoom, "
 	    "Ctrl-F to search -->\n");
 	if (o->notes && *o->notes) {
-		outs("<desc>");
+		out_str("<desc>");
 		xml_out(o->notes, strlen(o->notes));
-		outs("</desc>\n");
+		out_str("</desc>\n");
 	}
-	outf("<defs><linearGradient id=\"%s-bg\" y1=\"0\" y2=\"1\" x1=\"0\" "
+	out_fmt("<defs><linearGradient id=\"%s-bg\" y1=\"0\" y2=\"1\" x1=\"0\" "
 	    "x2=\"0\"><stop stop-color=\"%s\" offset=\"5%%\"/>"
 	    "<stop stop-color=\"%s\" offset=\"95%%\"/></linearGradient>"
 	    "</defs>\n", id, o->bg1, o->bg2);
-	outs("<style>\n");
-	outf("#%s text{font-family:", id);
+	out_str("<style>\n");
+	out_fmt("#%s text{font-family:", id);
 	css_string(o->fonttype);
-	outf(";font-size:%spx;fill:#000}\n", pnum(b1, fs));
+	out_fmt(";font-size:%spx;fill:#000}\n", pnum(b1, fs));
 	/* What every frame shares is said once: height and corners. */
-	outf("#%s .f rect{height:%spx;rx:2px;ry:2px}\n", id,
+	out_fmt("#%s .f rect{height:%spx;rx:2px;ry:2px}\n", id,
 	    short1(b3, o->frameheight - FRAMEPAD));
-	outf("#%s .f text{transform:translateY(%spx)}\n", id, label_y);
+	out_fmt("#%s .f text{transform:translateY(%spx)}\n", id, label_y);
 
-	outf("#%s .f>g>:hover rect{stroke:#000;stroke-width:.5;cursor:pointer}\n", id);
-	outf("#%s .t{text-anchor:middle;font-size:%spx}\n", id, pnum(b1, fs + 5));
-	outf("#%s .st{text-anchor:middle;fill:#a0a0a0}\n", id);
-	outf("#%s .b{opacity:.1;cursor:pointer}\n", id);
-	outf("#%s .b:hover,#%s .b.on{opacity:1}\n", id, id);
-	outf("#%s .u{cursor:pointer}\n", id);
-	outf("#%s .hide{display:none}\n", id);
-	outs("</style>\n");
-	outf("<rect width=\"100%%\" height=\"100%%\" fill=\"url(#%s-bg)\"/>\n", id);
-	outf("<text class=\"t\" x=\"%d\" y=\"%s\">", (int)(w / 2), pnum(b1, fs * 2));
+	out_fmt("#%s .f>g>:hover rect{stroke:#000;stroke-width:.5;cursor:pointer}\n", id);
+	out_fmt("#%s .t{text-anchor:middle;font-size:%spx}\n", id, pnum(b1, fs + 5));
+	out_fmt("#%s .st{text-anchor:middle;fill:#a0a0a0}\n", id);
+	out_fmt("#%s .b{opacity:.1;cursor:pointer}\n", id);
+	out_fmt("#%s .b:hover,#%s .b.on{opacity:1}\n", id, id);
+	out_fmt("#%s .u{cursor:pointer}\n", id);
+	out_fmt("#%s .hide{display:none}\n", id);
+	out_str("</style>\n");
+	out_fmt("<rect width=\"100%%\" height=\"100%%\" fill=\"url(#%s-bg)\"/>\n", id);
+	out_fmt("<text class=\"t\" x=\"%d\" y=\"%s\">", (int)(w / 2), pnum(b1, fs * 2));
 	xml_out(o->title, strlen(o->title));
-	outs("</text>\n");
+	out_str("</text>\n");
 	if (o->subtitle && *o->subtitle) {
-		outf("<text class=\"st\" x=\"%d\" y=\"%s\">", (int)(w / 2),
+		out_fmt("<text class=\"st\" x=\"%d\" y=\"%s\">", (int)(w / 2),
 		    pnum(b1, fs * 4));
 		xml_out(o->subtitle, strlen(o->subtitle));
-		outs("</text>\n");
+		out_str("</text>\n");
 	}
 }
 
@@ -227,15 +203,15 @@ write_controls(const struct svg_opts *o, double height)
 	char b1[32], b2[32];
 	double w = o->width, fs = o->fontsize, ypad2 = fs * 2 + 10;
 
-	outf("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
+	out_fmt("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
 	    pnum(b1, height - ypad2 / 2));
-	outf("<text class=\"u hide\" x=\"%d\" y=\"%s\">Reset Zoom</text>\n",
+	out_fmt("<text class=\"u hide\" x=\"%d\" y=\"%s\">Reset Zoom</text>\n",
 	    XPAD, pnum(b1, fs * 2));
-	outf("<text class=\"b s\" x=\"%s\" y=\"%s\">Search</text>\n",
+	out_fmt("<text class=\"b s\" x=\"%s\" y=\"%s\">Search</text>\n",
 	    pnum(b1, w - XPAD - 100), pnum(b2, fs * 2));
-	outf("<text class=\"b ic\" x=\"%s\" y=\"%s\">ic</text>\n",
+	out_fmt("<text class=\"b ic\" x=\"%s\" y=\"%s\">ic</text>\n",
 	    pnum(b1, w - XPAD - 16), pnum(b2, fs * 2));
-	outf("<text class=\"m hide\" x=\"%s\" y=\"%s\"> </text>\n",
+	out_fmt("<text class=\"m hide\" x=\"%s\" y=\"%s\"> </text>\n",
 	    pnum(b1, w - XPAD - 100), pnum(b2, height - ypad2 / 2));
 }
 
@@ -290,9 +266,9 @@ svg_write(struct flame *f, const struct svg_opts *o)
 
 	pnum(label_y, 3 + (o->frameheight - FRAMEPAD) / 2);
 	write_head(o, id, height, label_y);
-	outf("<g class=\"f\" data-total=\"");
+	out_fmt("<g class=\"f\" data-total=\"");
 	out_count(timemax);
-	outf("\" data-elided=\"%zu\" data-label=\"%s\" data-fh=\"%s\">", elided,
+	out_fmt("\" data-elided=\"%zu\" data-label=\"%s\" data-fh=\"%s\">", elided,
 	    label_y, short1(b3, o->frameheight - FRAMEPAD));
 	/*
 	 * One group per depth, moved to its row, so frames carry no y; and a
@@ -322,7 +298,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		else
 			y1 = height - ypad2 - (fr->depth + 1) * fh + FRAMEPAD;
 		if (fr->depth != row) {
-			outf("%s\n<g transform=\"translate(0 %s)\">",
+			out_fmt("%s\n<g transform=\"translate(0 %s)\">",
 			    row == UINT32_MAX ? "" : "</g>", pnum(b1, y1));
 			row = fr->depth;
 			prev_end = 0;
@@ -344,21 +320,21 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		 */
 		attrs = o->nameattr ? nameattr_get(o->nameattr, name, nlen) : NULL;
 		link = attrs && attrs->href;
-		outs(link ? "<a" : "<g");
+		out_str(link ? "<a" : "<g");
 		if (link) {
-			outs(" href=\"");
+			out_str(" href=\"");
 			xml_out(attrs->href, strlen(attrs->href));
-			outs("\" target=\"");
-			outs(attrs->target ? attrs->target : "_top");
+			out_str("\" target=\"");
+			out_str(attrs->target ? attrs->target : "_top");
 			out_char('"');
 		}
 		if (attrs && attrs->klass) {
-			outs(" class=\"");
-			outs(attrs->klass);
+			out_str(" class=\"");
+			out_str(attrs->klass);
 			out_char('"');
 		}
 		if (fr->stime != prev_end) {
-			outs(" s=\"");
+			out_str(" s=\"");
 			out_count(fr->stime);
 			out_char('"');
 		}
@@ -366,35 +342,35 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		/* A replaced title cannot carry the count. */
 		if (o->factor != 1 || count != floorl(count) ||
 		    (attrs && attrs->title)) {
-			outs(" n=\"");
+			out_str(" n=\"");
 			out_count(etime - fr->stime);
 			out_char('"');
 		}
 		if (fr->has_delta)
-			outf(" d=\"%.17Lg\"", fr->delta);
-		outs("><title>");
+			out_fmt(" d=\"%.17Lg\"", fr->delta);
+		out_str("><title>");
 		shown = strip_annotation(name, nlen);
 		if (attrs && attrs->title) {
 			xml_out(attrs->title, strlen(attrs->title));
 		} else if (root) {
-			outs("all (");
+			out_str("all (");
 			out_samples(samples);
 			out_char(' ');
 			xml_out(o->countname, strlen(o->countname));
-			outs(", 100%)");
+			out_str(", 100%)");
 		} else {
 			/* In double, as Perl computes: 0.095 must round up. */
 			double pct = 100 * strtod(samples, NULL) /
 			    ((double)timemax * o->factor);
 
 			xml_out(name, shown);
-			outs(" (");
+			out_str(" (");
 			out_samples(samples);
 			out_char(' ');
 			xml_out(o->countname, strlen(o->countname));
 			num_fmt_fixed(b1, pct, 2);
-			outs(", ");
-			outs(b1);
+			out_str(", ");
+			out_str(b1);
 			out_char('%');
 			if (fr->has_delta) {
 				/* + 0: Perl's integer 0 negates to 0, not -0. */
@@ -405,15 +381,15 @@ svg_write(struct flame *f, const struct svg_opts *o)
 					d = 0;
 				num_fmt_fixed(b1, 100 * d / ((double)timemax *
 				    o->factor), 2);
-				outf("; %s%s%%", d > 0 ? "+" : "", b1);
+				out_fmt("; %s%s%%", d > 0 ? "+" : "", b1);
 			}
 			out_char(')');
 		}
-		outs("</title><rect x=\"");
-		outs(trim0(x1s));
-		outs("\" width=\"");
-		outs(short1(wbuf, rx2 - rx1));
-		outs("\" fill=\"");
+		out_str("</title><rect x=\"");
+		out_str(trim0(x1s));
+		out_str("\" width=\"");
+		out_str(short1(wbuf, rx2 - rx1));
+		out_str("\" fill=\"");
 		if (nlen == 2 && memcmp(name, "--", 2) == 0)
 			c = (struct rgb){ 160, 160, 160 };
 		else if (nlen == 1 && name[0] == '-')
@@ -425,7 +401,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		else
 			c = color_frame(o->pal, o->shade, name, nlen);
 		out_color(c);
-		outs("\"/>");
+		out_str("\"/>");
 		chars = (int)((x2 - x1) / (fs * o->fontwidth));
 		/*
 		 * A label where three characters fit; never on the root,
@@ -440,25 +416,25 @@ svg_write(struct flame *f, const struct svg_opts *o)
 			 * only without scripts: with them, the frames are drawn
 			 * on a canvas and never rendered as SVG.
 			 */
-			outs("<text x=\"");
-			outs(short1(b1, x1 + 3));
-			outs("\">");
+			out_str("<text x=\"");
+			out_str(short1(b1, x1 + 3));
+			out_str("\">");
 			if ((size_t)chars < total) {
 				xml_out(name, utf8_prefix(name, shown,
 				    (size_t)chars - 2));
-				outs("..");
+				out_str("..");
 			} else {
 				xml_out(name, shown);
 			}
-			outs("</text>");
+			out_str("</text>");
 		}
-		outs(link ? "</a>" : "</g>");
+		out_str(link ? "</a>" : "</g>");
 	}
-	outs(row == UINT32_MAX ? "</g>\n" : "</g>\n</g>\n");
+	out_str(row == UINT32_MAX ? "</g>\n" : "</g>\n</g>\n");
 	write_controls(o, height);
-	outs("<script><![CDATA[\n");
-	outs(flame_js);
-	outs("]]></script>\n</svg>\n");
+	out_str("<script><![CDATA[\n");
+	out_str(flame_js);
+	out_str("]]></script>\n</svg>\n");
 	return elided;
 }
 
@@ -468,11 +444,11 @@ svg_write_empty(const struct svg_opts *o)
 	char b1[32], b2[32];
 	double fs = o->fontsize, h = fs * 5;
 
-	outs("<?xml version=\"1.0\" standalone=\"no\"?>\n");
-	outf("<svg version=\"1.1\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" "
+	out_str("<?xml version=\"1.0\" standalone=\"no\"?>\n");
+	out_fmt("<svg version=\"1.1\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" "
 	    "xmlns=\"http://www.w3.org/2000/svg\">\n", pnum(b1, o->width),
 	    pnum(b2, h), b1, b2);
-	outf("<text x=\"%d\" y=\"%s\" style=\"font-family:Verdana,sans-serif;"
+	out_fmt("<text x=\"%d\" y=\"%s\" style=\"font-family:Verdana,sans-serif;"
 	    "font-size:%spx;text-anchor:middle\">ERROR: No valid input "
 	    "provided to flamegraph-svg.</text>\n</svg>\n", (int)(o->width / 2),
 	    pnum(b1, fs * 2), pnum(b2, fs));

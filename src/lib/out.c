@@ -3,6 +3,8 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -136,4 +138,44 @@ out_u64(uint64_t v)
 	char tmp[NUM_U64_MAX];
 
 	out_write(tmp, num_fmt_u64(tmp, v));
+}
+
+void
+out_i64(int64_t v)
+{
+	if (v < 0) {
+		out_char('-');
+		out_u64((uint64_t)0 - (uint64_t)v);
+	} else
+		out_u64((uint64_t)v);
+}
+
+void
+out_str(const char *s)
+{
+	out_write(s, strlen(s));
+}
+
+void
+out_fmt(const char *fmt, ...)
+{
+	char small[512], *big;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof small) {
+		out_write(small, (size_t)n);
+		return;
+	}
+	big = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	out_write(big, (size_t)n);
+	free(big);
 }

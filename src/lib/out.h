@@ -19,6 +19,11 @@ void out_init(void);
 void out_write(const void *p, size_t n);
 void out_char(char c);
 void out_u64(uint64_t v);
+void out_i64(int64_t v);
+/* A NUL-terminated string. */
+void out_str(const char *s);
+/* printf-style; any length (longer than the stack buffer is allocated). */
+void out_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Flush everything; exits on error.  Call before returning from main. */
 void out_flush(void);
 

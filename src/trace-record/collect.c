@@ -17,7 +17,6 @@
 #include "collect.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,37 +344,6 @@ out_name(const char *s)
 	out_write(run, (size_t)(s - run));
 }
 
-static void
-outs(const char *s)
-{
-	out_write(s, strlen(s));
-}
-
-static void
-outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void
-outf(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	out_write(buf, n < 0 ? 0 : (size_t)n >= sizeof buf ? sizeof buf - 1 : (size_t)n);
-}
-
-static void
-out_i64(int64_t v)
-{
-	if (v < 0) {
-		out_char('-');
-		out_u64((uint64_t)0 - (uint64_t)v);
-	} else
-		out_u64((uint64_t)v);
-}
-
 void
 collect_write(struct collect *c, const struct clockcal *cal, char **argv,
     uint64_t bad_packets, int64_t elapsed)
@@ -412,35 +380,35 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 				c->dropped += c->procs[i].dropped_bye - sum;
 		}
 
-	outs("# spans v1\n# command:");
+	out_str("# spans v1\n# command:");
 	for (; argv && *argv; argv++) {
 		out_char(' ');
 		out_name(*argv);
 	}
-	outf("\n# clock: %s (%s)\n", modes[cal->mode], cal->why);
+	out_fmt("\n# clock: %s (%s)\n", modes[cal->mode], cal->why);
 	if (cal->mode != TR_CLOCK_MONO) {
-		outf("# tsc-ticks-per-ns: %.9f (%s)\n", cal->ticks_per_ns, cal->source);
-		outs("# cpu-offsets:");
+		out_fmt("# tsc-ticks-per-ns: %.9f (%s)\n", cal->ticks_per_ns, cal->source);
+		out_str("# cpu-offsets:");
 		for (int k = 0; k < cal->ncpus; k++)
-			outf(" %d:%lld", cal->cpu[k], (long long)cal->offset[k]);
+			out_fmt(" %d:%lld", cal->cpu[k], (long long)cal->offset[k]);
 		out_char('\n');
 	}
 	for (i = 0; i < c->nprocs; i++) {
 		const struct proc *pr = &c->procs[i];
 
-		outf("# process: %" PRIu32 " parent %" PRIu32 " %s%s\n", pr->pid,
+		out_fmt("# process: %" PRIu32 " parent %" PRIu32 " %s%s\n", pr->pid,
 		    pr->ppid, pr->exe[0] ? pr->exe : "?", pr->bye ? "" :
 		    " (ended without flushing: crashed or killed)");
 	}
 	if (elapsed >= 0)
-		outf("# elapsed-ns: %lld\n", (long long)elapsed);
-	outf("# spans: %zu\n# open: %" PRIu64 "\n# dropped: %" PRIu64 "\n",
+		out_fmt("# elapsed-ns: %lld\n", (long long)elapsed);
+	out_fmt("# spans: %zu\n# open: %" PRIu64 "\n# dropped: %" PRIu64 "\n",
 	    c->nspans, c->open, c->dropped);
 	if (c->orphan_ends)
-		outf("# ends-without-begin: %" PRIu64 "\n", c->orphan_ends);
+		out_fmt("# ends-without-begin: %" PRIu64 "\n", c->orphan_ends);
 	if (bad_packets)
-		outf("# bad-packets: %" PRIu64 "\n", bad_packets);
-	outs("# ID\tPARENT\tSTART_NS\tDURATION_NS\tTRACK\tNAME\n");
+		out_fmt("# bad-packets: %" PRIu64 "\n", bad_packets);
+	out_str("# ID\tPARENT\tSTART_NS\tDURATION_NS\tTRACK\tNAME\n");
 	for (i = 0; i < c->nspans; i++) {
 		const struct span *s = &c->spans[order[i]];
 		const char *name = name_get(c, s->pid, s->name);
@@ -467,7 +435,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 			c->clamped++;
 		}
 		if (!s->ended)
-			outf("# open: %" PRIu32 "\n", s->out);
+			out_fmt("# open: %" PRIu32 "\n", s->out);
 		out_u64(s->out);
 		out_char('\t');
 		out_u64(parent);
@@ -475,7 +443,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		out_i64(start);
 		out_char('\t');
 		out_i64(dur);
-		outs("\ttid:");
+		out_str("\ttid:");
 		out_u64(s->tid);
 		out_char('\t');
 		out_name(name);
@@ -484,7 +452,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	free(order);
 	/* Known only now: at the end, where the spans' readers skip it. */
 	if (c->clamped)
-		outf("# clamped-to-zero: %" PRIu64 "\n", c->clamped);
+		out_fmt("# clamped-to-zero: %" PRIu64 "\n", c->clamped);
 }
 
 void

@@ -317,9 +317,9 @@ function restoreState() {
 	if (p.get("s") !== null) search(p.get("s"));
 }
 
-function follow(f, e) {
-	var href = f.link.getAttribute("href") || f.link.getAttributeNS("http://www.w3.org/1999/xlink", "href");
-	if (href) window.open(href, f.link.getAttribute("target") || (e.shiftKey ? "_blank" : "_top"));
+/* The file always gives a link its target (--nameattr's, or _top). */
+function follow(f) {
+	window.open(f.link.getAttribute("href"), f.link.getAttribute("target"));
 }
 function start() {
 	load();
@@ -365,7 +365,7 @@ function start() {
 			details.textContent = "Copied: " + f.name;
 			return;
 		}
-		if (f.link) return follow(f, e);
+		if (f.link) return follow(f);
 		zoom(f);
 	});
 	window.addEventListener("keydown", (e) => {

@@ -380,7 +380,9 @@ send_all(const void *p, size_t n)
 static NOINST void
 send_names(struct buf *b, uint32_t n, struct thr *t, int in_signal)
 {
-	static char pk[TR_PACKET_MAX];
+	/* The handler has its own: it may interrupt the writer mid-packet. */
+	static char wbuf[TR_PACKET_MAX], sbuf[TR_PACKET_MAX];
+	char *pk = in_signal ? sbuf : wbuf;
 	struct tr_pk *h = (struct tr_pk *)pk;
 	size_t used = sizeof *h;
 	uint32_t count = 0, i;
@@ -414,7 +416,7 @@ send_names(struct buf *b, uint32_t n, struct thr *t, int in_signal)
 		}
 		len = strnlen(s, 4096);
 		need = sizeof(struct tr_name) + ((len + 7) & ~(size_t)7);
-		if (used + need > sizeof pk) {
+		if (used + need > TR_PACKET_MAX) {
 			fill_header(h, t, TR_PK_NAMES, count);
 			if (send_all(pk, used) < 0)
 				return;

@@ -471,12 +471,6 @@ collect_free(struct collect *c)
 }
 
 uint64_t
-collect_open(const struct collect *c)
-{
-	return c->open;
-}
-
-uint64_t
 collect_dropped(const struct collect *c)
 {
 	return c->dropped;

@@ -31,8 +31,7 @@ void		 collect_write(struct collect *c, const struct clockcal *cal,
 
 void		 collect_free(struct collect *c);
 
-/* Spans still open at the end, and spans dropped, after collect_write. */
-uint64_t	 collect_open(const struct collect *c);
+/* Spans dropped, after collect_write. */
 uint64_t	 collect_dropped(const struct collect *c);
 
 #endif

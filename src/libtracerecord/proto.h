@@ -1,19 +1,33 @@
 /*
  * proto.h: what libtracerecord sends to trace-record.
  *
- * trace-record passes the traced program a SOCK_SEQPACKET socket as file
- * descriptor $TRACE_RECORD_FD.  Every process that links the library and
- * inherits the variable (children, exec'd programs) sends its own stream
- * of packets on it; a packet is one message, so packets of several
- * processes never interleave, and each names its process and thread.
+ * trace-record passes the traced program two file descriptors: a
+ * SOCK_SEQPACKET socket ($TRACE_RECORD_FD) and a shared memory file
+ * ($TRACE_RECORD_SHM, a memfd).  Events are written into buffers in the
+ * shared memory and never copied on their way: a thread fills a buffer,
+ * a packet on the socket says which buffer holds how many events,
+ * trace-record reads them in place and puts the buffer back on the
+ * shared free list, from which any recording process takes its next one.
+ * Every process that links the library and inherits the variables
+ * (children, exec'd programs) sends its own stream of packets on the
+ * socket; a packet is one message, so packets of several processes never
+ * interleave, and each names its process and thread.
  *
  * A packet is a struct tr_pk header and then `count` records:
  *   TR_PK_HELLO   one struct tr_hello (a process starts recording);
  *   TR_PK_NAMES   names: struct tr_name, then len bytes, padded to 8;
- *   TR_PK_EVENTS  struct tr_ev, one thread's events in the order made;
+ *   TR_PK_EVENTS  one struct tr_ref: `count` events of one thread, in the
+ *                 order made, are in that shared buffer;
  *   TR_PK_BYE     none: the process ended recording cleanly.
  * A process sends the names its events use before the events.  Events
  * hold raw clock values (see clock modes); trace-record converts them.
+ *
+ * The shared memory is a struct tr_shm page, then `nbufs` buffers of
+ * TR_BUF_SIZE.  Buffers never handed out are taken by advancing `cursor`;
+ * used ones are on a lock-free stack (`head`: a tag in the high 32 bits
+ * against ABA, buffer index + 1 in the low, 0 for empty; each buffer's
+ * `next` links the stack).  Everything in it is written by the traced
+ * program, so trace-record checks every index and count it reads.
  *
  * An event is a span's begin or end.  The top two bits of id say which;
  * a begin's name is the address of a static string (TR_BEGIN_STR) or of
@@ -25,8 +39,11 @@
 
 #include <stdint.h>
 
-#define TR_MAGIC	0x31525254u	/* "TRR1" */
+#define TR_MAGIC	0x32525254u	/* "TRR2" */
 #define TR_PACKET_MAX	(64 * 1024)
+#define TR_BUF_SIZE	(64 * 1024)
+#define TR_SHM_HEAD	4096		/* struct tr_shm's page */
+#define TR_BUF_EVENTS	((TR_BUF_SIZE - sizeof(struct tr_bufhdr)) / sizeof(struct tr_ev))
 
 enum { TR_PK_HELLO = 1, TR_PK_NAMES, TR_PK_EVENTS, TR_PK_BYE };
 enum { TR_END = 0, TR_BEGIN_STR = 1, TR_BEGIN_FN = 2 };
@@ -63,5 +80,71 @@ struct tr_ev {
 	uint64_t	id;		/* kind in the top two bits */
 	uint64_t	parent;		/* begin: parent id or 0 */
 };
+
+/* TR_PK_EVENTS's body. */
+struct tr_ref {
+	uint32_t	buf;		/* index of the shared buffer */
+	uint32_t	keep;		/* 1: trace-record must not reuse it */
+};
+
+struct tr_shm {
+	uint32_t	magic;
+	uint32_t	nbufs;
+	uint64_t	cursor;		/* buffers handed out so far (atomic) */
+	uint64_t	head;		/* free stack (atomic) */
+};
+
+/* A shared buffer: this, then TR_BUF_EVENTS events. */
+struct tr_bufhdr {
+	uint32_t	next;		/* free stack or local queue: index + 1 */
+	uint32_t	pad;
+	struct tr_pk	pk;		/* the packet that will name it */
+};
+
+/* The address of buffer i. */
+#define TR_BUF(base, i) \
+	((struct tr_bufhdr *)((char *)(base) + TR_SHM_HEAD + (size_t)(i) * TR_BUF_SIZE))
+#define TR_BUF_EV(b)	((struct tr_ev *)((b) + 1))
+
+/* Put buffer i on the shared free stack. */
+static inline __attribute__((no_instrument_function)) void
+tr_free_push(struct tr_shm *shm, uint32_t i)
+{
+	uint64_t old = __atomic_load_n(&shm->head, __ATOMIC_ACQUIRE), new;
+
+	do {
+		__atomic_store_n(&TR_BUF(shm, i)->next, (uint32_t)old, __ATOMIC_RELAXED);
+		new = ((old >> 32) + 1) << 32 | (i + 1);
+	} while (!__atomic_compare_exchange_n(&shm->head, &old, new, 1,
+	    __ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
+}
+
+/*
+ * A buffer from the free stack, else one never used; -1 when all are in
+ * use.  A `next` read from a buffer another process took meanwhile is
+ * harmless: the tag has moved, so the exchange fails and we read again.
+ */
+static inline __attribute__((no_instrument_function)) int64_t
+tr_free_pop(struct tr_shm *shm)
+{
+	uint64_t old = __atomic_load_n(&shm->head, __ATOMIC_ACQUIRE), new;
+
+	while ((uint32_t)old != 0) {
+		uint32_t i = (uint32_t)old - 1;
+
+		if (i >= shm->nbufs)
+			return -1;	/* a corrupt stack: take no buffer */
+		new = ((old >> 32) + 1) << 32 |
+		    __atomic_load_n(&TR_BUF(shm, i)->next, __ATOMIC_RELAXED);
+		if (__atomic_compare_exchange_n(&shm->head, &old, new, 1,
+		    __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
+			return i;
+	}
+	if (__atomic_load_n(&shm->cursor, __ATOMIC_RELAXED) >= shm->nbufs)
+		return -1;
+	uint64_t c = __atomic_fetch_add(&shm->cursor, 1, __ATOMIC_RELAXED);
+
+	return c < shm->nbufs ? (int64_t)c : -1;
+}
 
 #endif

@@ -9,20 +9,23 @@
  * is never half-written: trace-record pairs them by id and reports the
  * begins it never saw end.
  *
- * A full buffer goes, under one mutex, to a queue that a writer thread
- * sends to trace-record, one packet per buffer (proto.h), and the thread
- * takes an empty one.  Buffers are bounded (TRACE_RECORD_BUFFERS, 256 of
- * 64 KiB by default): when none is free the thread empties its own and
- * counts the begins it threw away, so a slow reader costs spans, counted,
- * never a blocked program.  The writer alone does I/O, and it resolves
- * names (strings, or function symbols through elfsym.c) before the events
- * that use them.
+ * Buffers live in memory shared with trace-record (proto.h), so events
+ * are written once and never copied: a full buffer goes, under one mutex,
+ * to a queue that a writer thread announces to trace-record, one small
+ * packet per buffer, and the thread takes an empty one from the shared
+ * free stack, where trace-record puts buffers back once read.  Their
+ * number is bounded (trace-record --buffers): when none is free the
+ * thread empties its own and counts the begins it threw away, so a slow
+ * reader costs spans, counted, never a blocked program.  The writer alone
+ * does I/O, and it resolves names (strings, or function symbols through
+ * elfsym.c) before the events that use them.
  *
  * Recording is on only when $TRACE_RECORD_FD is a SOCK_SEQPACKET socket
- * (trace-record's); otherwise tr_begin and tr_end test one flag.  A forked
- * child stops recording (its buffers are its parent's); an exec'd program
- * starts its own stream.  At exit, and on a fatal signal, the events every
- * thread has made so far are sent.
+ * and $TRACE_RECORD_SHM the shared memory (trace-record's); otherwise
+ * tr_begin and tr_end test one flag.  A forked child stops recording; an
+ * exec'd program starts its own stream.  At exit, and on a fatal signal,
+ * the events every thread has made so far are announced, in buffers
+ * trace-record keeps (a thread still running may write on in them).
  */
 #include "trace_record.h"
 
@@ -33,7 +36,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,24 +51,19 @@
 #include "proto.h"
 
 #define NOINST		__attribute__((no_instrument_function))
-#define EV_PER_BUF	((TR_PACKET_MAX - sizeof(struct tr_pk)) / sizeof(struct tr_ev))
+#define EV_PER_BUF	TR_BUF_EVENTS
 #define MAX_CPUS	4096
 #define FN_DEPTH	1024
 
-struct buf {
-	struct buf	*next;
-	struct tr_pk	 hdr;
-	struct tr_ev	 ev[EV_PER_BUF];
-};
-
 struct thr {
-	struct buf	*buf;
+	struct tr_ev	*ev;		/* buf's events */
 	uint32_t	 n;		/* events in buf, stored with release */
 	uint32_t	 depth;		/* -finstrument-functions stack */
 	uint64_t	 cur;		/* innermost open span */
 	uint64_t	 base;		/* slot << 40 */
 	uint64_t	 seq;
 	uint64_t	 dropped;
+	struct tr_bufhdr *buf;
 	pid_t		 tid;
 	int		 dead;
 	struct thr	*next;
@@ -76,11 +76,11 @@ static int clockmode;
 static int64_t *offsets;	/* TR_CLOCK_TSCP: per CPU, in ticks */
 static int sock = -1;
 static pid_t pid;
+static struct tr_shm *shm;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
-static struct buf *queue, **qtail = &queue, *spare;
-static unsigned nbufs, maxbufs = 256;
+static pthread_cond_t wake;		/* on CLOCK_MONOTONIC */
+static struct tr_bufhdr *queue, *qlast;	/* linked by index + 1 */
 static struct thr *threads;
 static uint32_t nslots;
 static int stopping;
@@ -89,12 +89,12 @@ static pthread_key_t key;
 
 static __thread struct thr *me __attribute__((tls_model("initial-exec")));
 
-static NOINST uint64_t
-now(void)
+/* The clock when it is not plain rdtsc: out of line, so that the fast
+ * path's callers keep their registers. */
+static __attribute__((noinline)) NOINST uint64_t
+now_slow(void)
 {
 #ifdef HAVE_TSC
-	if (clockmode == TR_CLOCK_TSC)
-		return __rdtsc();
 	if (clockmode == TR_CLOCK_TSCP) {
 		unsigned aux;
 		uint64_t t = __rdtscp(&aux);
@@ -108,29 +108,42 @@ now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* A buffer from the spares, or a new one within the bound; mu held. */
-static NOINST struct buf *
-buf_get(void)
+static inline __attribute__((always_inline)) NOINST uint64_t
+now(void)
 {
-	struct buf *b = spare;
-
-	if (b) {
-		spare = b->next;
-		return b;
-	}
-	if (nbufs >= maxbufs || (b = malloc(sizeof *b)) == NULL)
-		return NULL;
-	nbufs++;
-	return b;
+#ifdef HAVE_TSC
+	if (__builtin_expect(clockmode == TR_CLOCK_TSC, 1))
+		return __rdtsc();
+#endif
+	return now_slow();
 }
 
-static NOINST void
-enqueue(struct buf *b)
+static NOINST uint32_t
+buf_index(const struct tr_bufhdr *b)
 {
-	b->next = NULL;
-	*qtail = b;
-	qtail = &b->next;
-	pthread_cond_signal(&wake);
+	return (uint32_t)(((const char *)b - (const char *)shm - TR_SHM_HEAD) / TR_BUF_SIZE);
+}
+
+/* A free shared buffer, or NULL when all are in use. */
+static NOINST struct tr_bufhdr *
+buf_get(void)
+{
+	int64_t i = tr_free_pop(shm);
+
+	return i < 0 ? NULL : TR_BUF(shm, i);
+}
+
+/* For the writer to announce; keep: trace-record must not reuse it. mu held. */
+static NOINST void
+enqueue(struct tr_bufhdr *b, uint32_t keep)
+{
+	b->next = 0;
+	b->pad = keep;
+	if (qlast)
+		qlast->next = buf_index(b) + 1;
+	else
+		queue = b;
+	qlast = b;
 }
 
 static NOINST void
@@ -146,13 +159,20 @@ fill_header(struct tr_pk *h, const struct thr *t, uint32_t kind, uint32_t count)
 }
 
 static NOINST uint32_t
-begins(const struct buf *b, uint32_t n)
+begins(const struct tr_ev *ev, uint32_t n)
 {
 	uint32_t i, k = 0;
 
 	for (i = 0; i < n; i++)
-		k += TR_KIND(b->ev[i].id) != TR_END;
+		k += TR_KIND(ev[i].id) != TR_END;
 	return k;
+}
+
+static NOINST void
+take(struct thr *t, struct tr_bufhdr *b)
+{
+	t->buf = b;
+	t->ev = TR_BUF_EV(b);
 }
 
 /*
@@ -162,15 +182,15 @@ begins(const struct buf *b, uint32_t n)
 static NOINST void
 handoff(struct thr *t)
 {
-	struct buf *b;
+	struct tr_bufhdr *b;
 
 	pthread_mutex_lock(&mu);
 	if (t->n > 0 && !stopping && (b = buf_get()) != NULL) {
-		fill_header(&t->buf->hdr, t, TR_PK_EVENTS, t->n);
-		enqueue(t->buf);
-		t->buf = b;
+		fill_header(&t->buf->pk, t, TR_PK_EVENTS, t->n);
+		enqueue(t->buf, 0);
+		take(t, b);
 	} else {
-		t->dropped += begins(t->buf, t->n);
+		t->dropped += begins(t->ev, t->n);
 	}
 	__atomic_store_n(&t->n, 0, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&mu);
@@ -185,10 +205,10 @@ thread_gone(void *arg)
 		handoff(t);
 	pthread_mutex_lock(&mu);
 	t->dead = 1;
-	if (t->buf) {
-		t->buf->next = spare;
-		spare = t->buf;
+	if (t->buf && !stopping) {
+		tr_free_push(shm, buf_index(t->buf));
 		t->buf = NULL;
+		t->ev = NULL;
 	}
 	pthread_mutex_unlock(&mu);
 	me = NULL;
@@ -201,13 +221,14 @@ thread_new(void)
 
 	if (t == NULL)
 		return NULL;
-	pthread_mutex_lock(&mu);
-	t->buf = buf_get();
-	if (t->buf == NULL) {
-		pthread_mutex_unlock(&mu);
+	struct tr_bufhdr *b = buf_get();
+
+	if (b == NULL) {
 		free(t);
 		return NULL;
 	}
+	take(t, b);
+	pthread_mutex_lock(&mu);
 	t->base = (uint64_t)++nslots << 40;
 	t->tid = (pid_t)syscall(SYS_gettid);
 	t->next = threads;
@@ -218,73 +239,167 @@ thread_new(void)
 	return t;
 }
 
-static inline NOINST struct tr_ev *
-slot(struct thr *t)
+/*
+ * The hot path.  An event goes straight in when the thread is set up,
+ * its buffer has room and the clock is plain rdtsc (fast()); otherwise a
+ * function out of line gets things ready first.  Keeping every call off
+ * the fast path spares it saving registers.  Fields are read into locals
+ * before the event is written: stores through the event pointer might
+ * alias the thread's fields as far as the compiler knows.
+ */
+static inline NOINST int
+fast(const struct thr *t)
 {
+	return __builtin_expect(t != NULL && t->n < EV_PER_BUF &&
+	    clockmode == TR_CLOCK_TSC, 1);
+}
+
+/* This thread, with room for an event; NULL when not recording. */
+static __attribute__((noinline)) NOINST struct thr *
+ready(void)
+{
+	struct thr *t = me;
+
+	if (t == NULL && (!__atomic_load_n(&tr_recording, __ATOMIC_RELAXED) ||
+	    (t = thread_new()) == NULL))
+		return NULL;
 	if (t->n == EV_PER_BUF)
 		handoff(t);
-	return &t->buf->ev[t->n];
+	return t;
 }
 
 static inline NOINST uint64_t
-push_begin(struct thr *t, uint64_t name, unsigned kind, uint64_t parent)
+put_begin(struct thr *t, uint64_t ts, uint64_t name, unsigned kind, uint64_t parent)
 {
-	struct tr_ev *e = slot(t);
-	uint64_t id = t->base | ++t->seq;
+	uint32_t n = t->n;
+	struct tr_ev *e = &t->ev[n];
+	uint64_t seq = t->seq + 1, id = t->base | seq;
 
-	e->ts = now();
+	t->seq = seq;
+	e->ts = ts;
 	e->name = name;
 	e->id = id | (uint64_t)kind << 62;
 	e->parent = parent;
-	__atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->n, n + 1, __ATOMIC_RELEASE);
 	return id;
 }
 
 static inline NOINST void
-push_end(struct thr *t, uint64_t id)
+put_end(struct thr *t, uint64_t ts, uint64_t id)
 {
-	struct tr_ev *e = slot(t);
+	uint32_t n = t->n;
+	struct tr_ev *e = &t->ev[n];
 
-	e->ts = now();
+	e->ts = ts;
 	e->name = 0;
 	e->id = id;
 	e->parent = 0;
-	__atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->n, n + 1, __ATOMIC_RELEASE);
 }
 
-static inline NOINST struct thr *
-self(void)
+static inline NOINST tr_span
+begin_at(struct thr *t, uint64_t ts, const char *name, tr_span parent)
 {
-	struct thr *t = me;
+	tr_span s;
 
-	return t ? t : thread_new();
+	s.outer = t->cur;
+	s.id = put_begin(t, ts, (uintptr_t)(name ? name : "?"), TR_BEGIN_STR,
+	    parent.id ? parent.id : s.outer);
+	t->cur = s.id;
+	return s;
+}
+
+static inline NOINST void
+end_at(struct thr *t, uint64_t ts, tr_span s)
+{
+	put_end(t, ts, s.id);
+	if (t->cur == s.id)
+		t->cur = s.outer;
+}
+
+static inline NOINST void
+enter_at(struct thr *t, uint64_t ts, void *fn)
+{
+	uint32_t d = t->depth;
+
+	t->depth = d + 1;
+	if (__builtin_expect(d < FN_DEPTH, 1)) {
+		uint64_t cur = t->cur, id = put_begin(t, ts, (uintptr_t)fn, TR_BEGIN_FN, cur);
+
+		t->stack[d][0] = id;
+		t->stack[d][1] = cur;
+		t->cur = id;
+	}
+}
+
+static inline NOINST void
+exit_at(struct thr *t, uint64_t ts)
+{
+	uint32_t d = --t->depth;
+
+	if (__builtin_expect(d < FN_DEPTH, 1)) {
+		uint64_t id = t->stack[d][0], outer = t->stack[d][1];
+
+		put_end(t, ts, id);
+		t->cur = outer;
+	}
+}
+
+static __attribute__((noinline)) NOINST tr_span
+begin_slow(const char *name, tr_span parent)
+{
+	tr_span none = { 0, 0 };
+	struct thr *t = ready();
+
+	return t ? begin_at(t, now(), name, parent) : none;
+}
+
+static __attribute__((noinline)) NOINST void
+end_slow(tr_span s)
+{
+	struct thr *t = ready();
+
+	if (t)
+		end_at(t, now(), s);
+}
+
+static __attribute__((noinline)) NOINST void
+enter_slow(void *fn)
+{
+	struct thr *t = ready();
+
+	if (t)
+		enter_at(t, now(), fn);
+}
+
+static __attribute__((noinline)) NOINST void
+exit_slow(void)
+{
+	struct thr *t = ready();
+
+	if (t)
+		exit_at(t, now());
 }
 
 NOINST tr_span
 tr_begin_slow(const char *name, tr_span parent)
 {
-	tr_span s = { 0, 0 };
-	struct thr *t;
+	struct thr *t = me;
 
-	if ((t = self()) == NULL)
-		return s;
-	s.outer = t->cur;
-	s.id = push_begin(t, (uintptr_t)(name ? name : "?"), TR_BEGIN_STR,
-	    parent.id ? parent.id : t->cur);
-	t->cur = s.id;
-	return s;
+	if (!fast(t))
+		return begin_slow(name, parent);
+	return begin_at(t, __rdtsc(), name, parent);
 }
 
 NOINST void
 tr_end_slow(tr_span s)
 {
-	struct thr *t;
+	struct thr *t = me;
 
-	if ((t = self()) == NULL)
-		return;
-	push_end(t, s.id);
-	if (t->cur == s.id)
-		t->cur = s.outer;
+	if (!fast(t))
+		end_slow(s);
+	else
+		end_at(t, __rdtsc(), s);
 }
 
 NOINST void
@@ -301,17 +416,14 @@ void __cyg_profile_func_exit(void *fn, void *site) NOINST;
 void
 __cyg_profile_func_enter(void *fn, void *site)
 {
-	struct thr *t;
+	struct thr *t = me;
 
 	(void)site;
-	if (!__atomic_load_n(&tr_recording, __ATOMIC_RELAXED) || (t = self()) == NULL)
-		return;
-	if (t->depth < FN_DEPTH) {
-		t->stack[t->depth][0] = push_begin(t, (uintptr_t)fn, TR_BEGIN_FN, t->cur);
-		t->stack[t->depth][1] = t->cur;
-		t->cur = t->stack[t->depth][0];
-	}
-	t->depth++;
+	if (!fast(t)) {
+		if (t || __atomic_load_n(&tr_recording, __ATOMIC_RELAXED))
+			enter_slow(fn);
+	} else
+		enter_at(t, __rdtsc(), fn);
 }
 
 void
@@ -323,10 +435,10 @@ __cyg_profile_func_exit(void *fn, void *site)
 	(void)site;
 	if (t == NULL || t->depth == 0)
 		return;
-	if (--t->depth < FN_DEPTH) {
-		push_end(t, t->stack[t->depth][0]);
-		t->cur = t->stack[t->depth][1];
-	}
+	if (!fast(t))
+		exit_slow();
+	else
+		exit_at(t, __rdtsc());
 }
 
 /*
@@ -378,7 +490,7 @@ send_all(const void *p, size_t n)
 }
 
 static NOINST void
-send_names(struct buf *b, uint32_t n, struct thr *t, int in_signal)
+send_names(const struct tr_ev *ev, uint32_t n, const struct thr *t, int in_signal)
 {
 	/* The handler has its own: it may interrupt the writer mid-packet. */
 	static char wbuf[TR_PACKET_MAX], sbuf[TR_PACKET_MAX];
@@ -390,7 +502,7 @@ send_names(struct buf *b, uint32_t n, struct thr *t, int in_signal)
 	char tmp[64];
 
 	for (i = 0; i < n; i++) {
-		const struct tr_ev *e = &b->ev[i];
+		const struct tr_ev *e = &ev[i];
 		unsigned kind = TR_KIND(e->id);
 		const char *s;
 		size_t len, need;
@@ -439,40 +551,86 @@ send_names(struct buf *b, uint32_t n, struct thr *t, int in_signal)
 	}
 }
 
-static NOINST void
-send_events(struct buf *b)
+/* The names buffer b's events use, then the packet that points at it. */
+static NOINST int
+announce(struct tr_bufhdr *b, uint32_t count, const struct thr *t,
+    uint32_t keep, int in_signal)
 {
-	struct thr t = { .tid = (pid_t)b->hdr.tid, .dropped = b->hdr.dropped };
+	char pk[sizeof(struct tr_pk) + sizeof(struct tr_ref)];
+	struct tr_ref ref = { buf_index(b), keep };
 
-	send_names(b, b->hdr.count, &t, 0);
-	if (send_all(&b->hdr, sizeof b->hdr + b->hdr.count * sizeof(struct tr_ev)) < 0)
-		__atomic_store_n(&tr_recording, 0, __ATOMIC_RELAXED);	/* reader gone */
+	send_names(TR_BUF_EV(b), count, t, in_signal);
+	fill_header((struct tr_pk *)pk, t, TR_PK_EVENTS, count);
+	memcpy(pk + sizeof(struct tr_pk), &ref, sizeof ref);
+	return send_all(pk, sizeof pk);
+}
+
+/*
+ * The writer looks at the queue every millisecond, or sooner when told to
+ * stop, rather than being woken for each buffer: a thread waking it would
+ * pay for a futex call, and the scheduler tends to run the woken writer
+ * on the waker's CPU, in the traced program's way.  Idle, it looks less
+ * often, up to every 8 ms.
+ */
+/*
+ * Buffers not yet used are memory no one has touched: the thread that
+ * takes one would stop for a page fault per 4 KiB.  The writer touches
+ * the next PREFAULT of them first (MADV_POPULATE_WRITE where the kernel
+ * has it; elsewhere the thread pays).
+ */
+#define PREFAULT	64
+
+static NOINST void
+prefault(void)
+{
+#ifdef MADV_POPULATE_WRITE
+	static uint64_t done;
+	uint64_t c = __atomic_load_n(&shm->cursor, __ATOMIC_RELAXED), want = c + PREFAULT;
+
+	if (want > shm->nbufs)
+		want = shm->nbufs;
+	if (done < c)
+		done = c;
+	if (done < want && madvise(TR_BUF(shm, done), (size_t)(want - done) * TR_BUF_SIZE,
+	    MADV_POPULATE_WRITE) == 0)
+		done = want;
+#endif
 }
 
 static NOINST void *
 write_loop(void *arg)
 {
+	long idle_ns = 1000000;
+
 	(void)arg;
 	for (;;) {
-		struct buf *b, *next;
+		struct tr_bufhdr *b, *next;
+		struct timespec until;
 
 		pthread_mutex_lock(&mu);
-		while (queue == NULL && !stopping)
-			pthread_cond_wait(&wake, &mu);
+		if (queue == NULL && !stopping) {
+			clock_gettime(CLOCK_MONOTONIC, &until);
+			until.tv_nsec += idle_ns;
+			if (until.tv_nsec >= 1000000000) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&wake, &mu, &until);
+		}
+		idle_ns = queue ? 1000000 : idle_ns < 8000000 ? idle_ns * 2 : idle_ns;
 		b = queue;
-		queue = NULL;
-		qtail = &queue;
+		queue = qlast = NULL;
 		int done = stopping && b == NULL;
 		pthread_mutex_unlock(&mu);
 		if (done)
 			return NULL;
+		prefault();
 		for (; b; b = next) {
-			next = b->next;
-			send_events(b);
-			pthread_mutex_lock(&mu);
-			b->next = spare;
-			spare = b;
-			pthread_mutex_unlock(&mu);
+			struct thr t = { .tid = (pid_t)b->pk.tid, .dropped = b->pk.dropped };
+
+			next = b->next ? TR_BUF(shm, b->next - 1) : NULL;
+			if (announce(b, b->pk.count, &t, b->pad, 0) < 0)
+				__atomic_store_n(&tr_recording, 0, __ATOMIC_RELAXED);	/* reader gone */
 		}
 	}
 }
@@ -488,12 +646,14 @@ send_simple(uint32_t kind, const void *body, size_t len)
 	send_all(pk, sizeof(struct tr_pk) + len);
 }
 
-/* At exit: every thread's events so far, then the queue, then BYE. */
+/*
+ * At exit: the queue, then every thread's events so far (in buffers
+ * trace-record keeps: a thread still running may write on), then BYE.
+ */
 static NOINST void
 finish(void)
 {
 	struct thr *t;
-	struct buf *b;
 
 	if (!tr_recording || getpid() != pid)
 		return;
@@ -502,11 +662,10 @@ finish(void)
 	for (t = threads; t; t = t->next) {
 		uint32_t n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
 
-		if (t->dead || n == 0 || (b = malloc(sizeof *b)) == NULL)
+		if (t->dead || n == 0 || t->buf == NULL)
 			continue;
-		memcpy(b->ev, t->buf->ev, n * sizeof *b->ev);
-		fill_header(&b->hdr, t, TR_PK_EVENTS, n);
-		enqueue(b);
+		fill_header(&t->buf->pk, t, TR_PK_EVENTS, n);
+		enqueue(t->buf, 1);
 	}
 	stopping = 1;
 	pthread_cond_signal(&wake);
@@ -531,24 +690,20 @@ static NOINST void
 on_fatal(int sig)
 {
 	struct thr *t;
-	struct buf *b;
+	struct tr_bufhdr *b;
 
 	if (tr_recording && getpid() == pid) {
 		tr_recording = 0;
+		for (b = queue; b; b = b->next ? TR_BUF(shm, b->next - 1) : NULL) {
+			struct thr q = { .tid = (pid_t)b->pk.tid, .dropped = b->pk.dropped };
+
+			announce(b, b->pk.count, &q, b->pad, 1);
+		}
 		for (t = threads; t; t = t->next) {
 			uint32_t n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
 
-			if (t->dead || n == 0 || t->buf == NULL)
-				continue;
-			send_names(t->buf, n, t, 1);
-			fill_header(&t->buf->hdr, t, TR_PK_EVENTS, n);
-			send_all(&t->buf->hdr, sizeof t->buf->hdr + n * sizeof(struct tr_ev));
-		}
-		for (b = queue; b; b = b->next) {
-			struct thr q = { .tid = (pid_t)b->hdr.tid };
-
-			send_names(b, b->hdr.count, &q, 1);
-			send_all(&b->hdr, sizeof b->hdr + b->hdr.count * sizeof(struct tr_ev));
+			if (!t->dead && n > 0 && t->buf != NULL)
+				announce(t->buf, n, t, 1, 1);
 		}
 	}
 	sigaction(sig, &old_act[sig], NULL);
@@ -587,14 +742,15 @@ __attribute__((constructor)) static NOINST void
 tr_init(void)
 {
 	const char *fd = getenv("TRACE_RECORD_FD"), *clk = getenv("TRACE_RECORD_CLOCK");
-	const char *nb = getenv("TRACE_RECORD_BUFFERS");
+	const char *sh = getenv("TRACE_RECORD_SHM");
 	struct tr_hello hello;
+	struct stat st;
 	int type = 0, sig;
 	socklen_t len = sizeof type;
 	char *end;
 	sigset_t all, prev;
 
-	if (fd == NULL || clk == NULL)
+	if (fd == NULL || clk == NULL || sh == NULL)
 		return;
 	sock = (int)strtol(fd, &end, 10);
 	if (*end || getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &len) < 0 ||
@@ -610,8 +766,20 @@ tr_init(void)
 #endif
 	else
 		return;
-	if (nb && strtoul(nb, &end, 10) > 0 && *end == '\0')
-		maxbufs = (unsigned)strtoul(nb, NULL, 10);
+	int mfd = (int)strtol(sh, &end, 10);
+
+	if (*end || fstat(mfd, &st) < 0 || st.st_size < TR_SHM_HEAD)
+		return;
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+
+	if (m == MAP_FAILED)
+		return;
+	shm = m;
+	if (shm->magic != TR_MAGIC ||
+	    TR_SHM_HEAD + (uint64_t)shm->nbufs * TR_BUF_SIZE > (uint64_t)st.st_size) {
+		munmap(m, (size_t)st.st_size);
+		return;
+	}
 	pid = getpid();
 	if (pthread_key_create(&key, thread_gone) != 0)
 		return;
@@ -625,6 +793,11 @@ tr_init(void)
 		hello.exe[0] = '\0';
 	send_simple(TR_PK_HELLO, &hello, sizeof hello);
 
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&wake, &ca);
 	/* The writer takes no signals: they are the program's. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &prev);

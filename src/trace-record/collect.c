@@ -9,7 +9,16 @@
  * (process, address) in a hash.  A begin whose sequence is not above the
  * thread's highest (a packet sent again by a crash handler while the
  * writer was sending it) is ignored, as is an end seen twice; an end
- * whose begin never came (its buffer was dropped) is counted.  Nothing is
+ * whose begin never came (its buffer was dropped) is counted.
+ *
+ * While the program runs, a buffer's events are only copied out of the
+ * shared memory, so that the buffer goes back to the program at once and
+ * trace-record takes as little CPU as it can from a program it shares
+ * the machine with; they are paired when the program is done.  The copy
+ * is packed: each field as a varint of its difference from the event
+ * before (a span's begin and end take some 14 bytes instead of 64).
+ * Fresh memory costs a page fault per 4 KiB, and at 64 bytes a span the
+ * faults alone were slower than the program making the events.  Nothing is
  * written before the program ends: the output is sorted by start time,
  * ids are renumbered 1, 2, ... in that order, so ids are unique across
  * processes and the file is the same whatever order packets came in.
@@ -20,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../lib/err.h"
 #include "../lib/out.h"
@@ -57,6 +67,19 @@ struct thrdrop {
 	uint64_t	dropped;
 };
 
+/* One buffer's events, packed; blocks of RAW_BLOCK bytes hold them. */
+struct raw {
+	unsigned char	*data;
+	uint32_t	 pid, tid, count;
+	uint64_t	 dropped;
+	unsigned char	*block;		/* the block it is in */
+};
+
+#define RAW_BLOCK	(16u << 20)
+/* A packed event: a tag byte, then up to four 10-byte varints. */
+#define PACKED_MAX	41
+enum { TAG_KIND = 3, TAG_ROOT = 4 };
+
 struct collect {
 	struct span	*spans;
 	size_t		 nspans, capspans;
@@ -68,6 +91,12 @@ struct collect {
 	size_t		 nprocs, capprocs;
 	struct thrdrop	*drops;
 	size_t		 ndrops, capdrops;
+	struct tr_shm	*shm;		/* the buffers events are read from */
+	uint32_t	 nbufs;
+	struct raw	*raws;
+	size_t		 nraws, capraws;
+	unsigned char	*block;		/* the block being filled */
+	size_t		 blockused;
 	uint64_t	 dup, orphan_ends, open, dropped, clamped;
 };
 
@@ -80,9 +109,13 @@ mix(uint64_t a, uint64_t b)
 }
 
 struct collect *
-collect_new(void)
+collect_new(struct tr_shm *shm, uint32_t nbufs)
 {
-	return xcalloc(1, sizeof(struct collect));
+	struct collect *c = xcalloc(1, sizeof(struct collect));
+
+	c->shm = shm;
+	c->nbufs = nbufs;
+	return c;
 }
 
 static struct proc *
@@ -245,6 +278,127 @@ event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e)
 	*slot = (uint32_t)++c->nspans;
 }
 
+static unsigned char *
+put_varint(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+/* The difference b - a, zigzag-encoded so that small negatives stay small. */
+static uint64_t
+zigzag(uint64_t a, uint64_t b)
+{
+	uint64_t d = b - a;
+
+	return (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
+}
+
+static const unsigned char *
+get_varint(const unsigned char *p, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (int sh = 0; sh < 64; sh += 7) {
+		x |= (uint64_t)(*p & 0x7f) << sh;
+		if (!(*p++ & 0x80))
+			break;
+	}
+	*v = x;
+	return p;
+}
+
+static uint64_t
+unzigzag(uint64_t a, uint64_t z)
+{
+	return a + ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1));
+}
+
+/* A packed copy of one buffer's events, paired when the program is done. */
+static void
+keep(struct collect *c, const struct tr_pk *h, const struct tr_ev *ev)
+{
+	size_t most = (size_t)h->count * PACKED_MAX;
+	uint64_t ts = 0, id = 0, name = 0;
+
+	if (h->count == 0)
+		return;
+	if (c->block == NULL || c->blockused + most > RAW_BLOCK) {
+		c->block = mmap(NULL, RAW_BLOCK, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (c->block == MAP_FAILED)
+			die(125, "out of memory");
+		c->blockused = 0;
+	}
+	unsigned char *start = c->block + c->blockused, *p = start;
+
+	for (uint32_t i = 0; i < h->count; i++) {
+		/* Read once: the program may be writing there (it owns the buffer). */
+		struct tr_ev e;
+		unsigned kind;
+
+		memcpy(&e, &ev[i], sizeof e);
+		kind = TR_KIND(e.id);
+		e.id = TR_ID(e.id);
+		*p++ = (unsigned char)(kind | (kind != TR_END && e.parent == 0 ? TAG_ROOT : 0));
+		p = put_varint(p, zigzag(ts, e.ts));
+		p = put_varint(p, zigzag(id, e.id));
+		ts = e.ts;
+		if (kind != TR_END) {
+			p = put_varint(p, zigzag(name, e.name));
+			name = e.name;
+			if (e.parent)
+				p = put_varint(p, zigzag(e.parent, e.id));
+		}
+		id = e.id;
+	}
+	c->raws = xgrow(c->raws, &c->capraws, c->nraws + 1, sizeof *c->raws);
+	c->raws[c->nraws++] = (struct raw){ start, h->pid, h->tid, h->count,
+	    h->dropped, c->block };
+	c->blockused += (size_t)(p - start);
+}
+
+/* Unpack and pair the events kept, in the order they came, freeing as we go. */
+static void
+pair_all(struct collect *c)
+{
+	for (size_t i = 0; i < c->nraws; i++) {
+		struct raw *r = &c->raws[i];
+		struct proc *pr = proc_get(c, r->pid);
+		const unsigned char *p = r->data;
+		uint64_t ts = 0, id = 0, name = 0, z;
+
+		drop_note(c, r->pid, r->tid, r->dropped);
+		for (uint32_t k = 0; k < r->count; k++) {
+			struct tr_ev e = { 0, 0, 0, 0 };
+			unsigned tag = *p++, kind = tag & TAG_KIND;
+
+			p = get_varint(p, &z);
+			ts = e.ts = unzigzag(ts, z);
+			p = get_varint(p, &z);
+			id = unzigzag(id, z);
+			if (kind != TR_END) {
+				p = get_varint(p, &z);
+				name = e.name = unzigzag(name, z);
+				if (!(tag & TAG_ROOT)) {
+					p = get_varint(p, &z);
+					e.parent = id - ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1));
+				}
+			}
+			e.id = id | (uint64_t)kind << 62;
+			event(c, pr, r->tid, &e);
+		}
+		if (i + 1 == c->nraws || c->raws[i + 1].block != r->block)
+			munmap(r->block, RAW_BLOCK);
+	}
+	c->nraws = 0;
+	c->block = NULL;
+}
+
 const char *
 collect_packet(struct collect *c, const unsigned char *p, size_t n)
 {
@@ -288,17 +442,19 @@ collect_packet(struct collect *c, const unsigned char *p, size_t n)
 			n -= sizeof nm + pad;
 		}
 		return NULL;
-	case TR_PK_EVENTS:
-		if (n != (size_t)h.count * sizeof(struct tr_ev))
-			return "events packet of the wrong size";
-		drop_note(c, h.pid, h.tid, h.dropped);
-		for (uint32_t i = 0; i < h.count; i++) {
-			struct tr_ev e;
+	case TR_PK_EVENTS: {
+		struct tr_ref ref;
 
-			memcpy(&e, p + (size_t)i * sizeof e, sizeof e);
-			event(c, pr, h.tid, &e);
-		}
+		if (n != sizeof ref)
+			return "events packet of the wrong size";
+		memcpy(&ref, p, sizeof ref);
+		if (ref.buf >= c->nbufs || h.count > TR_BUF_EVENTS)
+			return "events packet naming no buffer";
+		keep(c, &h, TR_BUF_EV(TR_BUF(c->shm, ref.buf)));
+		if (!ref.keep)
+			tr_free_push(c->shm, ref.buf);
 		return NULL;
+	}
 	case TR_PK_BYE:
 		if (n == sizeof(uint64_t))
 			memcpy(&pr->dropped_bye, p, sizeof(uint64_t));
@@ -351,6 +507,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	size_t i;
 	static const char *modes[] = { "", "tsc", "tscp", "mono" };
 
+	pair_all(c);
 	for (i = 0; i < c->nspans; i++)
 		c->open += !c->spans[i].ended;
 	/* Sort indexes, not the spans; output ids are ranks. */
@@ -467,6 +624,7 @@ collect_free(struct collect *c)
 	free(c->tabs);
 	free(c->procs);
 	free(c->drops);
+	free(c->raws);
 	free(c);
 }
 

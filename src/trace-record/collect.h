@@ -11,8 +11,10 @@
 
 struct collect;
 
-/* A new, empty collection. */
-struct collect	*collect_new(void);
+struct tr_shm;
+
+/* A new, empty collection, reading events from nbufs buffers at shm. */
+struct collect	*collect_new(struct tr_shm *shm, uint32_t nbufs);
 
 /*
  * Take one packet.  Returns NULL, or what is wrong with it (the packet

@@ -3,10 +3,13 @@
  *
  * The program (linked with libtracerecord, or built with
  * -finstrument-functions and linked with it) finds a socket in
- * $TRACE_RECORD_FD and the clock to read in $TRACE_RECORD_CLOCK; it sends
- * its spans in packets (proto.h), and when it and every process that
- * inherited the socket are done, trace-record writes them in spans(5)
- * text, times in Unix-epoch nanoseconds.  The clock is chosen and
+ * $TRACE_RECORD_FD, shared memory for its buffers in $TRACE_RECORD_SHM
+ * and the clock to read in $TRACE_RECORD_CLOCK; it fills buffers with
+ * events and names them in packets (proto.h).  trace-record pairs the
+ * events into spans as buffers come, puts each buffer back for reuse,
+ * and when the program and every process that inherited the socket are
+ * done, writes the spans in spans(5) text, times in Unix-epoch
+ * nanoseconds.  The clock is chosen and
  * calibrated here, before the program starts (clock.c).
  *
  *	trace-record -o run.spans -- ./server --once
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,6 +44,7 @@ enum { EXIT_SELF = 125, EXIT_NOEXEC = 126, EXIT_NOTFOUND = 127 };
 /* After the program exits, how long a straggler holding the socket may
  * stay silent before trace-record stops waiting for it. */
 #define GRACE_MS 500
+#define DEFAULT_BUFFERS 1024
 
 static const char usage_text[] =
 "usage: trace-record [-o FILE] [--clock auto|tsc|tscp|mono] [--buffers N]\n"
@@ -52,8 +57,9 @@ static const char usage_text[] =
 "      --clock MODE    auto (default): the TSC when the CPU and kernel vouch\n"
 "                      for it, else CLOCK_MONOTONIC; or force tsc, tscp\n"
 "                      (rdtscp with per-CPU offsets) or mono\n"
-"      --buffers N     buffers of 64 KiB each process may fill before it\n"
-"                      drops spans (default 256)\n"
+"      --buffers N     buffers of 64 KiB (2046 events) the program's threads\n"
+"                      share; with none free, spans are dropped and\n"
+"                      counted (default 1024)\n"
 "      --clock-info    print the chosen clock and its calibration, and exit\n"
 "  -h, --help          this help\n"
 "  -V, --version       version\n"
@@ -77,15 +83,16 @@ usage_fail(const char *pre, const char *arg)
 
 /* The program, its environment saying where to send spans. */
 static pid_t
-spawn(char **argv, int sock, const struct clockcal *cal, const char *buffers)
+spawn(char **argv, int sock, int shm, const struct clockcal *cal)
 {
-	char fd[16], offs[CLOCK_MAX_CPUS * 24 + 1] = "";
+	char fd[16], sfd[16], offs[CLOCK_MAX_CPUS * 24 + 1] = "";
 	static const char *modes[] = { "", "tsc", "tscp", "mono" };
 	int report[2];
 	pid_t pid;
 	size_t used = 0;
 
 	snprintf(fd, sizeof fd, "%d", sock);
+	snprintf(sfd, sizeof sfd, "%d", shm);
 	for (int i = 0; i < cal->ncpus && used + 48 < sizeof offs; i++)
 		used += (size_t)snprintf(offs + used, sizeof offs - used, "%s%d:%lld",
 		    i ? "," : "", cal->cpu[i], (long long)cal->offset[i]);
@@ -100,8 +107,7 @@ spawn(char **argv, int sock, const struct clockcal *cal, const char *buffers)
 		setenv("TRACE_RECORD_FD", fd, 1);
 		setenv("TRACE_RECORD_CLOCK", modes[cal->mode], 1);
 		setenv("TRACE_RECORD_OFFSETS", offs, 1);
-		if (buffers)
-			setenv("TRACE_RECORD_BUFFERS", buffers, 1);
+		setenv("TRACE_RECORD_SHM", sfd, 1);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		execvp(argv[0], argv);
@@ -182,10 +188,10 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL, *mode = "auto", *buffers = NULL;
+	const char *output = NULL, *mode = "auto";
 	int ch, info = 0, sv[2];
 	struct clockcal cal;
-	uint64_t bad = 0, v;
+	uint64_t bad = 0, v, nbufs = DEFAULT_BUFFERS;
 
 	err_init(argv[0]);
 	err_input_status(EXIT_SELF);
@@ -196,7 +202,7 @@ main(int argc, char **argv)
 			    v > 1000000)
 				usage_fail("--buffers wants a count from 1 to 1000000, "
 				    "not ", optarg);
-			buffers = optarg;
+			nbufs = v;
 			break;
 		case 'c':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "tsc") &&
@@ -234,7 +240,7 @@ main(int argc, char **argv)
 	out_init();
 	if (info) {
 		char *none[] = { NULL };
-		struct collect *c = collect_new();
+		struct collect *c = collect_new(NULL, 0);
 
 		collect_write(c, &cal, none, 0, -1);
 		collect_free(c);
@@ -244,20 +250,33 @@ main(int argc, char **argv)
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) < 0)
 		die(EXIT_SELF, "socketpair:");
 	fcntl(sv[0], F_SETFD, FD_CLOEXEC);
-	/* Room for bursts: the program's writer blocks, never its threads. */
-	int big = 8 << 20;
+	/* Room for bursts of names: the program's writer blocks, never its threads. */
+	int big = 4 << 20;
 
 	setsockopt(sv[0], SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
 	setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+	/* The buffers: memory takes pages only where the program writes. */
+	size_t shmsize = TR_SHM_HEAD + (size_t)nbufs * TR_BUF_SIZE;
+	int shmfd = memfd_create("trace-record", 0);
+	struct tr_shm *shm;
+
+	if (shmfd < 0 || ftruncate(shmfd, (off_t)shmsize) < 0)
+		die(EXIT_SELF, "shared memory of %zu bytes:", shmsize);
+	shm = mmap(NULL, shmsize, PROT_READ | PROT_WRITE, MAP_SHARED, shmfd, 0);
+	if (shm == MAP_FAILED)
+		die(EXIT_SELF, "shared memory of %zu bytes:", shmsize);
+	shm->magic = TR_MAGIC;
+	shm->nbufs = (uint32_t)nbufs;
 
 	/* Ctrl-C is for the program; its spans are still written. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
-	struct collect *c = collect_new();
+	struct collect *c = collect_new(shm, (uint32_t)nbufs);
 	int64_t t0 = clock_mono(), t1 = t0;
-	pid_t child = spawn(argv, sv[1], &cal, buffers);
+	pid_t child = spawn(argv, sv[1], shmfd, &cal);
 
 	close(sv[1]);
+	close(shmfd);
 	int status = receive(sv[0], child, c, &bad, &t1);
 
 	if (output) {
@@ -275,6 +294,7 @@ main(int argc, char **argv)
 		warnx("%llu spans dropped (buffers full; see --buffers)",
 		    (unsigned long long)collect_dropped(c));
 	collect_free(c);
+	munmap(shm, shmsize);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

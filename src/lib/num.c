@@ -37,18 +37,32 @@ num_parse_arg(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return *v < min || *v > max ? -1 : 0;
 }
 
+/* Two digits at a time, from the right: half the divisions. */
 size_t
 num_fmt_u64(char *buf, uint64_t v)
 {
+	static const char pairs[201] =
+	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	    "8081828384858687888990919293949596979899";
 	char tmp[NUM_U64_MAX];
-	size_t n = 0, i;
+	char *p = tmp + sizeof tmp;
+	size_t n;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		p -= 2;
+		memcpy(p, pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * v, 2);
+	} else
+		*--p = (char)('0' + v);
+	n = (size_t)(tmp + sizeof tmp - p);
+	memcpy(buf, p, n);
 	return n;
 }
 

@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 
 #include "../lib/err.h"
+#include "../lib/num.h"
 #include "../lib/out.h"
 #include "../libtracerecord/proto.h"
 
@@ -45,7 +46,8 @@ struct span {
 struct name {
 	uint64_t	key;
 	uint32_t	pid;
-	char		*text;
+	uint32_t	len;
+	char		*text;		/* escaped for spans(5) */
 };
 
 struct proc {
@@ -178,7 +180,7 @@ seq_slot(struct collect *c, uint32_t pid, uint64_t id, int create)
 	return &t->span[seq];
 }
 
-static const char *
+static const struct name *
 name_get(const struct collect *c, uint32_t pid, uint64_t key)
 {
 	if (c->capnames == 0)
@@ -186,8 +188,28 @@ name_get(const struct collect *c, uint32_t pid, uint64_t key)
 	for (size_t j = mix(pid, key) & (c->capnames - 1); c->names[j].text;
 	    j = (j + 1) & (c->capnames - 1))
 		if (c->names[j].pid == pid && c->names[j].key == key)
-			return c->names[j].text;
+			return &c->names[j];
 	return NULL;
+}
+
+/* s[0..len) with tab, newline and backslash escaped, as spans(5) says. */
+static char *
+escape(const char *s, size_t len, uint32_t *outlen)
+{
+	char *e = xmalloc(2 * len + 1), *p = e;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+
+		if (ch == '\t' || ch == '\n' || ch == '\\') {
+			*p++ = '\\';
+			ch = ch == '\t' ? 't' : ch == '\n' ? 'n' : '\\';
+		}
+		*p++ = ch;
+	}
+	*p = '\0';
+	*outlen = (uint32_t)(p - e);
+	return e;
 }
 
 static void
@@ -216,9 +238,7 @@ name_put(struct collect *c, uint32_t pid, uint64_t key, const char *s, size_t le
 			return;
 	c->names[j].pid = pid;
 	c->names[j].key = key;
-	c->names[j].text = xmalloc(len + 1);
-	memcpy(c->names[j].text, s, len);
-	c->names[j].text[len] = '\0';
+	c->names[j].text = escape(s, len, &c->names[j].len);
 	c->nnames++;
 }
 
@@ -566,21 +586,20 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	if (bad_packets)
 		out_fmt("# bad-packets: %" PRIu64 "\n", bad_packets);
 	out_str("# ID\tPARENT\tSTART_NS\tDURATION_NS\tTRACK\tNAME\n");
+	const struct name *nm = NULL;
+
 	for (i = 0; i < c->nspans; i++) {
 		const struct span *s = &c->spans[order[i]];
-		const char *name = name_get(c, s->pid, s->name);
 		uint64_t parent = 0;
-		char hex[32];
+		char line[6 * NUM_U64_MAX + 16], *p = line;
 
+		if (nm == NULL || nm->pid != s->pid || nm->key != s->name)
+			nm = name_get(c, s->pid, s->name);
 		if (s->parent) {
 			uint32_t *slot = seq_slot(c, s->pid, s->parent, 0);
 
 			if (slot && *slot)
 				parent = c->spans[*slot - 1].out;
-		}
-		if (name == NULL) {
-			snprintf(hex, sizeof hex, "0x%" PRIx64, s->name);
-			name = hex;
 		}
 		int64_t start = clock_to_ns(cal, s->start),
 		    dur = clock_to_ns(cal, s->ended ? s->end : proc_get(c, s->pid)->last) - start;
@@ -593,18 +612,28 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		}
 		if (!s->ended)
 			out_fmt("# open: %" PRIu32 "\n", s->out);
-		out_u64(s->out);
-		out_char('\t');
-		out_u64(parent);
-		out_char('\t');
-		out_i64(start);
-		out_char('\t');
-		out_i64(dur);
-		out_str("\ttid:");
-		out_u64(s->tid);
-		out_char('\t');
-		out_name(name);
-		out_char('\n');
+		p += num_fmt_u64(p, s->out);
+		*p++ = '\t';
+		p += num_fmt_u64(p, parent);
+		*p++ = '\t';
+		if (start < 0)
+			*p++ = '-';
+		p += num_fmt_u64(p, start < 0 ? (uint64_t)0 - (uint64_t)start : (uint64_t)start);
+		*p++ = '\t';
+		p += num_fmt_u64(p, (uint64_t)dur);
+		memcpy(p, "\ttid:", 5);
+		p += 5;
+		p += num_fmt_u64(p, s->tid);
+		*p++ = '\t';
+		if (nm) {
+			out_write(line, (size_t)(p - line));
+			out_write(nm->text, nm->len);
+			out_char('\n');
+		} else {
+			/* No name came (the process died first): the address. */
+			out_write(line, (size_t)(p - line));
+			out_fmt("0x%" PRIx64 "\n", s->name);
+		}
 	}
 	free(order);
 	/* Known only now: at the end, where the spans' readers skip it. */

@@ -117,6 +117,11 @@ for f in fn fn-shared; do
 done
 expect "fn: fib's parents" "$(awk -F'\t' '!/^#/ { name[$1] = $6 } $6 == "fib" && name[$2] != "fib" { print name[$2] }' "$tmp/fn.spans")" main
 
+# A name with a tab, a backslash and a newline: escaped, one line a span.
+"$BIN/trace-record" -o "$tmp/esc.spans" "$tmp/lifecycle" "$(printf 'a\tb\\c\nd')"
+expect "names escaped as spans(5) says" "$(awk -F'\t' '!/^#/ && $6 != "step" { print $6 }' "$tmp/esc.spans")" 'a\tb\\c\nd'
+expect "escaped name: well formed" "$(verify "$tmp/esc.spans")" 4
+
 # Statuses: the program's, 126/127 when it cannot run, 125 for ours.
 "$BIN/trace-record" -o /dev/null "$tmp/lifecycle" exit 7
 expect "the program's exit status" $? 7

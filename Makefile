@@ -104,6 +104,7 @@ FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/replay_%)
 fuzz_prog_perf = stackcollapse
 fuzz_prog_folded = flamegraph-svg
+fuzz_prog_packets = trace-record
 fuzz_objs = $(filter-out %/main.o,$(call objs,$(fuzz_prog_$(1))))
 $(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $$(call fuzz_objs,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
@@ -121,7 +122,8 @@ fuzz: $(FUZZ_SRC) $(BUILD)/flamegraph-svg/flame_js.h
 	@mkdir -p build/fuzz
 	for f in $(FUZZ_SRC); do \
 	  b=$$(basename $$f .c); \
-	  case $$b in fuzz_perf) p=stackcollapse;; fuzz_folded) p=flamegraph-svg;; esac; \
+	  case $$b in fuzz_perf) p=stackcollapse;; fuzz_folded) p=flamegraph-svg;; \
+	    fuzz_packets) p=trace-record;; esac; \
 	  clang -g -O1 -std=c11 -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' -Isrc \
 	    -I$(BUILD)/flamegraph-svg -fsanitize=fuzzer,address,undefined \
 	    -o build/fuzz/$$b $$f $$(ls src/$$p/*.c | grep -v main.c) \

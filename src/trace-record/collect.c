@@ -99,7 +99,7 @@ struct collect {
 	size_t		 nraws, capraws;
 	unsigned char	*block;		/* the block being filled */
 	size_t		 blockused;
-	uint64_t	 dup, orphan_ends, open, dropped, clamped;
+	uint64_t	 dup, orphan_ends, open, dropped, clamped, wild;
 };
 
 static uint64_t
@@ -255,8 +255,17 @@ drop_note(struct collect *c, uint32_t pid, uint32_t tid, uint64_t dropped)
 	c->drops[c->ndrops++] = (struct thrdrop){ pid, tid, dropped };
 }
 
+/*
+ * How far past a thread's last begin a sequence number may jump: the
+ * events of a buffer and the begins the thread says it dropped, up to
+ * MAX_GAP.  A wilder number (memory the program scribbled on) would size
+ * a table by it; it is counted as a bad event instead.
+ */
+#define MAX_GAP		(UINT64_C(1) << 26)
+
 static void
-event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e)
+event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e,
+    uint64_t dropped)
 {
 	uint64_t id = TR_ID(e->id);
 	unsigned kind = TR_KIND(e->id);
@@ -280,6 +289,10 @@ event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e)
 
 	if ((id & SEQ_MASK) <= t->maxseq) {
 		c->dup++;
+		return;
+	}
+	if ((id & SEQ_MASK) - t->maxseq > TR_BUF_EVENTS + (dropped < MAX_GAP ? dropped : MAX_GAP)) {
+		c->wild++;
 		return;
 	}
 	t->maxseq = id & SEQ_MASK;
@@ -410,7 +423,7 @@ pair_all(struct collect *c)
 				}
 			}
 			e.id = id | (uint64_t)kind << 62;
-			event(c, pr, r->tid, &e);
+			event(c, pr, r->tid, &e, r->dropped);
 		}
 		if (i + 1 == c->nraws || c->raws[i + 1].block != r->block)
 			munmap(r->block, RAW_BLOCK);
@@ -585,6 +598,8 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		out_fmt("# ends-without-begin: %" PRIu64 "\n", c->orphan_ends);
 	if (bad_packets)
 		out_fmt("# bad-packets: %" PRIu64 "\n", bad_packets);
+	if (c->wild)
+		out_fmt("# bad-events: %" PRIu64 "\n", c->wild);
 	out_str("# ID\tPARENT\tSTART_NS\tDURATION_NS\tTRACK\tNAME\n");
 	const struct name *nm = NULL;
 

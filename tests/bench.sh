@@ -199,7 +199,11 @@ for th in 1 2; do
 		esac
 		echo "$r" | awk -v l="recording $how, $th thread(s)" '{
 		    printf "%-34s %10.2f %10.2f %10.2f %10.2f %10.2f\n", l, $2, $4, $6, $6 / $2, $6 / $4 }'
+		c=$(echo "$r" | awk '{ print $6 }')
+		case $how in tsc) on_tsc=$c ;; mono) on_mono=$c ;; esac
 	done
+	echo "$on_mono $on_tsc" | awk -v l="span on gettime / on TSC, $th thr" '{
+	    printf "%-34s %10s %10s %10.2f\n", l, "", "", $1 / $2 }'
 done
 
 src=${LUA_SRC:-}
@@ -261,7 +265,8 @@ LUA
 		    "$(echo "$uf $plain" | awk '{ print $1 / $2 }')"
 		echo "$el $uf $plain" | awk '{ printf "slowdown of the program, trace-record / uftrace: %.2f (%.1fx / %.1fx)\n", ($1 / 1e9 / $3) / ($2 / $3), $1 / 1e9 / $3, $2 / $3 }'
 		# To text, as trace-record writes it: uftrace's own JSON export.
-		ufd=$(best 1 1 sh -c "uftrace dump --chrome -d '$dir/uftrace.data' > '$dir/uftrace.json'")
+		printf 'uftrace dump --chrome -d "%s" > "%s"\n' "$dir/uftrace.data" "$dir/uftrace.json" > "$dir/ufdump.sh"
+		ufd=$(best 1 1 sh "$dir/ufdump.sh")
 		printf '%-40s %10s %10.2f\n' "  and uftrace dump --chrome after it" \
 		    "$(echo "$uf $ufd" | awk '{ print $1 + $2 }')" "$(echo "$uf $ufd $plain" | awk '{ print ($1 + $2) / $3 }')"
 		du -sk "$dir/lua.spans" "$dir/uftrace.data" "$dir/uftrace.json" | sed 's/^/size (KiB): /'

@@ -76,9 +76,9 @@ struct tr_name {
 
 struct tr_ev {
 	uint64_t	ts;
-	uint64_t	name;		/* begin: name's address; end: 0 */
+	uint64_t	name;		/* begin: name's address; end: unused */
 	uint64_t	id;		/* kind in the top two bits */
-	uint64_t	parent;		/* begin: parent id or 0 */
+	uint64_t	parent;		/* begin: parent id or 0; end: unused */
 };
 
 /* TR_PK_EVENTS's body. */

@@ -58,6 +58,7 @@
 struct thr {
 	struct tr_ev	*ev;		/* buf's events */
 	uint32_t	 n;		/* events in buf, stored with release */
+	uint32_t	 fast_n;	/* n below this: room, and plain rdtsc */
 	uint32_t	 depth;		/* -finstrument-functions stack */
 	uint64_t	 cur;		/* innermost open span */
 	uint64_t	 base;		/* slot << 40 */
@@ -228,6 +229,7 @@ thread_new(void)
 		return NULL;
 	}
 	take(t, b);
+	t->fast_n = clockmode == TR_CLOCK_TSC ? EV_PER_BUF : 0;
 	pthread_mutex_lock(&mu);
 	t->base = (uint64_t)++nslots << 40;
 	t->tid = (pid_t)syscall(SYS_gettid);
@@ -250,8 +252,7 @@ thread_new(void)
 static inline NOINST int
 fast(const struct thr *t)
 {
-	return __builtin_expect(t != NULL && t->n < EV_PER_BUF &&
-	    clockmode == TR_CLOCK_TSC, 1);
+	return __builtin_expect(t != NULL && t->n < t->fast_n, 1);
 }
 
 /* This thread, with room for an event; NULL when not recording. */
@@ -290,10 +291,9 @@ put_end(struct thr *t, uint64_t ts, uint64_t id)
 	uint32_t n = t->n;
 	struct tr_ev *e = &t->ev[n];
 
+	/* An end's name and parent are not read: left as they were. */
 	e->ts = ts;
-	e->name = 0;
 	e->id = id;
-	e->parent = 0;
 	__atomic_store_n(&t->n, n + 1, __ATOMIC_RELEASE);
 }
 

@@ -572,31 +572,6 @@ announce(struct tr_bufhdr *b, uint32_t count, const struct thr *t,
  * on the waker's CPU, in the traced program's way.  Idle, it looks less
  * often, up to every 8 ms.
  */
-/*
- * Buffers not yet used are memory no one has touched: the thread that
- * takes one would stop for a page fault per 4 KiB.  The writer touches
- * the next PREFAULT of them first (MADV_POPULATE_WRITE where the kernel
- * has it; elsewhere the thread pays).
- */
-#define PREFAULT	64
-
-static NOINST void
-prefault(void)
-{
-#ifdef MADV_POPULATE_WRITE
-	static uint64_t done;
-	uint64_t c = __atomic_load_n(&shm->cursor, __ATOMIC_RELAXED), want = c + PREFAULT;
-
-	if (want > shm->nbufs)
-		want = shm->nbufs;
-	if (done < c)
-		done = c;
-	if (done < want && madvise(TR_BUF(shm, done), (size_t)(want - done) * TR_BUF_SIZE,
-	    MADV_POPULATE_WRITE) == 0)
-		done = want;
-#endif
-}
-
 static NOINST void *
 write_loop(void *arg)
 {
@@ -624,7 +599,6 @@ write_loop(void *arg)
 		pthread_mutex_unlock(&mu);
 		if (done)
 			return NULL;
-		prefault();
 		for (; b; b = next) {
 			struct thr t = { .tid = (pid_t)b->pk.tid, .dropped = b->pk.dropped };
 

@@ -364,7 +364,7 @@ keep(struct collect *c, const struct tr_pk *h, const struct tr_ev *ev)
 		c->block = mmap(NULL, RAW_BLOCK, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (c->block == MAP_FAILED)
-			die(125, "out of memory");
+			die(EXIT_INPUT, "out of memory");
 		c->blockused = 0;
 	}
 	unsigned char *start = c->block + c->blockused, *p = start;
@@ -419,7 +419,7 @@ pair_all(struct collect *c)
 				name = e.name = unzigzag(name, z);
 				if (!(tag & TAG_ROOT)) {
 					p = get_varint(p, &z);
-					e.parent = id - ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1));
+					e.parent = id - unzigzag(0, z);
 				}
 			}
 			e.id = id | (uint64_t)kind << 62;
@@ -514,25 +514,6 @@ by_start(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* NAME with tab, newline and backslash escaped, as spans(5) says. */
-static void
-out_name(const char *s)
-{
-	const char *run = s;
-
-	for (; *s; s++) {
-		const char *esc = *s == '\t' ? "\\t" : *s == '\n' ? "\\n" :
-		    *s == '\\' ? "\\\\" : NULL;
-
-		if (esc) {
-			out_write(run, (size_t)(s - run));
-			out_write(esc, 2);
-			run = s + 1;
-		}
-	}
-	out_write(run, (size_t)(s - run));
-}
-
 void
 collect_write(struct collect *c, const struct clockcal *cal, char **argv,
     uint64_t bad_packets, int64_t elapsed)
@@ -572,8 +553,12 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 
 	out_str("# spans v1\n# command:");
 	for (; argv && *argv; argv++) {
+		uint32_t len;
+		char *e = escape(*argv, strlen(*argv), &len);
+
 		out_char(' ');
-		out_name(*argv);
+		out_write(e, len);
+		free(e);
 	}
 	out_fmt("\n# clock: %s (%s)\n", modes[cal->mode], cal->why);
 	if (cal->mode != TR_CLOCK_MONO) {

@@ -5,10 +5,10 @@
  * -finstrument-functions and linked with it) finds a socket in
  * $TRACE_RECORD_FD, shared memory for its buffers in $TRACE_RECORD_SHM
  * and the clock to read in $TRACE_RECORD_CLOCK; it fills buffers with
- * events and names them in packets (proto.h).  trace-record pairs the
- * events into spans as buffers come, puts each buffer back for reuse,
- * and when the program and every process that inherited the socket are
- * done, writes the spans in spans(5) text, times in Unix-epoch
+ * events and names them in packets (proto.h).  trace-record packs the
+ * events as buffers come and puts each buffer back for reuse; when the
+ * program and every process that inherited the socket are done, it pairs
+ * them into spans and writes them in spans(5) text, times in Unix-epoch
  * nanoseconds.  The clock is chosen and
  * calibrated here, before the program starts (clock.c).
  *

@@ -44,7 +44,7 @@ LIBS += -lpthread
 
 LIB_SRC  = $(wildcard src/lib/*.c)
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/%.o)
-PROGS    = stackcollapse flamegraph-svg trace-record
+PROGS    = stackcollapse flamegraph-svg trace-record spanlayout
 ifeq ($(SANITIZE),1)
 BINDIR_B = $(BUILD)/bin
 else

@@ -201,8 +201,11 @@ static size_t
 last_boundary(const struct input *in, const char *p, size_t n)
 {
 	size_t k = in->boundlen, lim = n;
-	char last = in->boundary[k - 1];
+	char last;
 
+	if (k == 0)
+		return n;
+	last = in->boundary[k - 1];
 	while (lim >= k) {
 		const char *q = memrchr(p + k - 1, last, lim - (k - 1));
 		size_t end;
@@ -291,6 +294,25 @@ input_next(struct input *in, const char **p, size_t *n, int *at_boundary)
 		}
 		in->cap *= 2;
 		in->buf = xrealloc(in->buf, in->cap);
+	}
+}
+
+int
+input_peek(struct input *in)
+{
+	size_t i = in->start;
+
+	for (;;) {
+		const char *p = in->map ? in->map : in->buf;
+		size_t n = in->map ? in->maplen : in->len;
+
+		for (; i < n; i++)
+			if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+				return (unsigned char)p[i];
+		if (in->eof || in->map || in->len == in->cap)
+			return -1;
+		if (fill(in) < 0)
+			return -2;
 	}
 }
 

@@ -9,7 +9,8 @@
  * INPUT_WINDOW bytes.  Rejected: read() for files too; the copy cost a
  * third of the two-thread speed-up.
  * Blocks end just after the last occurrence of a caller-chosen boundary
- * string in the window ("\n\n" between perf samples, "\n" for line formats),
+ * string in the window ("\n\n" between perf samples, "\n" for line formats,
+ * "" for any byte: a JSON reader that carries split tokens itself),
  * so a parser can split a block between threads without cutting a record.
  * When a window holds no boundary the buffer grows, up to INPUT_MAXWIN, after
  * which a block ends at the last newline instead (at_boundary is then 0):
@@ -62,6 +63,14 @@ int input_open(struct input *in, const char *path, const char *boundary);
  * input, -1 on a read or decompression error (already reported).
  */
 int input_next(struct input *in, const char **p, size_t *n, int *at_boundary);
+
+/*
+ * The first byte that is not white space, without consuming anything, so
+ * that a reader can tell formats apart on a pipe too: -1 when the input
+ * is empty (or the first window blank), -2 on a read error (reported).
+ * Call before the first input_next; the boundary may be changed after.
+ */
+int input_peek(struct input *in);
 
 /*
  * The next line, without its newline (and without a '\r' before it), for

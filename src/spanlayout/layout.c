@@ -1,0 +1,536 @@
+/*
+ * layout: see layout.h.
+ *
+ * Building the tree is O(n log n): ids go into an open-addressing table,
+ * cycles are found by walking parent links with a three-state mark (each
+ * span is walked once), and one radix sort by (start, longer first,
+ * position) followed by a stable bucket pass by parent gives every child
+ * list in order.
+ *
+ * Rows follow the TiDB Dashboard article (Datadog's drawing): siblings
+ * are placed from the latest start to the earliest, each subtree whole
+ * before the next sibling; the first placed goes one row below its
+ * parent; a sibling whose subtree's latest end passes the start of the
+ * sibling placed just before it (or starts at the same time) goes one row
+ * below that sibling when it is a leaf, else two rows below that
+ * sibling's deepest descendant (one empty row between); otherwise it goes
+ * one row below its parent.
+ *
+ * That rule looks only at the previous sibling, so a span can land on a
+ * row where an earlier-placed sibling's subtree already is (siblings
+ * A=[0,10), B=[5,6), C=[7,20) with children under C: A goes below B, onto
+ * C's children).  So every placement is checked against the spans already
+ * on that row (a treap per row, keyed by start; the spans on a row never
+ * overlap, so the one starting last before our end is the only one to
+ * test).  When the article's row is taken, the span goes below every
+ * placed sibling that overlaps it in time (the article's rule applied to
+ * all of them, not the last only: a monotonic stack answers that in
+ * O(log n)), and further down while that row is still taken (only spans
+ * of other subtrees, e.g. children that started before their parent, can
+ * be there).  When the article's layout has no overlap, no check fails and
+ * the result is the article's exactly.  A zero-length span occupies one
+ * nanosecond for this purpose.
+ *
+ * A subtree's deepest row is only needed once the subtree is complete, so
+ * it is passed up when a span's last child is done: O(1) per span, where
+ * the article walks up to the root for each span (quadratic on a chain).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "layout.h"
+
+static uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* id -> index; reports a duplicate and returns -1. */
+static int
+index_ids(const struct spanset *s, uint32_t **slotsp, size_t *maskp)
+{
+	size_t cap = 16, mask;
+	uint32_t *slots;
+
+	while (cap < 2 * s->n)
+		cap *= 2;
+	mask = cap - 1;
+	slots = xcalloc(cap, sizeof *slots);
+	for (size_t i = 0; i < s->n; i++) {
+		size_t h = (size_t)mix64(s->v[i].id) & mask;
+
+		while (slots[h] && s->v[slots[h] - 1].id != s->v[i].id)
+			h = (h + 1) & mask;
+		if (slots[h]) {
+			const struct span *a = &s->v[slots[h] - 1], *b = &s->v[i];
+
+			warn_at(s->files[b->file], b->line,
+			    "duplicate span id %llu (also at %s:%llu)",
+			    (unsigned long long)b->id, s->files[a->file],
+			    (unsigned long long)a->line);
+			free(slots);
+			return -1;
+		}
+		slots[h] = (uint32_t)i + 1;
+	}
+	*slotsp = slots;
+	*maskp = mask;
+	return 0;
+}
+
+static uint32_t
+find_id(const struct spanset *s, const uint32_t *slots, size_t mask, uint64_t id)
+{
+	size_t h = (size_t)mix64(id) & mask;
+
+	while (slots[h]) {
+		if (s->v[slots[h] - 1].id == id)
+			return slots[h] - 1;
+		h = (h + 1) & mask;
+	}
+	return TREE_NONE;
+}
+
+/*
+ * Make every span reach a root by parent links: in each cycle the span
+ * with the smallest id becomes a root.
+ */
+static void
+break_cycles(struct tree *t, const struct spanset *s)
+{
+	size_t n = t->n, np = 0;
+	uint8_t *state = xcalloc(n ? n : 1, 1);	/* 0 new, 1 on path, 2 done */
+	uint32_t *path = xmalloc((n ? n : 1) * sizeof *path);
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t v = (uint32_t)i;
+
+		if (state[i])
+			continue;
+		np = 0;
+		while (v != TREE_NONE && state[v] == 0) {
+			state[v] = 1;
+			path[np++] = v;
+			v = t->parent[v];
+		}
+		if (v != TREE_NONE && state[v] == 1) {
+			size_t k = np, b;
+
+			while (path[k - 1] != v)
+				k--;
+			b = k - 1;
+			for (size_t m = k - 1; m < np; m++)
+				if (s->v[path[m]].id < s->v[path[b]].id)
+					b = m;
+			t->parent[path[b]] = TREE_NONE;
+			t->broken[path[b]] = 1;
+			if (t->cycles < sizeof t->cycle_ids / sizeof t->cycle_ids[0])
+				t->cycle_ids[t->cycles] = s->v[path[b]].id;
+			t->cycles++;
+		}
+		for (size_t m = 0; m < np; m++)
+			state[path[m]] = 2;
+	}
+	free(state);
+	free(path);
+}
+
+struct key {
+	uint64_t hi, lo;	/* start (sign flipped), then ~duration */
+	uint32_t idx;
+};
+
+/* LSD radix sort by (hi, lo), stable; skips bytes that are all equal. */
+static void
+radix_sort(struct key *a, struct key *tmp, size_t n)
+{
+	for (int pass = 0; pass < 16; pass++) {
+		int shift = (pass & 7) * 8;
+		size_t count[256] = { 0 }, sum = 0;
+		uint64_t first;
+
+		if (n == 0)
+			return;
+#define KEYBYTE(k) (int)(((pass < 8 ? (k).lo : (k).hi) >> shift) & 0xff)
+		first = (uint64_t)KEYBYTE(a[0]);
+		for (size_t i = 0; i < n; i++)
+			count[KEYBYTE(a[i])]++;
+		if (count[first] == n)
+			continue;
+		for (int b = 0; b < 256; b++) {
+			size_t c = count[b];
+
+			count[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[KEYBYTE(a[i])]++] = a[i];
+#undef KEYBYTE
+		memcpy(a, tmp, n * sizeof *a);
+	}
+}
+
+int
+tree_build(struct tree *t, const struct spanset *s, int by_track)
+{
+	size_t n = s->n, mask, nodes;
+	uint32_t *slots, *bandof, *cnt;
+	struct key *k, *tmp;
+	uint32_t *stack;
+	size_t top = 0, np = 0;
+
+	memset(t, 0, sizeof *t);
+	t->n = n;
+	if (index_ids(s, &slots, &mask) < 0)
+		return -1;
+	t->parent = xmalloc((n ? n : 1) * sizeof *t->parent);
+	t->broken = xcalloc(n ? n : 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct span *sp = &s->v[i];
+		uint32_t p = TREE_NONE;
+
+		if (sp->parent == sp->id)
+			t->self_parents++;
+		else if (sp->parent != 0 &&
+		    (p = find_id(s, slots, mask, sp->parent)) == TREE_NONE)
+			t->orphans++;
+		if (p != TREE_NONE && s->v[p].track != sp->track && by_track < 0)
+			by_track = 0;
+		t->parent[i] = p;
+	}
+	free(slots);
+	t->by_track = by_track != 0;
+	by_track = t->by_track;
+	for (size_t i = 0; i < n && by_track; i++)
+		if (t->parent[i] != TREE_NONE &&
+		    s->v[t->parent[i]].track != s->v[i].track)
+			t->parent[i] = TREE_NONE;
+	break_cycles(t, s);
+
+	/* Bands: tracks in order of first appearance, or one. */
+	bandof = xmalloc((intern_count(&s->tracks) + 1) * sizeof *bandof);
+	t->band_track = xmalloc((intern_count(&s->tracks) + 1) * sizeof *t->band_track);
+	t->nbands = by_track ? 0 : 1;
+	t->band_track[0] = 0;
+	for (size_t i = 0; i < intern_count(&s->tracks); i++)
+		bandof[i] = TREE_NONE;
+	t->origin = n ? s->v[0].start : 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t tr = s->v[i].track;
+
+		if (s->v[i].start < t->origin)
+			t->origin = s->v[i].start;
+		if (by_track && bandof[tr] == TREE_NONE) {
+			bandof[tr] = (uint32_t)t->nbands;
+			t->band_track[t->nbands++] = tr;
+		}
+		if (t->parent[i] == TREE_NONE)
+			t->parent[i] = (uint32_t)(n + (by_track ? bandof[tr] : 0));
+	}
+	free(bandof);
+	nodes = n + t->nbands;
+
+	/* Children in order: sort everything once, then bucket by parent. */
+	k = xmalloc((n ? n : 1) * sizeof *k);
+	tmp = xmalloc((n ? n : 1) * sizeof *tmp);
+	for (size_t i = 0; i < n; i++) {
+		k[i].hi = (uint64_t)s->v[i].start ^ (1ULL << 63);
+		k[i].lo = ~s->v[i].dur;
+		k[i].idx = (uint32_t)i;
+	}
+	radix_sort(k, tmp, n);
+	free(tmp);
+	t->first = xcalloc(nodes + 2, sizeof *t->first);
+	cnt = t->first + 1;
+	for (size_t i = 0; i < n; i++)
+		cnt[t->parent[i]]++;
+	for (size_t x = 1; x <= nodes; x++)
+		t->first[x] += t->first[x - 1];
+	t->kids = xmalloc((n ? n : 1) * sizeof *t->kids);
+	{
+		uint32_t *at = xmalloc((nodes + 1) * sizeof *at);
+
+		memcpy(at, t->first, (nodes + 1) * sizeof *at);
+		for (size_t i = 0; i < n; i++) {
+			uint32_t x = k[i].idx;
+
+			t->kids[at[t->parent[x]]++] = x;
+		}
+		free(at);
+	}
+	free(k);
+
+	/* Preorder: bands in order, children by start. */
+	t->pre = xmalloc((n ? n : 1) * sizeof *t->pre);
+	stack = xmalloc((n + t->nbands + 1) * sizeof *stack);
+	for (size_t b = t->nbands; b-- > 0;)
+		stack[top++] = (uint32_t)(n + b);
+	while (top > 0) {
+		uint32_t x = stack[--top];
+
+		if (x < n)
+			t->pre[np++] = x;
+		for (uint32_t c = t->first[x + 1]; c-- > t->first[x];)
+			stack[top++] = t->kids[c];
+	}
+	free(stack);
+	return 0;
+}
+
+void
+tree_free(struct tree *t)
+{
+	free(t->parent);
+	free(t->first);
+	free(t->kids);
+	free(t->pre);
+	free(t->band_track);
+	free(t->broken);
+	memset(t, 0, sizeof *t);
+}
+
+/* Spans on rows: one treap per row, keyed by start. */
+struct rows {
+	const int64_t *st, *oe;	/* start and occupied end per span */
+	uint32_t *l, *r;	/* children per span */
+	uint32_t *root;		/* per row */
+	size_t nrows, cap;
+	uint32_t *path;
+	size_t pathcap;
+};
+
+static uint32_t
+prio(uint32_t x)
+{
+	return (uint32_t)mix64(x);
+}
+
+/* Whether [b, e) overlaps a span on row. */
+static int
+taken(const struct rows *R, uint32_t row, int64_t b, int64_t e)
+{
+	uint32_t x = row < R->nrows ? R->root[row] : TREE_NONE, cand = TREE_NONE;
+
+	while (x != TREE_NONE) {
+		if (R->st[x] < e) {
+			cand = x;
+			x = R->r[x];
+		} else
+			x = R->l[x];
+	}
+	return cand != TREE_NONE && R->oe[cand] > b;
+}
+
+static void
+put_row(struct rows *R, uint32_t row, uint32_t x)
+{
+	size_t m = 0;
+	uint32_t y, *link;
+
+	while (row >= R->cap) {
+		size_t c = R->cap ? R->cap * 2 : 64;
+
+		R->root = xrealloc(R->root, c * sizeof *R->root);
+		for (size_t i = R->cap; i < c; i++)
+			R->root[i] = TREE_NONE;
+		R->cap = c;
+	}
+	if (row >= R->nrows)
+		R->nrows = row + 1;
+	R->l[x] = R->r[x] = TREE_NONE;
+	for (y = R->root[row]; y != TREE_NONE; y = R->st[x] < R->st[y] ? R->l[y] : R->r[y]) {
+		if (m == R->pathcap) {
+			R->pathcap = R->pathcap ? R->pathcap * 2 : 64;
+			R->path = xrealloc(R->path, R->pathcap * sizeof *R->path);
+		}
+		R->path[m++] = y;
+	}
+	if (m == 0) {
+		R->root[row] = x;
+		return;
+	}
+	y = R->path[m - 1];
+	if (R->st[x] < R->st[y])
+		R->l[y] = x;
+	else
+		R->r[y] = x;
+	/* Rotate x up while its priority beats its parent's. */
+	while (m > 0 && prio(x) > prio(R->path[m - 1])) {
+		y = R->path[m - 1];
+		if (R->l[y] == x) {
+			R->l[y] = R->r[x];
+			R->r[x] = y;
+		} else {
+			R->r[y] = R->l[x];
+			R->l[x] = y;
+		}
+		m--;
+		if (m == 0)
+			link = &R->root[row];
+		else
+			link = R->l[R->path[m - 1]] == y ? &R->l[R->path[m - 1]]
+			    : &R->r[R->path[m - 1]];
+		*link = x;
+	}
+}
+
+/* A finished sibling: CSR position and the row the next one goes under. */
+struct mono {
+	uint32_t pos;
+	uint32_t below;
+};
+
+struct frame {
+	uint32_t x;		/* the span (or band) whose children are placed */
+	uint32_t k;		/* next child to place is kids[k - 1] */
+	uint32_t mbase;		/* its siblings' monotonic stack starts here */
+};
+
+uint32_t
+layout_rows(const struct tree *t, const struct spanset *s, uint32_t *row)
+{
+	size_t n = t->n, nodes = n + t->nbands, top = 0, mtop = 0;
+	int64_t *st = xmalloc((n ? n : 1) * sizeof *st);
+	int64_t *oe = xmalloc((n ? n : 1) * sizeof *oe);
+	int64_t *maxend = xmalloc((nodes + 1) * sizeof *maxend);
+	uint32_t *deep = xmalloc((nodes + 1) * sizeof *deep);	/* deepest row + 1 */
+	uint32_t *rowp1 = xmalloc((nodes + 1) * sizeof *rowp1);	/* row + 1 */
+	struct frame *fs = xmalloc((n + 2) * sizeof *fs);
+	struct mono *ms = xmalloc((n + 1) * sizeof *ms);
+	struct rows R;
+	uint32_t base = 0, used = 0;
+
+	memset(&R, 0, sizeof R);
+	R.st = st;
+	R.oe = oe;
+	R.l = xmalloc((n ? n : 1) * sizeof *R.l);
+	R.r = xmalloc((n ? n : 1) * sizeof *R.r);
+	for (size_t i = 0; i < n; i++) {
+		st[i] = s->v[i].start;
+		maxend[i] = st[i] + (int64_t)s->v[i].dur;
+		oe[i] = s->v[i].dur ? maxend[i] : st[i] == INT64_MAX ? st[i] : st[i] + 1;
+	}
+	for (size_t i = n; i-- > 0;) {
+		uint32_t x = t->pre[i], p = t->parent[x];
+
+		if (p < n && maxend[x] > maxend[p])
+			maxend[p] = maxend[x];
+	}
+
+	/*
+	 * Rows are kept plus one, so that a band's virtual root sits on "row"
+	 * base (the row above the band's first).
+	 */
+	for (size_t b = 0; b < t->nbands; b++) {
+		uint32_t vr = (uint32_t)(n + b);
+
+		rowp1[vr] = base;
+		deep[vr] = base;
+		fs[0] = (struct frame){ vr, t->first[vr + 1], 0 };
+		top = 1;
+		mtop = 0;
+		while (top > 0) {
+			struct frame *f = &fs[top - 1];
+			uint32_t x = f->x, c, end = t->first[x + 1], cand, du = rowp1[x];
+
+			if (f->k == t->first[x]) {
+				/* x is complete: tell its parent's frame. */
+				top--;
+				if (top == 0)
+					break;
+				f = &fs[top - 1];
+				mtop = fs[top].mbase;
+				goto finished;
+			}
+			c = t->kids[--f->k];
+			/* The article's row. */
+			cand = du + 1;
+			if (f->k + 1 < end) {
+				uint32_t last = t->kids[f->k + 1];
+
+				if (maxend[c] > st[last] || st[c] == st[last])
+					cand = deep[last] == rowp1[last] ? rowp1[last] + 1
+					    : deep[last] + 2;
+			}
+			if (taken(&R, cand - 1, st[c], oe[c])) {
+				/* Below every overlapping placed sibling, then free. */
+				int64_t lim = maxend[c] > st[c] ? maxend[c]
+				    : st[c] == INT64_MAX ? st[c] : st[c] + 1;
+				uint32_t lo = f->k + 1, hi = end, g = du + 1;
+				size_t a = f->mbase, z = mtop;
+
+				while (lo < hi) {
+					uint32_t mid = lo + (hi - lo) / 2;
+
+					if (st[t->kids[mid]] < lim)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				/* Oldest stack entry with pos < lo holds the max. */
+				while (a < z) {
+					size_t mid = a + (z - a) / 2;
+
+					if (ms[mid].pos < lo)
+						z = mid;
+					else
+						a = mid + 1;
+				}
+				if (a < mtop && ms[a].below > g)
+					g = ms[a].below;
+				if (g > cand)
+					cand = g;
+				while (taken(&R, cand - 1, st[c], oe[c]))
+					cand++;
+			}
+			rowp1[c] = cand;
+			deep[c] = cand;
+			put_row(&R, cand - 1, c);
+			if (t->first[c + 1] > t->first[c]) {
+				fs[top++] = (struct frame){ c, t->first[c + 1], (uint32_t)mtop };
+				continue;
+			}
+			x = c;
+			goto leaf;
+finished:
+			x = fs[top].x;
+leaf:
+			/* x's subtree is complete; f is its parent's frame. */
+			{
+				uint32_t p = f->x, below;
+
+				if (deep[x] > deep[p])
+					deep[p] = deep[x];
+				below = deep[x] == rowp1[x] ? rowp1[x] + 1 : deep[x] + 2;
+				while (mtop > f->mbase && ms[mtop - 1].below <= below)
+					mtop--;
+				ms[mtop++] = (struct mono){ f->k, below };
+			}
+		}
+		if (deep[vr] > used)
+			used = deep[vr];
+		/* The next band starts after one empty row. */
+		base = deep[vr] + 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		row[i] = rowp1[i] - 1;
+	free(st);
+	free(oe);
+	free(maxend);
+	free(deep);
+	free(rowp1);
+	free(fs);
+	free(ms);
+	free(R.l);
+	free(R.r);
+	free(R.root);
+	free(R.path);
+	return used;
+}

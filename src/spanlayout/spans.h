@@ -1,0 +1,67 @@
+/*
+ * spans: the spans of every input, whatever format they came in.
+ *
+ * One flat array of fixed-size records; names and tracks are interned
+ * (a trace repeats a few hundred names millions of times), so a span costs
+ * 48 bytes here however long its name.  Each reader appends to one set and
+ * counts what it had to skip or repair, for the summary on stderr.
+ * Metadata comments ("# key: value") are kept in order to be passed on.
+ */
+#ifndef SL_SPANS_H
+#define SL_SPANS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../lib/intern.h"
+
+#define SPAN_OPEN 1u		/* still open at the end of the trace */
+
+struct span {
+	uint64_t id, parent;	/* parent 0: a root */
+	int64_t start;		/* ns */
+	uint64_t dur;		/* ns; start + dur fits int64 */
+	uint32_t name, track;	/* ids in spanset.names / spanset.tracks */
+	uint32_t flags;
+	uint32_t file;		/* index in spanset.files */
+	uint64_t line;		/* where it was read, for messages */
+};
+
+struct spanset {
+	struct span *v;
+	size_t n, cap;
+	struct intern names, tracks;
+	char **meta;		/* comment lines, without "# " */
+	size_t nmeta, capmeta;
+	const char **files;
+	size_t nfiles;
+	/* What the readers skipped or repaired, for the summary. */
+	uint64_t unmatched_ends;	/* Chrome E with no B */
+	uint64_t open_begins;		/* Chrome B with no E */
+	uint64_t other_phases;		/* Chrome events that are not spans */
+	uint64_t open_spans;		/* spans flagged open (any format) */
+};
+
+void spanset_init(struct spanset *s);
+void spanset_free(struct spanset *s);
+struct span *spanset_add(struct spanset *s);
+void spanset_meta(struct spanset *s, const char *text, size_t n);
+
+enum span_format { FMT_AUTO, FMT_SPANS, FMT_CHROME, FMT_TIDB };
+
+/*
+ * Read one file into s.  fmt FMT_AUTO looks at the first byte that is not
+ * white space: '{' or '[' is JSON (Chrome or TiDB, told apart by their
+ * keys), anything else spans(5) text.  Returns 0, or -1 after reporting
+ * an error as "prog: file:line: what".
+ */
+int spans_read(struct spanset *s, const char *path, enum span_format fmt);
+
+/*
+ * The JSON reader behind spans_read (json.c): Chrome trace events or a
+ * TiDB trace; FMT_AUTO tells them apart by their keys.
+ */
+struct input;
+int spans_read_json(struct spanset *s, struct input *in, enum span_format fmt);
+
+#endif

@@ -172,6 +172,42 @@ while read -r verdict name; do
 done < "$tmp/trace.out"
 grep -q '^done$' "$tmp/trace.out" || fail "trace: the run did not finish" "$tmp/trace.out"
 
+section "spanlayout: random trees and real traces"
+# prop.c lays out 1000 seeded random trees and checks every output (no
+# overlap on a row, children below parents, each span once, the same
+# bytes twice, the article's rows wherever its layout has no overlap);
+# the uftrace captures must give their recorded layouts and pass the
+# invariants in every band mode.
+if ${CC:-cc} -O2 -o "$tmp/prop" "$top/tests/spanlayout/prop.c" 2> "$tmp/err"; then
+	mkdir -p "$tmp/prop.d"
+	"$tmp/prop" "$BIN/spanlayout" "$tmp/prop.d" 1000 > "$tmp/prop.out" 2>&1
+	grep '^FAIL' "$tmp/prop.out" | head -n 20 | while read -r line; do
+		printf '%s\n' "$line"
+	done
+	if grep -q '^done$' "$tmp/prop.out" && ! grep -q '^FAIL' "$tmp/prop.out"; then
+		pass
+	else
+		fail "spanlayout: random trees" "$tmp/prop.out"
+	fi
+else
+	fail "spanlayout: building prop.c" "$tmp/err"
+fi
+for in in "$top"/tests/data/uftrace-*.json.gz; do
+	b=$(basename "$in" .json.gz)
+	gzip -dc "$top/tests/data/$b.lay.gz" > "$tmp/exp"
+	"$BIN/spanlayout" "$in" > "$tmp/out" 2>/dev/null
+	check "spanlayout $b" "$tmp/exp" "$tmp/out"
+	for o in --by-track --together; do
+		if "$BIN/spanlayout" $o "$in" 2>/dev/null |
+		    awk -F '\t' -v tmp="$tmp/sort" -f "$top/tests/spanlayout/check.awk" \
+		    > "$tmp/ck" 2>&1; then
+			pass
+		else
+			fail "spanlayout $b $o: invariants" "$tmp/ck"
+		fi
+	done
+done
+
 section "fuzz corpus replay"
 for r in "$BUILD"/replay_fuzz_*; do
 	[ -x "$r" ] || continue

@@ -131,8 +131,8 @@ break_cycles(struct tree *t, const struct spanset *s)
 					b = m;
 			t->parent[path[b]] = TREE_NONE;
 			t->broken[path[b]] = 1;
-			if (t->cycles < sizeof t->cycle_ids / sizeof t->cycle_ids[0])
-				t->cycle_ids[t->cycles] = s->v[path[b]].id;
+			if (t->cycles < sizeof t->cycle_at / sizeof t->cycle_at[0])
+				t->cycle_at[t->cycles] = path[b];
 			t->cycles++;
 		}
 		for (size_t m = 0; m < np; m++)

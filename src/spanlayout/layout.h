@@ -33,7 +33,7 @@ struct tree {
 	int by_track;		/* one band per track */
 	/* What was repaired, for the summary. */
 	uint64_t orphans, self_parents, cycles;
-	uint64_t cycle_ids[5];	/* the first spans chosen to break cycles */
+	uint32_t cycle_at[5];	/* the first spans chosen to break cycles */
 };
 
 /*

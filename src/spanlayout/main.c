@@ -134,9 +134,15 @@ summary(const struct spanset *s, const struct tree *t)
 	    "events that are not spans (not X, B, E or M) ignored");
 	if (!first)
 		warnx("%s", buf);
-	for (uint64_t i = 0; i < t->cycles && i < 5; i++)
-		warnx("cycle broken at span %llu, now a root",
-		    (unsigned long long)t->cycle_ids[i]);
+	for (uint64_t i = 0; i < t->cycles && i < 5; i++) {
+		const struct span *sp = &s->v[t->cycle_at[i]];
+		char q[4 * 60 + 8];
+
+		warn_at(s->files[sp->file], sp->line, "cycle broken at span %llu "
+		    "%s, now a root", (unsigned long long)sp->id,
+		    err_quote(q, intern_str(&s->names, sp->name),
+		    intern_len(&s->names, sp->name), 60));
+	}
 	if (t->cycles > 5)
 		warnx("... and %llu more cycles", (unsigned long long)(t->cycles - 5));
 }
@@ -215,7 +221,7 @@ main(int argc, char **argv)
 		status = EXIT_INPUT;
 	if (status == 0) {
 		if (fold) {
-			if (fold_write(&t, &s, fold == 2, t.by_track) < 0)
+			if (fold_write(&t, &s, fold == 2, by_track == 1) < 0)
 				die(EXIT_INPUT, "a stack's total time does not fit in "
 				    "64 bits");
 		} else {

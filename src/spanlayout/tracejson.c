@@ -290,7 +290,8 @@ chrome_event(struct rd *r, struct event *ev)
 			mtab_put(&r->mt_exact, key, pn + 1 + tn, ev->argname);
 			if (tn)
 				mtab_put(&r->mt_tid, ev->tid, tn, ev->argname);
-			mtab_put(&r->mt_pid, ev->pid, pn, ev->argname);
+			else
+				mtab_put(&r->mt_pid, ev->pid, pn, ev->argname);
 		} else if (strcmp(ev->name, "process_name") == 0)
 			mtab_put(&r->mp, ev->pid, pn, ev->argname);
 		return 0;
@@ -591,10 +592,12 @@ chrome_metadata(struct rd *r)
 			for (char *c = j->s; *c; c++)
 				if (*c == '\n' || *c == '\r')
 					*c = ' ';
-			spanset_meta(r->s, "command: ", 9);
-			r->s->meta[r->s->nmeta - 1] = xrealloc(r->s->meta[r->s->nmeta - 1],
-			    10 + j->n);
-			memcpy(r->s->meta[r->s->nmeta - 1] + 9, j->s, j->n + 1);
+			char *m = xmalloc(j->n + 10);
+
+			memcpy(m, "command: ", 9);
+			memcpy(m + 9, j->s, j->n);
+			spanset_meta(r->s, m, j->n + 9);
+			free(m);
 		} else if (json_skip(j, t) < 0)
 			return jerr(r, NULL);
 	}

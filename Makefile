@@ -105,6 +105,7 @@ FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/replay_%)
 fuzz_prog_perf = stackcollapse
 fuzz_prog_folded = flamegraph-svg
 fuzz_prog_packets = trace-record
+fuzz_prog_spans = spanlayout
 fuzz_objs = $(filter-out %/main.o,$(call objs,$(fuzz_prog_$(1))))
 $(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $$(call fuzz_objs,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
@@ -123,9 +124,9 @@ fuzz: $(FUZZ_SRC) $(BUILD)/flamegraph-svg/flame_js.h
 	for f in $(FUZZ_SRC); do \
 	  b=$$(basename $$f .c); \
 	  case $$b in fuzz_perf) p=stackcollapse;; fuzz_folded) p=flamegraph-svg;; \
-	    fuzz_packets) p=trace-record;; esac; \
+	    fuzz_packets) p=trace-record;; fuzz_spans) p=spanlayout;; esac; \
 	  clang -g -O1 -std=c11 -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' -Isrc \
-	    -I$(BUILD)/flamegraph-svg -fsanitize=fuzzer,address,undefined \
+	    -I$(BUILD)/flamegraph-svg -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    -o build/fuzz/$$b $$f $$(ls src/$$p/*.c | grep -v main.c) \
 	    $(LIB_SRC) -lpthread -lm || exit 1; \
 	done

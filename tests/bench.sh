@@ -280,10 +280,43 @@ LUA
 		printf '%-40s %10s %10.2f\n' "  and uftrace dump --chrome after it" \
 		    "$(echo "$uf $ufd" | awk '{ print $1 + $2 }')" "$(echo "$uf $ufd $plain" | awk '{ print ($1 + $2) / $3 }')"
 		du -sk "$dir/lua.spans" "$dir/uftrace.data" "$dir/uftrace.json" | sed 's/^/size (KiB): /'
-		rm -rf "$dir/uftrace.data" "$dir/uftrace.json"
+		rm -rf "$dir/uftrace.data"
 	else
 		echo "note: uftrace not installed (apt-get install uftrace): no uftrace column"
 	fi
 else
 	echo "note: Lua sources not found (set LUA_SRC): end-to-end trace-record bench skipped"
 fi
+
+# spanlayout: a generated trace of 1,000,000 spans (tests/spanlayout/gen.c:
+# call trees with some overlap), the two uftrace captures of the tests,
+# and, when the Lua run above left them, its 9.5M spans as trace-record
+# wrote them and as uftrace's Chrome JSON.  Against `wc -l` on the same
+# file; peak RSS per span from GNU time.
+SL="$top/bin/spanlayout"
+$CC -O2 -o "$dir/gen" "$top/tests/spanlayout/gen.c"
+"$dir/gen" 1000000 > "$dir/gen1m.spans"
+for b in pigz lua; do
+	gzip -dc "$top/tests/data/uftrace-$b.json.gz" > "$dir/uftrace-$b.json"
+done
+echo
+printf '%-30s %9s %8s %9s %13s %8s %10s %8s\n' "spanlayout input" "spans" "MB" \
+    "wc -l s" "ours s (x wc)" "ns/span" "peak RSS" "B/span"
+for f in "$dir/gen1m.spans" "$dir/uftrace-pigz.json" "$dir/uftrace-lua.json" \
+    "$dir/lua.spans" "$dir/uftrace.json"; do
+	[ -f "$f" ] || continue
+	reps=5
+	[ "$(wc -c < "$f")" -gt 200000000 ] && reps=1
+	n=$("$SL" "$f" 2>/dev/null | grep -vc '^#')
+	mb=$(wc -c < "$f" | awk '{ printf "%.1f", $1 / 1e6 }')
+	w=$(best $reps 1 wc -l "$f")
+	t=$(best $reps 1 "$SL" "$f")
+	rss=
+	/usr/bin/time -f %M -o "$dir/rss" "$SL" "$f" > /dev/null 2>&1 &&
+	    rss=$(tail -n 1 "$dir/rss")
+	echo "$(basename "$f") $n $mb $w $t ${rss:-0}" | awk '{
+	    printf "%-30s %9d %8s %9.4f %6.3f (%4.0f) %8.0f %7.0f KB %8.0f\n", $1, $2, $3,
+	    $4, $5, $5 / ($4 > 0 ? $4 : 1e-9), $5 * 1e9 / ($2 > 0 ? $2 : 1), $6,
+	    $6 * 1024 / ($2 > 0 ? $2 : 1) }'
+done
+rm -f "$dir/uftrace.json"

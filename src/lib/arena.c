@@ -52,7 +52,8 @@ arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	char *p = arena_alloc(a, n + 1);
 
-	memcpy(p, s, n);
+	if (n)
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }

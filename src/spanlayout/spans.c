@@ -209,8 +209,8 @@ read_text(struct spanset *s, struct input *in, const char *path)
 		if (fn[4] == 0)
 			f[4] = "-", fn[4] = 1;
 		sp->track = intern_put(&s->tracks, f[4], fn[4], NULL);
-		if (fn[cols - 1] > cap) {
-			cap = fn[cols - 1] * 2;
+		if (fn[cols - 1] >= cap) {
+			cap = fn[cols - 1] * 2 + 64;
 			name = xrealloc(name, cap);
 		}
 		sp->name = intern_put(&s->names, name,

@@ -11,6 +11,7 @@
 #include "lib/err.h"
 #include "lib/input.h"
 #include "lib/intern.h"
+#include "lib/json.h"
 #include "lib/num.h"
 
 static void
@@ -187,6 +188,87 @@ test_input(void)
 	    &nb));
 }
 
+/* Parse text (through a pipe, so in small reads) and list its tokens. */
+static int
+tokens(const char *text, char *out, size_t cap)
+{
+	char path[] = "/tmp/ft-json-XXXXXX";
+	int fd = mkstemp(path), ret = 0;
+	struct input in;
+	struct json j;
+	enum json_tok t;
+	size_t at = 0;
+
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		ret = -1;
+	close(fd);
+	if (ret < 0 || input_open(&in, path, "\n") < 0) {
+		unlink(path);
+		return -1;
+	}
+	json_init(&j, &in);
+	out[0] = '\0';
+	do {
+		static const char *const name[] = { "END", "{", "}", "[", "]", "K",
+		    "S", "N", "T", "F", "null", "ERR" };
+
+		t = json_next(&j);
+		at += (size_t)snprintf(out + at, cap - at, "%s%s%s ", name[t],
+		    t == JSON_KEY || t == JSON_STR || t == JSON_NUM ? ":" : "",
+		    t == JSON_KEY || t == JSON_STR || t == JSON_NUM ? j.s : "");
+	} while (t != JSON_END && t != JSON_ERR && at < cap - 64);
+	if (t == JSON_ERR)
+		snprintf(out + at, cap - at, "(%s at %llu)", j.err,
+		    (unsigned long long)j.erroff);
+	json_free(&j);
+	input_close(&in);
+	unlink(path);
+	return 0;
+}
+
+static void
+test_json(void)
+{
+	char b[512];
+	int64_t v;
+	uint64_t u;
+
+	tokens("{\"a\": [1, -2.5e3, \"x\\u00e9\\ud83d\\ude00\\n\"], \"b\": {}, "
+	    "\"c\": [true, false, null]}", b, sizeof b);
+	check("json: tokens", strcmp(b, "{ K:a [ N:1 N:-2.5e3 S:x\xc3\xa9\xf0\x9f\x98"
+	    "\x80\n ] K:b { } K:c [ T F null ] } END ") == 0);
+	tokens("[1, 2", b, sizeof b);
+	check("json: truncated", strstr(b, "(unexpected end of input at 5)") != NULL);
+	tokens("[1 2]", b, sizeof b);
+	check("json: missing comma", strstr(b, "(expected ',' or ']' at 3)") != NULL);
+	tokens("{\"a\" 1}", b, sizeof b);
+	check("json: missing colon", strstr(b, "(expected ':' after a key") != NULL);
+	tokens("[1]]", b, sizeof b);
+	check("json: text after", strstr(b, "(text after the JSON value") != NULL);
+	tokens("{\"a\": [}", b, sizeof b);
+	check("json: mismatched", strstr(b, "ERR") != NULL);
+	tokens("\"\\ud800x\"", b, sizeof b);
+	check("json: lone surrogate", strcmp(b, "S:\xef\xbf\xbdx END ") == 0);
+	check("json: scaled us to ns", json_scaled("1234.5675", 9, 3, &v) == 0 &&
+	    v == 1234568);
+	check("json: scaled exponent", json_scaled("1.0065e3", 8, 3, &v) == 0 &&
+	    v == 1006500);
+	check("json: scaled negative", json_scaled("-0.0005", 7, 3, &v) == 0 &&
+	    v == -1);
+	check("json: scaled tiny", json_scaled("1e-30", 5, 3, &v) == 0 && v == 0);
+	check("json: scaled overflow", json_scaled("9223372036854775.808", 20, 3,
+	    &v) < 0);
+	check("json: scaled int64 max", json_scaled("9223372036854775807", 19, 0,
+	    &v) == 0 && v == INT64_MAX);
+	check("json: u64 max", json_u64("18446744073709551615", 20, &u) == 0 &&
+	    u == UINT64_MAX);
+	check("json: u64 beyond 2^53 exact", json_u64("9007199254740993", 16, &u) == 0 &&
+	    u == 9007199254740993ULL);
+	check("json: u64 rejects fraction", json_u64("1.5", 3, &u) < 0);
+	check("json: u64 rejects negative", json_u64("-1", 2, &u) < 0);
+	check("json: u64 overflow", json_u64("18446744073709551616", 20, &u) < 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -197,6 +279,7 @@ main(int argc, char **argv)
 	test_intern();
 	test_quote();
 	test_input();
+	test_json();
 	puts("done");
 	return 0;
 }

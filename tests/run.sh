@@ -122,6 +122,26 @@ else
 		"$BIN/stackcollapse" $opt "$@" > "$tmp/out" 2>/dev/null
 		check "inferno $exp" "$CORPUS/$exp" "$tmp/out"
 	done < "$tmp/manifest"
+	# Folded input (--recursive) and --diff.  Diff output has no defined
+	# order in the peers (hash order), so it is compared sorted; an
+	# expected file without a last newline gets one (folded(5) lines end
+	# in one).
+	grep -v '^#' "$CORPUS/inferno/MANIFEST.tsv" |
+	awk -F'\t' '$1 == "folded" || $1 == "diff" { print $1 "\t" $2 "\t" $3 "\t" $4 }' \
+	    > "$tmp/manifest"
+	while IFS='	' read -r fmt opt inputs exp; do
+		set --
+		for i in $inputs; do set -- "$@" "$CORPUS/$i"; done
+		{ cat "$CORPUS/$exp"; [ -n "$(tail -c 1 "$CORPUS/$exp")" ] && echo; } > "$tmp/exp"
+		if [ "$fmt" = diff ]; then
+			"$BIN/stackcollapse" $opt "$@" 2>/dev/null | sort > "$tmp/out"
+			sort "$tmp/exp" > "$tmp/exp.sorted"
+			mv "$tmp/exp.sorted" "$tmp/exp"
+		else
+			"$BIN/stackcollapse" --format=folded $opt "$@" > "$tmp/out" 2>/dev/null
+		fi
+		check "inferno $exp" "$tmp/exp" "$tmp/out"
+	done < "$tmp/manifest"
 fi
 
 section "flamegraph-svg against flamegraph.pl (frames)"

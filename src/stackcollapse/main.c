@@ -23,6 +23,7 @@
 #include "../lib/num.h"
 #include "../lib/opt.h"
 #include "../lib/out.h"
+#include "merge.h"
 #include "perf.h"
 #include "stacks.h"
 
@@ -30,11 +31,20 @@
 #define MIN_PART (8u << 20)	/* smaller parts are not worth a thread */
 
 static const char usage_text[] =
-"usage: stackcollapse [--pid | --tid] [--kernel] [--jit] [--all] [--addrs]\n"
-"                     [--event-filter=EVENT] [--perl] [-j N] [FILE...]\n"
+"usage: stackcollapse [--format=perf] [--pid | --tid] [--kernel] [--jit] [--all]\n"
+"                     [--addrs] [--event-filter=EVENT] [--perl] [--recursive]\n"
+"                     [-j N] [FILE...]\n"
+"       stackcollapse --format=folded [--recursive] [FILE...]\n"
+"       stackcollapse --diff [-n] [-s] [--recursive] BEFORE AFTER\n"
 "\n"
-"Fold `perf script` output into folded stacks (see folded(5)).\n"
+"Fold `perf script` output into folded stacks (see folded(5)); merge folded\n"
+"files; or write the difference of two (stack, before, after).\n"
 "\n"
+"  --format=FORMAT       perf (default) or folded (sum and sort folded files)\n"
+"  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
+"  --diff                BEFORE and AFTER folded files to \"STACK N1 N2\"\n"
+"  -n, --normalize       --diff: scale BEFORE's counts to AFTER's total\n"
+"  -s, --strip-hex       --diff: write every 0x<hex> as 0x...\n"
 "  --pid                 root frame comm-PID\n"
 "  --tid                 root frame comm-PID/TID\n"
 "  --kernel              annotate kernel frames with _[k]\n"
@@ -193,19 +203,48 @@ collapse_file(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
 	return ret;
 }
 
+/* --format=folded and --diff: folded files summed, or set side by side. */
+static int
+fold_merge(int argc, char **argv, int diff, int recursive, int normalize,
+    int strip)
+{
+	struct merge m;
+	int status = 0;
+
+	merge_init(&m);
+	m.recursive = recursive;
+	m.striphex = strip;
+	m.integral = diff;
+	if (argc == 0 && merge_read(&m, "-", 0) < 0)
+		status = EXIT_INPUT;
+	for (int i = 0; i < argc; i++)
+		if (merge_read(&m, argv[i], diff ? i : 0) < 0)
+			status = EXIT_INPUT;
+	if (status == 0)
+		merge_write(&m, diff, normalize);
+	out_flush();
+	merge_free(&m);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { OPT_EVENT = 256, OPT_PERL };
+	enum { OPT_EVENT = 256, OPT_PERL, OPT_FORMAT, OPT_RECURSIVE, OPT_DIFF };
 	static const struct option longopts[] = {
 		{ "addrs", no_argument, NULL, 'a' },
 		{ "all", no_argument, NULL, 'A' },
-				{ "event-filter", required_argument, NULL, OPT_EVENT },
+		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "event-filter", required_argument, NULL, OPT_EVENT },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "jit", no_argument, NULL, 'J' },
 		{ "kernel", no_argument, NULL, 'k' },
+		{ "normalize", no_argument, NULL, 'n' },
 		{ "perl", no_argument, NULL, OPT_PERL },
 		{ "pid", no_argument, NULL, 'p' },
+		{ "recursive", no_argument, NULL, OPT_RECURSIVE },
+		{ "strip-hex", no_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "tid", no_argument, NULL, 't' },
 		{ "version", no_argument, NULL, 'V' },
@@ -216,13 +255,14 @@ main(int argc, char **argv)
 	struct perf_ctx ctx[MAX_THREADS];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int nthreads = ncpu < 1 ? 1 : ncpu > MAX_THREADS ? MAX_THREADS : (int)ncpu;
-	int ch, i, status = 0;
+	int ch, i, status = 0, folded = 0, recursive = 0, diff = 0, normalize = 0;
+	int strip = 0;
 	uint64_t v;
 
 	err_init(argv[0]);
 	out_init();
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":hj:V", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":hj:nsV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
 			o.include_addrs = 1;
@@ -258,6 +298,27 @@ main(int argc, char **argv)
 		case OPT_PERL:
 			o.perl = 1;
 			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "perf") == 0)
+				folded = 0;
+			else if (strcmp(optarg, "folded") == 0)
+				folded = 1;
+			else
+				die(EXIT_USAGE, "unknown format \"%s\" (perf or folded)",
+				    optarg);
+			break;
+		case OPT_RECURSIVE:
+			recursive = 1;
+			break;
+		case OPT_DIFF:
+			diff = 1;
+			break;
+		case 'n':
+			normalize = 1;
+			break;
+		case 's':
+			strip = 1;
+			break;
 		case OPT_EVENT:
 			if (*optarg == '\0')
 				die(EXIT_USAGE, "--event-filter needs an event name");
@@ -271,6 +332,12 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 
+	if ((normalize || strip) && !diff)
+		die(EXIT_USAGE, "--normalize and --strip-hex go with --diff");
+	if (diff && argc != 2)
+		die(EXIT_USAGE, "--diff takes two folded files, BEFORE and AFTER");
+	if (diff || folded)
+		return fold_merge(argc, argv, diff, recursive, normalize, strip);
 	for (i = 0; i < nthreads; i++)
 		perf_ctx_init(&ctx[i], &sh);
 	if (argc == 0) {
@@ -280,7 +347,7 @@ main(int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		if (collapse_file(ctx, nthreads, &sh, argv[i]) < 0)
 			status = EXIT_INPUT;
-	if (stacks_write(ctx, nthreads) < 0)
+	if (stacks_write(ctx, nthreads, recursive) < 0)
 		die(EXIT_INPUT, "a stack's total count does not fit in 64 bits");
 	out_flush();
 	for (i = 0; i < nthreads; i++)

@@ -15,6 +15,7 @@
 #include "../lib/arena.h"
 #include "../lib/err.h"
 #include "../lib/out.h"
+#include "merge.h"
 #include "stacks.h"
 
 struct line {
@@ -36,7 +37,7 @@ cmp_line(const void *va, const void *vb)
 }
 
 int
-stacks_write(struct perf_ctx *ctx, int nctx)
+stacks_write(struct perf_ctx *ctx, int nctx, int recursive)
 {
 	struct arena ar;
 	struct line *lines;
@@ -68,7 +69,8 @@ stacks_write(struct perf_ctx *ctx, int nctx)
 				memcpy(w, intern_str(&c->frames, ids[f]), fl);
 				w += fl;
 			}
-			lines[nlines++] = (struct line){ s, (size_t)(w - s),
+			lines[nlines++] = (struct line){ s, recursive ?
+			    merge_unrecurse(s, (size_t)(w - s)) : (size_t)(w - s),
 			    c->counts[i] };
 		}
 	}

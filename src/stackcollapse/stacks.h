@@ -8,11 +8,12 @@
 #include "perf.h"
 
 /*
- * Join each distinct stack's frames with ';', merge equal lines across
+ * Join each distinct stack's frames with ';' (collapsing direct recursion
+ * when recursive), merge equal lines across
  * contexts (and across stacks that join to the same text), sort them
  * bytewise as Perl's `sort { $a cmp $b }` does and write "STACK COUNT\n".
  * Returns 0, or -1 when a merged count overflows 64 bits (nothing written).
  */
-int stacks_write(struct perf_ctx *ctx, int nctx);
+int stacks_write(struct perf_ctx *ctx, int nctx, int recursive);
 
 #endif

@@ -2,7 +2,8 @@
  * Fuzz target for the perf script parser: the same entry points the program
  * uses (perf_parse, perf_end_file, stacks_write), in both modes, with the
  * input also split at its first blank line into two contexts as the
- * threaded path does.  Output goes to /dev/null.
+ * threaded path does; then the same bytes as folded lines through the
+ * merge (--recursive, --strip-hex, --diff -n).  Output goes to /dev/null.
  *
  *   make fuzz && build/fuzz/fuzz_perf tests/fuzz/corpus/perf
  */
@@ -12,9 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/folded.h"
+#include "lib/out.h"
+#include "stackcollapse/merge.h"
 #include "stackcollapse/perf.h"
 #include "stackcollapse/stacks.h"
-#include "lib/out.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -45,12 +48,35 @@ run(const char *p, size_t n, int perl, int addrs)
 		perf_parse(&c[0], &sh, p + used, n - used, 0, &rep);
 	}
 	perf_end_file(&c[0], &rep);
-	stacks_write(c, 2);
+	stacks_write(c, 2, addrs);
 	out_flush();
 	perf_ctx_free(&c[0]);
 	perf_ctx_free(&c[1]);
 	if (sh.event_defaulted)
 		free(sh.event);
+}
+
+/* The same bytes as folded lines, merged with every transform on. */
+static void
+run_folded(const char *p, size_t n)
+{
+	struct merge m;
+	const char *end = p + n;
+
+	merge_init(&m);
+	m.recursive = m.striphex = 1;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)((nl ? nl : end) - p);
+		struct folded f;
+
+		if (folded_parse(p, len, &f) == 0)
+			merge_add(&m, f.stack, f.stacklen, f.count, f.has2);
+		p = nl ? nl + 1 : end;
+	}
+	merge_write(&m, 1, 1);
+	out_flush();
+	merge_free(&m);
 }
 
 int
@@ -67,5 +93,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	run((const char *)data, size, 0, 0);
 	run((const char *)data, size, 1, 1);
+	run_folded((const char *)data, size);
 	return 0;
 }

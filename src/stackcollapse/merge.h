@@ -1,0 +1,49 @@
+/*
+ * merge: folded stacks read back, transformed and summed: the
+ * --format=folded merge (cat host*.folded | stackcollapse --format=folded),
+ * --recursive on folded input, and --diff (FlameGraph's difffolded.pl).
+ */
+#ifndef SC_MERGE_H
+#define SC_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../lib/intern.h"
+
+struct merge {
+	struct intern stacks;
+	long double *count[2];	/* per stack: before (or only), after */
+	size_t cap;
+	int recursive;		/* a;b;b;c -> a;b;c */
+	int striphex;		/* 0x1234 -> 0x... */
+	int integral;		/* --diff: counts cut to whole numbers */
+	char *buf;		/* the transformed stack */
+	size_t bufcap;
+};
+
+void merge_init(struct merge *m);
+void merge_free(struct merge *m);
+
+/* Add count to stack s[0..n) (transformed as m says) in column which. */
+void merge_add(struct merge *m, const char *s, size_t n, long double count,
+    int which);
+
+/*
+ * Read the folded file path ("-": stdin) into column which.  Lines that
+ * are not folded stacks are reported (the first few, then a count) and
+ * skipped.  Returns the number skipped, or -1 on a read error.
+ */
+long long merge_read(struct merge *m, const char *path, int which);
+
+/* Collapse direct recursion in s[0..n) in place; returns the new length. */
+size_t merge_unrecurse(char *s, size_t n);
+
+/*
+ * Write the stacks sorted bytewise: "STACK COUNT", or with diff
+ * "STACK BEFORE AFTER" (normalize: BEFORE scaled to AFTER's total, cut to
+ * a whole number, as difffolded.pl -n does).
+ */
+void merge_write(struct merge *m, int diff, int normalize);
+
+#endif

@@ -92,19 +92,6 @@ palmap_get(struct palmap *m, const char *name, size_t n, int pal,
 	return c;
 }
 
-static const struct intern *sort_names;
-
-static int
-cmp_id(const void *va, const void *vb)
-{
-	uint32_t a = *(const uint32_t *)va, b = *(const uint32_t *)vb;
-	uint32_t la = intern_len(sort_names, a), lb = intern_len(sort_names, b);
-	int r = memcmp(intern_str(sort_names, a), intern_str(sort_names, b),
-	    la < lb ? la : lb);
-
-	return r ? r : (la > lb) - (la < lb);
-}
-
 int
 palmap_write(struct palmap *m, const char *path)
 {
@@ -118,9 +105,7 @@ palmap_write(struct palmap *m, const char *path)
 	ids = xcalloc(n + 1, sizeof *ids);
 	for (i = 0; i < n; i++)
 		ids[i] = (uint32_t)i;
-	sort_names = &m->names;
-	if (n > 1)
-		qsort(ids, n, sizeof *ids, cmp_id);
+	intern_sort(&m->names, ids, n);
 	if ((fp = fopen(path, "w")) == NULL) {
 		warn_at(path, 0, "cannot write the palette:");
 		free(ids);

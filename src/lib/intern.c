@@ -144,3 +144,23 @@ intern_find(const struct intern *t, const void *key, size_t len, uint32_t *id)
 	}
 	return -1;
 }
+
+static const struct intern *sort_table;
+
+static int
+cmp_keys(const void *va, const void *vb)
+{
+	uint32_t a = *(const uint32_t *)va, b = *(const uint32_t *)vb;
+	uint32_t la = intern_len(sort_table, a), lb = intern_len(sort_table, b);
+	int r = memcmp(intern_str(sort_table, a), intern_str(sort_table, b),
+	    la < lb ? la : lb);
+
+	return r ? r : (la > lb) - (la < lb);
+}
+
+void
+intern_sort(const struct intern *t, uint32_t *ids, size_t n)
+{
+	sort_table = t;
+	qsort(ids, n, sizeof *ids, cmp_keys);
+}

@@ -54,6 +54,13 @@ uint32_t intern_put_h(struct intern *t, const void *key, size_t len,
 int intern_find(const struct intern *t, const void *key, size_t len,
     uint32_t *id);
 
+/*
+ * Sort ids[0..n) by their keys, bytewise as memcmp orders them, a prefix
+ * first: the order every program writes stacks and names in.  Not
+ * reentrant (qsort has no context argument in C11).
+ */
+void intern_sort(const struct intern *t, uint32_t *ids, size_t n);
+
 static inline const char *
 intern_str(const struct intern *t, uint32_t id)
 {

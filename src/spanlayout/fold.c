@@ -52,19 +52,6 @@ covered(const struct tree *t, const struct spanset *s, uint32_t x)
 	return sum;
 }
 
-static const struct intern *sort_tab;
-
-static int
-by_bytes(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint32_t lx = intern_len(sort_tab, x), ly = intern_len(sort_tab, y);
-	int c = memcmp(intern_str(sort_tab, x), intern_str(sort_tab, y),
-	    lx < ly ? lx : ly);
-
-	return c ? c : (lx > ly) - (lx < ly);
-}
-
 /* Append a frame, with ';' and line breaks replaced as folded(5) says. */
 static size_t
 frame(char **buf, size_t *cap, size_t at, const char *name, size_t n)
@@ -141,8 +128,7 @@ fold_write(const struct tree *t, const struct spanset *s, int total, int by_trac
 	ids = xmalloc((nids + 1) * sizeof *ids);
 	for (size_t i = 0; i < nids; i++)
 		ids[i] = (uint32_t)i;
-	sort_tab = &agg;
-	qsort(ids, nids, sizeof *ids, by_bytes);
+	intern_sort(&agg, ids, nids);
 	for (size_t i = 0; i < nids && ret == 0; i++) {
 		out_write(intern_str(&agg, ids[i]), intern_len(&agg, ids[i]));
 		out_char(' ');

@@ -126,6 +126,35 @@ want(struct rd *r, enum json_tok t, const char *what)
 	return 0;
 }
 
+/*
+ * The next member of an object: its key into k (empty when longer than
+ * the caller's names) and its value's first token into *t.  Returns 1
+ * for a member, 0 at the object's end, -1 on an error (reported).
+ */
+static int
+member(struct rd *r, char *k, size_t cap, enum json_tok *t)
+{
+	struct json *j = &r->j;
+
+	if ((*t = json_next(j)) != JSON_KEY)
+		return *t == JSON_OBJ_END ? 0 : jerr(r, NULL);
+	snprintf(k, cap, "%s", j->s);
+	if (j->n >= cap)
+		k[0] = '\0';
+	if ((*t = json_next(j)) == JSON_ERR)
+		return jerr(r, NULL);
+	return 1;
+}
+
+/* Tabs and line breaks in a track label become spaces (spans(5)). */
+static void
+label_safe(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\t' || *s == '\n')
+			*s = ' ';
+}
+
 /* A number or numeric string as text into buf (cut to its size). */
 static void
 scalar_text(struct rd *r, enum json_tok t, char *buf, size_t cap)
@@ -177,19 +206,14 @@ read_event(struct rd *r, struct event *ev)
 {
 	struct json *j = &r->j;
 	enum json_tok t;
+	char k[16];
+	int m;
 
 	ev->ph[0] = ev->pid[0] = ev->tid[0] = '\0';
 	ev->has_name = ev->has_ts = ev->has_dur = 0;
 	ev->argn = 0;
-	while ((t = json_next(j)) == JSON_KEY) {
-		char k[16];
 
-		snprintf(k, sizeof k, "%s", j->s);
-		if (j->n >= sizeof k)
-			k[0] = '\0';
-		t = json_next(j);
-		if (t == JSON_ERR)
-			return jerr(r, NULL);
+	while ((m = member(r, k, sizeof k, &t)) > 0) {
 		if (strcmp(k, "ph") == 0 && t == JSON_STR)
 			snprintf(ev->ph, sizeof ev->ph, "%s", j->s);
 		else if (strcmp(k, "name") == 0 && t == JSON_STR) {
@@ -222,9 +246,7 @@ read_event(struct rd *r, struct event *ev)
 		} else if (json_skip(j, t) < 0)
 			return jerr(r, NULL);
 	}
-	if (t != JSON_OBJ_END)
-		return jerr(r, NULL);
-	return 0;
+	return m;
 }
 
 static uint32_t
@@ -437,9 +459,7 @@ chrome_finish(struct rd *r)
 			snprintf(buf, sizeof buf, "%s:%s", nm, tn ? th->tid : th->pid);
 		else
 			snprintf(buf, sizeof buf, "tid:%s", tn ? th->tid : th->pid);
-		for (char *c = buf; *c; c++)
-			if (*c == '\t' || *c == '\n')
-				*c = ' ';
+		label_safe(buf);
 		label[i] = intern_put(&s->tracks, buf, strlen(buf), NULL);
 	}
 	ord = xmalloc((n + 1) * sizeof *ord);
@@ -478,15 +498,15 @@ tidb_set(struct rd *r)
 	enum json_tok t;
 	size_t from = r->s->n;
 	uint32_t track = UINT32_MAX;
+	char k[24];
+	int m;
 
 	while ((t = json_next(j)) == JSON_KEY) {
 		if (strcmp(j->s, "node_type") == 0) {
 			if ((t = json_next(j)) != JSON_STR)
 				return t == JSON_ERR ? jerr(r, NULL)
 				    : jerr(r, "\"node_type\" is not a string");
-			for (char *c = j->s; *c; c++)
-				if (*c == '\t' || *c == '\n')
-					*c = ' ';
+			label_safe(j->s);
 			track = intern_put(&r->s->tracks, j->n ? j->s : "-",
 			    j->n ? j->n : 1, NULL);
 		} else if (strcmp(j->s, "spans") == 0) {
@@ -498,15 +518,7 @@ tidb_set(struct rd *r)
 				int64_t d;
 
 				sp->line = j->line;
-				while ((t = json_next(j)) == JSON_KEY) {
-					char k[24];
-
-					snprintf(k, sizeof k, "%s", j->s);
-					if (j->n >= sizeof k)
-						k[0] = '\0';
-					t = json_next(j);
-					if (t == JSON_ERR)
-						return jerr(r, NULL);
+				while ((m = member(r, k, sizeof k, &t)) > 0) {
 					if (strcmp(k, "span_id") == 0 || strcmp(k, "parent_id") == 0) {
 						uint64_t *v = k[0] == 's' ? &sp->id : &sp->parent;
 
@@ -533,8 +545,8 @@ tidb_set(struct rd *r)
 					} else if (json_skip(j, t) < 0)
 						return jerr(r, NULL);
 				}
-				if (t != JSON_OBJ_END)
-					return jerr(r, NULL);
+				if (m < 0)
+					return -1;
 				if ((have & 13) != 13)
 					return jerr(r, (have & 1) == 0 ? "span without \"span_id\""
 					    : (have & 4) == 0 ? "span without \"begin_unix_time_ns\""

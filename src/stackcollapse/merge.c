@@ -147,19 +147,6 @@ merge_read(struct merge *m, const char *path, int which)
 	return r < 0 ? -1 : (long long)bad;
 }
 
-static const struct intern *sort_tab;
-
-static int
-by_bytes(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint32_t lx = intern_len(sort_tab, x), ly = intern_len(sort_tab, y);
-	int c = memcmp(intern_str(sort_tab, x), intern_str(sort_tab, y),
-	    lx < ly ? lx : ly);
-
-	return c ? c : (lx > ly) - (lx < ly);
-}
-
 /* A count: whole numbers exactly, fractions with up to 10 decimals. */
 static void
 put_count(long double v)
@@ -190,8 +177,7 @@ merge_write(struct merge *m, int diff, int normalize)
 		t0 += m->count[0][i];
 		t1 += m->count[1][i];
 	}
-	sort_tab = &m->stacks;
-	qsort(ids, n, sizeof *ids, by_bytes);
+	intern_sort(&m->stacks, ids, n);
 	for (size_t i = 0; i < n; i++) {
 		long double c0 = m->count[0][ids[i]];
 

@@ -316,6 +316,29 @@ input_peek(struct input *in)
 	}
 }
 
+void
+input_set_boundary(struct input *in, const char *boundary)
+{
+	in->boundary = boundary;
+	in->boundlen = strlen(boundary);
+}
+
+int
+input_head(struct input *in, size_t want, const char **p, size_t *n)
+{
+	if (in->map) {
+		*p = in->map;
+		*n = in->maplen < want ? in->maplen : want;
+		return 0;
+	}
+	while (in->len - in->start < want && !in->eof && in->len < in->cap)
+		if (fill(in) < 0)
+			return -1;
+	*p = in->buf + in->start;
+	*n = in->len - in->start;
+	return 0;
+}
+
 int
 input_getline(struct input *in, const char **line, size_t *len)
 {

@@ -72,6 +72,17 @@ int input_next(struct input *in, const char **p, size_t *n, int *at_boundary);
  */
 int input_peek(struct input *in);
 
+/* Change where blocks end; before the first input_next. */
+void input_set_boundary(struct input *in, const char *boundary);
+
+/*
+ * The first bytes of the input, at least want of them unless the input is
+ * shorter (or the first window is full), without consuming anything: for
+ * format detection that needs whole lines.  Returns 0 with *p and *n set,
+ * or -1 on a read error (reported).  Call before the first input_next.
+ */
+int input_head(struct input *in, size_t want, const char **p, size_t *n);
+
 /*
  * The next line, without its newline (and without a '\r' before it), for
  * readers that want lines rather than blocks: returns 1 with *line and

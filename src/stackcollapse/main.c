@@ -1,15 +1,19 @@
 /*
  * stackcollapse: fold stack samples into one line per distinct stack.
  *
- * Reads `perf script` output (files or standard input, gzip detected by its
+ * Reads a profiler's output (files or standard input, gzip detected by its
  * magic bytes) and writes folded stacks, "root;...;leaf COUNT", sorted
- * bytewise, as FlameGraph's stackcollapse-perf.pl does, byte for byte:
+ * bytewise, as FlameGraph's stackcollapse scripts do, byte for byte:
  *
  *	perf record -F 99 -g -- ./prog
  *	perf script | stackcollapse | flamegraph-svg > prog.svg
  *
- * Large inputs are split at blank lines (sample boundaries) and parsed on
- * several threads; the output is the same as with one.
+ * The format is named with --format or recognized from the first input's
+ * head (formats.c); every input of one run is read in that format.  perf
+ * input is parsed here, large inputs split at blank lines (sample
+ * boundaries) and parsed on several threads with the same output as one;
+ * folded input goes through merge.c, the other formats through their own
+ * file and the sink (formats.h).
  */
 #include <getopt.h>
 #include <pthread.h>
@@ -23,6 +27,7 @@
 #include "../lib/num.h"
 #include "../lib/opt.h"
 #include "../lib/out.h"
+#include "formats.h"
 #include "merge.h"
 #include "perf.h"
 #include "stacks.h"
@@ -31,17 +36,19 @@
 #define MIN_PART (8u << 20)	/* smaller parts are not worth a thread */
 
 static const char usage_text[] =
-"usage: stackcollapse [--format=perf] [--pid | --tid] [--kernel] [--jit] [--all]\n"
-"                     [--addrs] [--event-filter=EVENT] [--perl] [--recursive]\n"
-"                     [-j N] [FILE...]\n"
-"       stackcollapse --format=folded [--recursive] [FILE...]\n"
+"usage: stackcollapse [--format=FORMAT] [--recursive] [--no-aggregate]\n"
+"                     [FORMAT OPTIONS] [FILE...]\n"
 "       stackcollapse --diff [-n] [-s] [--recursive] BEFORE AFTER\n"
 "\n"
-"Fold `perf script` output into folded stacks (see folded(5)); merge folded\n"
-"files; or write the difference of two (stack, before, after).\n"
+"Fold a profiler's stack samples into folded stacks (see folded(5)); merge\n"
+"folded files; or write the difference of two (stack, before, after).\n"
 "\n"
-"  --format=FORMAT       perf (default) or folded (sum and sort folded files)\n"
+"  --format=FORMAT       auto (default: recognized from the first input),\n"
+"                        perf, dtrace, stap, bpftrace, gdb, jstack, sample,\n"
+"                        vtune, vsprof, ghcprof, xctrace, pmcstat, go, chrome,\n"
+"                        folded (sum and sort folded files)\n"
 "  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
+"  --no-aggregate        one line per sample, in input order, nothing merged\n"
 "  --diff                BEFORE and AFTER folded files to \"STACK N1 N2\"\n"
 "  -n, --normalize       --diff: scale BEFORE's counts to AFTER's total\n"
 "  -s, --strip-hex       --diff: write every 0x<hex> as 0x...\n"
@@ -52,6 +59,13 @@ static const char usage_text[] =
 "  --all                 --kernel and --jit\n"
 "  --addrs               show addresses of frames with no symbol\n"
 "  --event-filter=EVENT  keep samples of EVENT (default: the first event)\n"
+"  --includeoffset       dtrace: keep function offsets (+0x..)\n"
+"  --no-modules          sample, vtune: no module`function prefix\n"
+"  --ticks, --bytes      ghcprof: weigh by ticks or bytes, not %time\n"
+"  --no-thread-names     jstack: no thread name root frame\n"
+"  --thread-ids          jstack: keep the -TID of thread names\n"
+"  --shorten-pkgs        jstack: org.foo.Bar.run becomes o.f.Bar.run\n"
+"  --all-states          jstack: every thread, not only RUNNABLE ones\n"
 "  --perl                exactly stackcollapse-perf.pl: drop a last sample\n"
 "                        with no blank line, cut names at the first '(',\n"
 "                        keep half-demangled Rust names\n"
@@ -148,20 +162,18 @@ parse_block(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
 }
 
 static int
-collapse_file(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
-    const char *path)
+collapse_perf(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
+    struct input *in)
 {
-	struct input in;
 	struct place pl = { NULL, 0, 0, 0, 0 };
 	struct perf_report rep;
-	const char *p;
+	const char *p, *path;
 	size_t n;
 	int at_boundary, r, ret = 0, nl_end = 1;
 
-	if (input_open(&in, path, "\n\n") < 0)
-		return -1;
-	pl.name = path = in.name;
-	while ((r = input_next(&in, &p, &n, &at_boundary)) > 0) {
+	input_set_boundary(in, "\n\n");
+	pl.name = path = in->name;
+	while ((r = input_next(in, &p, &n, &at_boundary)) > 0) {
 		nl_end = p[n - 1] == '\n';
 		if (sh->event == NULL) {
 			size_t used;
@@ -199,14 +211,12 @@ collapse_file(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
 		warn_at(path, 0, "skipped %llu sample%s of events other than %s",
 		    (unsigned long long)pl.nfiltered,
 		    pl.nfiltered == 1 ? "" : "s", sh->event);
-	input_close(&in);
 	return ret;
 }
 
-/* --format=folded and --diff: folded files summed, or set side by side. */
+/* --diff: two folded files set side by side. */
 static int
-fold_merge(int argc, char **argv, int diff, int recursive, int normalize,
-    int strip)
+fold_diff(char **argv, int recursive, int normalize, int strip)
 {
 	struct merge m;
 	int status = 0;
@@ -214,39 +224,96 @@ fold_merge(int argc, char **argv, int diff, int recursive, int normalize,
 	merge_init(&m);
 	m.recursive = recursive;
 	m.striphex = strip;
-	m.integral = diff;
-	if (argc == 0 && merge_read(&m, "-", 0) < 0)
-		status = EXIT_INPUT;
-	for (int i = 0; i < argc; i++)
-		if (merge_read(&m, argv[i], diff ? i : 0) < 0)
+	m.integral = 1;
+	for (int i = 0; i < 2; i++)
+		if (merge_read(&m, argv[i], i) < 0)
 			status = EXIT_INPUT;
 	if (status == 0)
-		merge_write(&m, diff, normalize);
+		merge_write(&m, 1, normalize);
 	out_flush();
 	merge_free(&m);
 	return status;
 }
 
+#define HEAD_BYTES (64u << 10)	/* of the first input, to tell its format */
+
+/*
+ * Recognize the format of the open input from its head: 1 with *f set,
+ * 0 for an input with nothing but blanks (nothing to fold), -1 after an
+ * error.
+ */
+static int
+guess(struct input *in, const struct format **f)
+{
+	const char *p;
+	size_t n, i;
+
+	if (input_head(in, HEAD_BYTES, &p, &n) < 0)
+		return -1;
+	for (i = 0; i < n && strchr(" \t\r\n", p[i]) != NULL; i++)
+		;
+	if (i == n)
+		return 0;
+	if ((*f = fmt_guess(p, n)) == NULL) {
+		warn_at(in->name, 0, "cannot tell the input's format; tried %s "
+		    "(name one with --format)", fmt_names());
+		return -1;
+	}
+	return 1;
+}
+
+/* One input in a format of formats.c. */
+static int
+collapse_other(const struct format *f, struct input *in,
+    const struct fmt_opts *fo, struct sink *sink)
+{
+	struct reader r;
+	int ret;
+
+	memset(&r, 0, sizeof r);
+	r.in = in;
+	r.name = in->name;
+	r.o = fo;
+	r.sink = sink;
+	ret = f->collapse(&r);
+	if (r.nskipped)
+		warn_at(r.name, 0, "skipped %llu unrecognized line%s",
+		    (unsigned long long)r.nskipped, r.nskipped == 1 ? "" : "s");
+	return ret;
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { OPT_EVENT = 256, OPT_PERL, OPT_FORMAT, OPT_RECURSIVE, OPT_DIFF };
+	enum { OPT_EVENT = 256, OPT_PERL, OPT_FORMAT, OPT_RECURSIVE, OPT_DIFF,
+	    OPT_NOAGG, OPT_OFFSET, OPT_NOMOD, OPT_TICKS, OPT_BYTES, OPT_TIME,
+	    OPT_NOTNAME, OPT_TIDS, OPT_SHORTEN, OPT_ALLSTATES };
 	static const struct option longopts[] = {
 		{ "addrs", no_argument, NULL, 'a' },
 		{ "all", no_argument, NULL, 'A' },
+		{ "all-states", no_argument, NULL, OPT_ALLSTATES },
+		{ "bytes", no_argument, NULL, OPT_BYTES },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "event-filter", required_argument, NULL, OPT_EVENT },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
+		{ "includeoffset", no_argument, NULL, OPT_OFFSET },
 		{ "jit", no_argument, NULL, 'J' },
 		{ "kernel", no_argument, NULL, 'k' },
+		{ "no-aggregate", no_argument, NULL, OPT_NOAGG },
+		{ "no-modules", no_argument, NULL, OPT_NOMOD },
+		{ "no-thread-names", no_argument, NULL, OPT_NOTNAME },
 		{ "normalize", no_argument, NULL, 'n' },
 		{ "perl", no_argument, NULL, OPT_PERL },
 		{ "pid", no_argument, NULL, 'p' },
 		{ "recursive", no_argument, NULL, OPT_RECURSIVE },
+		{ "shorten-pkgs", no_argument, NULL, OPT_SHORTEN },
 		{ "strip-hex", no_argument, NULL, 's' },
+		{ "thread-ids", no_argument, NULL, OPT_TIDS },
 		{ "threads", required_argument, NULL, 'j' },
+		{ "ticks", no_argument, NULL, OPT_TICKS },
 		{ "tid", no_argument, NULL, 't' },
+		{ "time", no_argument, NULL, OPT_TIME },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -255,8 +322,12 @@ main(int argc, char **argv)
 	struct perf_ctx ctx[MAX_THREADS];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int nthreads = ncpu < 1 ? 1 : ncpu > MAX_THREADS ? MAX_THREADS : (int)ncpu;
-	int ch, i, status = 0, folded = 0, recursive = 0, diff = 0, normalize = 0;
-	int strip = 0;
+	int ch, i, status = 0, recursive = 0, diff = 0, normalize = 0;
+	int strip = 0, noagg = 0, any_perf = 0;
+	const struct format *fmt = NULL;
+	struct fmt_opts fo = { 0 };
+	struct sink sink;
+	char *stdin_only[] = { "-", NULL };
 	uint64_t v;
 
 	err_init(argv[0]);
@@ -299,13 +370,41 @@ main(int argc, char **argv)
 			o.perl = 1;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "perf") == 0)
-				folded = 0;
-			else if (strcmp(optarg, "folded") == 0)
-				folded = 1;
-			else
-				die(EXIT_USAGE, "unknown format \"%s\" (perf or folded)",
-				    optarg);
+			if (strcmp(optarg, "auto") == 0)
+				fmt = NULL;
+			else if ((fmt = fmt_find(optarg)) == NULL)
+				die(EXIT_USAGE, "unknown format \"%s\" (auto, %s)",
+				    optarg, fmt_names());
+			break;
+		case OPT_NOAGG:
+			noagg = 1;
+			break;
+		case OPT_OFFSET:
+			fo.includeoffset = 1;
+			break;
+		case OPT_NOMOD:
+			fo.no_modules = 1;
+			break;
+		case OPT_TIME:
+			fo.ghc_source = 0;
+			break;
+		case OPT_TICKS:
+			fo.ghc_source = 1;
+			break;
+		case OPT_BYTES:
+			fo.ghc_source = 2;
+			break;
+		case OPT_NOTNAME:
+			fo.jstack_no_tname = 1;
+			break;
+		case OPT_TIDS:
+			fo.jstack_tid = 1;
+			break;
+		case OPT_SHORTEN:
+			fo.shorten_pkgs = 1;
+			break;
+		case OPT_ALLSTATES:
+			fo.jstack_all = 1;
 			break;
 		case OPT_RECURSIVE:
 			recursive = 1;
@@ -336,19 +435,51 @@ main(int argc, char **argv)
 		die(EXIT_USAGE, "--normalize and --strip-hex go with --diff");
 	if (diff && argc != 2)
 		die(EXIT_USAGE, "--diff takes two folded files, BEFORE and AFTER");
-	if (diff || folded)
-		return fold_merge(argc, argv, diff, recursive, normalize, strip);
+	if (diff)
+		return fold_diff(argv, recursive, normalize, strip);
+	if (noagg) {
+		nthreads = 1;
+		o.no_aggregate = 1;
+		o.recursive = recursive;
+	}
 	for (i = 0; i < nthreads; i++)
 		perf_ctx_init(&ctx[i], &sh);
-	if (argc == 0) {
-		if (collapse_file(ctx, nthreads, &sh, "-") < 0)
+	sink_init(&sink, noagg, recursive);
+	if (argc == 0)
+		argv = stdin_only, argc = 1;
+	for (i = 0; i < argc; i++) {
+		struct input in;
+		int r = 0;
+
+		if (input_open(&in, argv[i], "\n") < 0) {
 			status = EXIT_INPUT;
+			continue;
+		}
+		if (fmt == NULL && (r = guess(&in, &fmt)) <= 0) {
+			input_close(&in);
+			if (r == 0)
+				continue;
+			status = EXIT_INPUT;
+			break;
+		}
+		if (strcmp(fmt->name, "perf") == 0) {
+			any_perf = 1;
+			r = collapse_perf(ctx, nthreads, &sh, &in);
+		} else if (strcmp(fmt->name, "folded") == 0) {
+			if (noagg)
+				die(EXIT_USAGE, "%s: folded input is one line per stack "
+				    "already; --no-aggregate does not apply", in.name);
+			r = merge_read_input(&sink.m, &in, 0) < 0 ? -1 : 0;
+		} else {
+			r = collapse_other(fmt, &in, &fo, &sink);
+		}
+		if (r < 0)
+			status = EXIT_INPUT;
+		input_close(&in);
 	}
-	for (i = 0; i < argc; i++)
-		if (collapse_file(ctx, nthreads, &sh, argv[i]) < 0)
-			status = EXIT_INPUT;
-	if (stacks_write(ctx, nthreads, recursive) < 0)
+	if (any_perf && !noagg && stacks_write(ctx, nthreads, recursive) < 0)
 		die(EXIT_INPUT, "a stack's total count does not fit in 64 bits");
+	sink_finish(&sink);
 	out_flush();
 	for (i = 0; i < nthreads; i++)
 		perf_ctx_free(&ctx[i]);

@@ -82,8 +82,9 @@ striphex(char *d, const char *s, size_t n)
 	return w;
 }
 
-void
-merge_add(struct merge *m, const char *s, size_t n, long double count, int which)
+static void
+put(struct merge *m, const char *s, size_t n, long double count, int which,
+    int replace)
 {
 	uint32_t id;
 	int isnew;
@@ -110,21 +111,46 @@ merge_add(struct merge *m, const char *s, size_t n, long double count, int which
 		}
 		m->cap = c;
 	}
-	m->count[which][id] += count;
+	if (replace)
+		m->count[which][id] = count;
+	else
+		m->count[which][id] += count;
+}
+
+void
+merge_add(struct merge *m, const char *s, size_t n, long double count, int which)
+{
+	put(m, s, n, count, which, 0);
+}
+
+void
+merge_set(struct merge *m, const char *s, size_t n, long double count)
+{
+	put(m, s, n, count, 0, 1);
 }
 
 long long
 merge_read(struct merge *m, const char *path, int which)
 {
 	struct input in;
+	long long r;
+
+	if (input_open(&in, path, "\n") < 0)
+		return -1;
+	r = merge_read_input(m, &in, which);
+	input_close(&in);
+	return r;
+}
+
+long long
+merge_read_input(struct merge *m, struct input *in, int which)
+{
 	const char *l;
 	size_t len;
 	unsigned long long line = 0, bad = 0;
 	int r;
 
-	if (input_open(&in, path, "\n") < 0)
-		return -1;
-	while ((r = input_getline(&in, &l, &len)) > 0) {
+	while ((r = input_getline(in, &l, &len)) > 0) {
 		struct folded f;
 
 		line++;
@@ -134,16 +160,15 @@ merge_read(struct merge *m, const char *path, int which)
 			char q[4 * 60 + 8];
 
 			if (bad++ < SHOWN)
-				warn_at(in.name, line, "skipped invalid line %s",
+				warn_at(in->name, line, "skipped invalid line %s",
 				    err_quote(q, l, len, 60));
 			continue;
 		}
 		merge_add(m, f.stack, f.stacklen, f.count, which);
 	}
 	if (bad)
-		warn_at(in.name, 0, "ignored %llu line%s with invalid format", bad,
+		warn_at(in->name, 0, "ignored %llu line%s with invalid format", bad,
 		    bad == 1 ? "" : "s");
-	input_close(&in);
 	return r < 0 ? -1 : (long long)bad;
 }
 

@@ -29,12 +29,18 @@ void merge_free(struct merge *m);
 void merge_add(struct merge *m, const char *s, size_t n, long double count,
     int which);
 
+/* Set stack s's count (the only column), replacing what it had. */
+void merge_set(struct merge *m, const char *s, size_t n, long double count);
+
 /*
  * Read the folded file path ("-": stdin) into column which.  Lines that
  * are not folded stacks are reported (the first few, then a count) and
  * skipped.  Returns the number skipped, or -1 on a read error.
  */
 long long merge_read(struct merge *m, const char *path, int which);
+/* The same from an input already open (left open). */
+struct input;
+long long merge_read_input(struct merge *m, struct input *in, int which);
 
 /* Collapse direct recursion in s[0..n) in place; returns the new length. */
 size_t merge_unrecurse(char *s, size_t n);

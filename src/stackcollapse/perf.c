@@ -23,7 +23,10 @@
 
 #include "../lib/err.h"
 #include "../lib/num.h"
+#include "formats.h"
 #include "perf.h"
+#include "rustsym.h"
+#include "stacks.h"
 
 struct span {
 	const char *p;
@@ -354,73 +357,6 @@ is_jit_mod(struct span m)
 	return has(m.p, m.n, "/jitted-") && ends_with(m, ".so");
 }
 
-/*
- * Finish demangling a Rust "legacy" symbol that perf left half done, as
- * inferno does: "_$LT$a..B$u20$as$u20$C$GT$::f::h0123456789abcdef" becomes
- * "<a::B as C>::f".  Writes to buf (at least f.n bytes) and returns the new
- * length, or returns 0 when f does not end in a Rust hash.
- */
-static size_t
-rust_fix(struct span f, char *buf)
-{
-	static const struct {
-		const char *esc, *out;
-	} tab[] = {
-		{ "$SP$", "@" }, { "$BP$", "*" }, { "$RF$", "&" },
-		{ "$LT$", "<" }, { "$GT$", ">" }, { "$LP$", "(" },
-		{ "$RP$", ")" }, { "$C$", "," }, { "$u7e$", "~" },
-		{ "$u20$", " " }, { "$u27$", "'" }, { "$u3d$", "=" },
-		{ "$u5b$", "[" }, { "$u5d$", "]" }, { "$u7b$", "{" },
-		{ "$u7d$", "}" }, { "$u3b$", ";" }, { "$u2b$", "+" },
-		{ "$u21$", "!" }, { "$u22$", "\"" },
-	};
-	const char *r, *e;
-	size_t n = 0, i, k;
-
-	if (f.n < 17 || f.p[f.n - 17] != 'h')
-		return 0;
-	for (i = f.n - 16; i < f.n; i++)
-		if (!is_digit((unsigned char)f.p[i]) &&
-		    !((f.p[i] | 0x20) >= 'a' && (f.p[i] | 0x20) <= 'f'))
-			return 0;
-	r = f.p;
-	e = f.p + f.n - 17;
-	if (e - r >= 2 && memcmp(e - 2, "::", 2) == 0)
-		e -= 2;
-	if (e - r >= 2 && r[0] == '_' && r[1] == '$')
-		r++;
-	while (r < e) {
-		if (*r == '.') {
-			if (e - r >= 2 && r[1] == '.') {
-				buf[n++] = ':';
-				buf[n++] = ':';
-				r += 2;
-			} else {
-				buf[n++] = *r++;
-			}
-		} else if (*r == '$') {
-			for (k = 0; k < sizeof tab / sizeof tab[0]; k++) {
-				size_t el = strlen(tab[k].esc);
-
-				if ((size_t)(e - r) >= el &&
-				    memcmp(r, tab[k].esc, el) == 0) {
-					buf[n++] = tab[k].out[0];
-					r += el;
-					break;
-				}
-			}
-			if (k == sizeof tab / sizeof tab[0]) {
-				memcpy(buf + n, r, (size_t)(e - r));
-				n += (size_t)(e - r);
-				break;
-			}
-		} else {
-			buf[n++] = *r++;
-		}
-	}
-	return n;
-}
-
 /* The context's scratch buffer with room for need bytes; not preserved. */
 static char *
 scratch(struct perf_ctx *c, size_t need)
@@ -535,7 +471,7 @@ translate(struct perf_ctx *c, struct span pc, struct span func,
 	if (func.n == 0 || func.p[0] == '(')
 		return 0;
 	buf = xmalloc(2 * (func.n + mod.n + pc.n) + 32);
-	if (!c->sh->o->perl && (rn = rust_fix(func, buf)) != 0) {
+	if (!c->sh->o->perl && (rn = rust_fix(func.p, func.n, buf)) != 0) {
 		fixed = xmalloc(rn);
 		memcpy(fixed, buf, rn);
 		func = (struct span){ fixed, rn };
@@ -614,6 +550,10 @@ end_sample(struct perf_ctx *c)
 		key[0] = c->pname;
 		for (i = 0; i < c->nstk; i++)
 			key[i + 1] = c->stk[c->nstk - 1 - i];
+		if (c->sh->o->no_aggregate) {
+			stacks_emit(c, key, n, c->period);
+			goto done;
+		}
 		id = intern_put(&c->stacks, key, n * sizeof *key, &isnew);
 		if (isnew) {
 			c->counts = xgrow(c->counts, &c->countscap, id + 1,
@@ -625,6 +565,7 @@ end_sample(struct perf_ctx *c)
 		else
 			c->counts[id] += c->period;
 	}
+done:
 	c->in_sample = c->have_pname = 0;
 	c->nstk = 0;
 	return ret;
@@ -863,4 +804,38 @@ perf_end_file(struct perf_ctx *c, struct perf_report *rep)
 		rep->errmsg = "sample count does not fit in 64 bits";
 	}
 	return open;
+}
+
+/*
+ * inferno's test: the first line that is neither a comment nor blank is an
+ * event line, and the next line is a frame of its stack (or, for stacks
+ * printed on the event line, the next event).  After a blank line comes
+ * an event again: a frame there is not perf script output.
+ */
+int
+perf_detect(const char *p, size_t n)
+{
+	const char *e = p + n, *l;
+	size_t len;
+	int after_event = 0;
+
+	while (fmt_nextline(&p, e, &l, &len)) {
+		struct event_fields f;
+		struct span pc, func, mod;
+
+		len = fmt_trim(&l, len);
+		if (len && l[0] == '#')
+			continue;
+		if (len == 0) {
+			after_event = 0;	/* a sample with no stack */
+			continue;
+		}
+		if (after_event)
+			return match_stack(l, len, &pc, &func, &mod) ||
+			    match_event(l, len, 1, &f);
+		if (!match_event(l, len, 1, &f))
+			return 0;
+		after_event = 1;
+	}
+	return 0;
 }

@@ -22,6 +22,8 @@ struct perf_opts {
 	int annotate_jit;	/* _[j] */
 	int include_addrs;	/* [mod <addr>] for unknown symbols */
 	int perl;		/* exactly stackcollapse-perf.pl, see --perl */
+	int no_aggregate;	/* write each sample at once (one context) */
+	int recursive;		/* ... with direct recursion collapsed */
 };
 
 /* State every context reads and none writes while parsing in parallel. */

@@ -102,3 +102,29 @@ done:
 	free(lines);
 	return ret;
 }
+
+void
+stacks_emit(struct perf_ctx *c, const uint32_t *ids, size_t n, uint64_t count)
+{
+	size_t len = 0, w = 0;
+	char *s;
+
+	for (size_t f = 0; f < n; f++)
+		len += intern_len(&c->frames, ids[f]) + 1;
+	s = xmalloc(len + 1);
+	for (size_t f = 0; f < n; f++) {
+		size_t fl = intern_len(&c->frames, ids[f]);
+
+		if (f)
+			s[w++] = ';';
+		memcpy(s + w, intern_str(&c->frames, ids[f]), fl);
+		w += fl;
+	}
+	if (c->sh->o->recursive)
+		w = merge_unrecurse(s, w);
+	out_write(s, w);
+	out_char(' ');
+	out_u64(count);
+	out_char('\n');
+	free(s);
+}

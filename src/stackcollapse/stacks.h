@@ -16,4 +16,11 @@
  */
 int stacks_write(struct perf_ctx *ctx, int nctx, int recursive);
 
+/*
+ * --no-aggregate: write one sample's stack (frame ids of c, root first) and
+ * count as a folded line at once.
+ */
+void stacks_emit(struct perf_ctx *c, const uint32_t *ids, size_t n,
+    uint64_t count);
+
 #endif

@@ -1,0 +1,296 @@
+/*
+ * dtrace: DTrace aggregations of ustack()/stack()/jstack() (stackcollapse.pl,
+ * inferno-collapse-dtrace) and SystemTap's print_ustack/print_stack output
+ * (stackcollapse-stap.pl): both print a stack leaf first, one frame a line,
+ * then its count alone on a line.
+ *
+ *	dtrace -x ustackframes=100 -n 'profile-97 /pid == $target/ {
+ *	    @[ustack()] = count(); }' -c ./prog -o out.stacks
+ *
+ * DTrace frames are "module`function+0xoffset"; C++ argument lists are cut
+ * after the last "::", "->" chains are inlined Java frames (marked _[i]),
+ * a leading 'L' and ';' of JVM names are tidied.  With --includeoffset the
+ * offsets stay, except the leaf's (stackcollapse.pl's rule, kept by
+ * inferno).  DTrace output starts with a header ended by a blank line.
+ * SystemTap frames are "0xADDR : function+0xoff/0xsize [module]": the
+ * address and offset go.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "formats.h"
+#include "rustsym.h"
+
+struct dt {
+	struct fstack fs;	/* leaf first; joined reversed */
+	char *tmp;
+	size_t tmpcap;
+};
+
+/* The position of the last '+', or n. */
+static size_t
+last_plus(const char *s, size_t n)
+{
+	const char *p = memrchr(s, '+', n);
+
+	return p ? (size_t)(p - s) : n;
+}
+
+/* C++: after the first "::", cut at the last '(' or '<'. */
+static size_t
+uncpp(const char *s, size_t n)
+{
+	const char *sc = memmem(s, n, "::", 2);
+	size_t cut = n;
+
+	if (sc)
+		for (size_t i = (size_t)(sc - s) + 2; i < n; i++)
+			if (s[i] == '(' || s[i] == '<')
+				cut = i;
+	return cut;
+}
+
+/*
+ * module`function with a Rust hash: the function tidied (its offset kept
+ * with --includeoffset).  Returns the frame, in d->tmp when changed.
+ */
+static const char *
+rust_frame(struct dt *d, const char *f, size_t *np, int includeoffset)
+{
+	size_t n = *np, fl, off, tl, k;
+	const char *bt = memchr(f, '`', n), *fn;
+
+	if (bt == NULL)
+		return f;
+	fn = bt + 1;
+	fl = n - (size_t)(fn - f);
+	off = includeoffset ? last_plus(fn, fl) : fl;
+	for (tl = off; tl && (fn[tl - 1] == ' ' || fn[tl - 1] == '\t'); tl--)
+		;
+	d->tmp = xgrow(d->tmp, &d->tmpcap, n + 1, 1);
+	if ((k = rust_fix(fn, tl, d->tmp + (fn - f))) == 0)
+		return f;
+	memcpy(d->tmp, f, (size_t)(fn - f));
+	k += (size_t)(fn - f);
+	memcpy(d->tmp + k, fn + off, fl - off);
+	*np = k + fl - off;
+	return d->tmp;
+}
+
+/* One part of a "->" chain, tidied as a JVM name, pushed. */
+static void
+push_part(struct dt *d, const char *f, size_t n, int strip_l, int inlined)
+{
+	char buf[256], *w = n + 4 <= sizeof buf ? buf : xmalloc(n + 4);
+
+	if (strip_l)
+		while (n && *f == 'L')
+			f++, n--;
+	for (size_t i = 0; i < n; i++)
+		w[i] = f[i] == ';' ? ':' : f[i];
+	if (inlined) {
+		memcpy(w + n, "_[i]", 4);
+		n += 4;
+	}
+	fs_push(&d->fs, w, n);
+	if (w != buf)
+		free(w);
+}
+
+/* One frame line (trimmed), pushed as its frames, callee-most first. */
+static void
+dtrace_frame(struct dt *d, const char *s, size_t n, int includeoffset)
+{
+	int inl = 0, cpp = 0, semi = 0;
+	size_t i, cuts[64], nc = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '>' && i && s[i - 1] == '-')
+			inl = 1;
+		else if (s[i] == ':' && i && s[i - 1] == ':')
+			cpp = 1;
+		else if (s[i] == ';')
+			semi = 1;
+	}
+	if (includeoffset)
+		inl = cpp = semi = 1;
+	else
+		n = last_plus(s, n);
+	if (cpp)
+		n = uncpp(s, n);
+	if (n == 0) {
+		s = "-";
+		n = 1;
+	}
+	s = rust_frame(d, s, &n, includeoffset);
+	if (!inl) {
+		push_part(d, s, n, 0, 0);
+		return;
+	}
+	/* The chain's parts, caller first, go on the stack in reverse. */
+	cuts[nc++] = 0;
+	for (i = 0; i + 1 < n && nc < 63; i++)
+		if (s[i] == '-' && s[i + 1] == '>')
+			cuts[nc++] = i + 2;
+	for (size_t k = nc; k-- > 0;) {
+		size_t e = k + 1 < nc ? cuts[k + 1] - 2 : n;
+
+		push_part(d, s + cuts[k], e - cuts[k], 1, k > 0);
+	}
+}
+
+/* A count line: digits with blanks around them. */
+static int
+count_line(const char *l, size_t n, uint64_t *v)
+{
+	n = fmt_trim(&l, n);
+	if (!fmt_all_digits(l, n))
+		return 0;
+	*v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (*v > (UINT64_MAX - 9) / 10)
+			return -1;
+		*v = *v * 10 + (uint64_t)(l[i] - '0');
+	}
+	return 1;
+}
+
+/* Stack end: frames joined root first; the leaf's offset cut if kept. */
+static void
+end_stack(struct reader *r, struct dt *d, uint64_t count)
+{
+	size_t n, leaf;
+	const char *s = fs_join(&d->fs, 1, &n);
+
+	if (r->o->includeoffset && d->fs.n) {
+		leaf = d->fs.off[1] - d->fs.off[0];
+		n = n - leaf + last_plus(s + n - leaf, leaf);
+	}
+	sink_put(r->sink, s, n, count, 0);
+	fs_truncate(&d->fs, 0);
+}
+
+/* stap: "0xADDR : func+0xoff/0xsize [mod]" -> "func". */
+static void
+stap_frame(struct dt *d, const char *s, size_t n)
+{
+	const char *sep;
+
+	n = last_plus(s, n);
+	while ((sep = memmem(s, n, " : ", 3)) != NULL) {
+		n -= (size_t)(sep + 3 - s);
+		s = sep + 3;
+	}
+	if (n == 0) {
+		s = "-";
+		n = 1;
+	}
+	fs_push(&d->fs, s, n);
+}
+
+static int
+collapse(struct reader *r, int stap)
+{
+	struct dt d = { 0 };
+	const char *l;
+	size_t n;
+	uint64_t count;
+	int ret, c, header = !stap;
+
+	fs_init(&d.fs);
+	while ((ret = rd_line(r, &l, &n)) > 0) {
+		if (header) {
+			header = fmt_trim(&l, n) != 0;
+			continue;
+		}
+		if ((c = count_line(l, n, &count)) != 0) {
+			if (c < 0) {
+				ret = rd_fail(r, "count does not fit in 64 bits");
+				break;
+			}
+			end_stack(r, &d, count);
+			continue;
+		}
+		if ((n = fmt_trim(&l, n)) == 0)
+			continue;
+		if (stap)
+			stap_frame(&d, l, n);
+		else
+			dtrace_frame(&d, l, n, r->o->includeoffset);
+	}
+	if (ret == 0 && header)
+		warn_at(r->name, 0, "input ended while skipping the header "
+		    "(DTrace output starts with one, ended by a blank line)");
+	if (ret == 0 && d.fs.n) {
+		r->line++;
+		ret = rd_fail(r, "input ends in the middle of a stack "
+		    "(no count after its frames)");
+	}
+	fs_free(&d.fs);
+	free(d.tmp);
+	return ret;
+}
+
+int
+dtrace_collapse(struct reader *r)
+{
+	return collapse(r, 0);
+}
+
+int
+stap_collapse(struct reader *r)
+{
+	return collapse(r, 1);
+}
+
+/*
+ * After the header's first blank line, frame lines (a '`' or an address)
+ * and then a count.
+ */
+int
+dtrace_detect(const char *p, size_t n)
+{
+	const char *e = p + n, *l;
+	size_t len;
+	int blank = 0, frames = 0;
+
+	while (fmt_nextline(&p, e, &l, &len)) {
+		len = fmt_trim(&l, len);
+		if (len == 0) {
+			blank = 1;
+			continue;
+		}
+		if (!blank)
+			continue;
+		if (fmt_all_digits(l, len))
+			return frames;
+		if (memchr(l, '`', len) || (len > 2 && l[0] == '0' && l[1] == 'x'))
+			frames = 1;
+		else
+			return 0;
+	}
+	return 0;
+}
+
+/* Frame lines "0x... : name" and then a count, no header. */
+int
+stap_detect(const char *p, size_t n)
+{
+	const char *e = p + n, *l;
+	size_t len;
+	int frames = 0;
+
+	while (fmt_nextline(&p, e, &l, &len)) {
+		len = fmt_trim(&l, len);
+		if (len == 0)
+			continue;
+		if (fmt_all_digits(l, len))
+			return frames;
+		if (len > 2 && l[0] == '0' && l[1] == 'x' && memmem(l, len, " : ", 3))
+			frames = 1;
+		else
+			return 0;
+	}
+	return 0;
+}

@@ -1,0 +1,171 @@
+/*
+ * formats: see formats.h.  The table's order is the order of detection:
+ * formats with an unmistakable marker (an XML root, a CSV header, a
+ * "Call graph:" line, a JSON key) come before the ones recognized by the
+ * shape of their lines, and folded stacks, which almost anything can
+ * resemble, come last.  perf and folded have no collapse function here:
+ * main.c runs them (perf in parallel, folded through merge.c).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "../lib/folded.h"
+#include "formats.h"
+
+#define SHOWN 5			/* skipped lines named before only counted */
+
+static int folded_detect(const char *p, size_t n);
+
+static const struct format formats[] = {
+	{ "xctrace", xctrace_detect, xctrace_collapse },
+	{ "chrome", chrome_detect, chrome_collapse },
+	{ "vsprof", vsprof_detect, vsprof_collapse },
+	{ "vtune", vtune_detect, vtune_collapse },
+	{ "ghcprof", ghcprof_detect, ghcprof_collapse },
+	{ "sample", sample_detect, sample_collapse },
+	{ "go", gopprof_detect, gopprof_collapse },
+	{ "jstack", jstack_detect, jstack_collapse },
+	{ "gdb", gdb_detect, gdb_collapse },
+	{ "pmcstat", pmcstat_detect, pmcstat_collapse },
+	{ "bpftrace", bpftrace_detect, bpftrace_collapse },
+	{ "perf", perf_detect, NULL },
+	{ "stap", stap_detect, stap_collapse },
+	{ "dtrace", dtrace_detect, dtrace_collapse },
+	{ "folded", folded_detect, NULL },
+};
+#define NFORMATS (sizeof formats / sizeof formats[0])
+
+const struct format *
+fmt_find(const char *name)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return &formats[i];
+	return NULL;
+}
+
+const struct format *
+fmt_guess(const char *p, size_t n)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (formats[i].detect(p, n))
+			return &formats[i];
+	return NULL;
+}
+
+const char *
+fmt_names(void)
+{
+	static char buf[256];
+
+	if (buf[0] == '\0')
+		for (size_t i = 0; i < NFORMATS; i++) {
+			if (i)
+				strcat(buf, ", ");
+			strcat(buf, formats[i].name);
+		}
+	return buf;
+}
+
+int
+fmt_nextline(const char **p, const char *e, const char **l, size_t *n)
+{
+	const char *nl;
+
+	if (*p >= e)
+		return 0;
+	nl = memchr(*p, '\n', (size_t)(e - *p));
+	*l = *p;
+	*n = (size_t)((nl ? nl : e) - *p);
+	if (*n && (*l)[*n - 1] == '\r')
+		(*n)--;
+	*p = nl ? nl + 1 : e;
+	return 1;
+}
+
+int
+fmt_all_digits(const char *s, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+static int
+blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
+	    c == '\f';
+}
+
+size_t
+fmt_trim(const char **s, size_t n)
+{
+	while (n && blank(**s)) {
+		(*s)++;
+		n--;
+	}
+	while (n && blank((*s)[n - 1]))
+		n--;
+	return n;
+}
+
+/* Every whole line of the head that is not blank is a folded stack. */
+static int
+folded_detect(const char *p, size_t n)
+{
+	const char *e = p + n, *l;
+	size_t len;
+	int seen = 0;
+
+	while (fmt_nextline(&p, e, &l, &len)) {
+		struct folded f;
+
+		if (p == e && l + len == e && e[-1] != '\n' && seen)
+			break;	/* a last line cut by the head */
+		if (fmt_trim(&l, len) == 0)
+			continue;
+		if (folded_parse(l, len, &f) < 0)
+			return 0;
+		seen = 1;
+	}
+	return seen;
+}
+
+int
+rd_line(struct reader *r, const char **l, size_t *n)
+{
+	int ret = input_getline(r->in, l, n);
+
+	if (ret > 0)
+		r->line++;
+	return ret;
+}
+
+int
+rd_fail(struct reader *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	warn_at(r->name, r->line, "%s", msg);
+	return -1;
+}
+
+void
+rd_skip(struct reader *r, const char *l, size_t n)
+{
+	char q[4 * 60 + 8];
+
+	if (r->nskipped++ < SHOWN)
+		warn_at(r->name, r->line, "skipped unrecognized line %s",
+		    err_quote(q, l, n, 60));
+}

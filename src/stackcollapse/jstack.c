@@ -1,0 +1,219 @@
+/*
+ * jstack: Java thread dumps, many taken in a row (stackcollapse-jstack.pl).
+ *
+ *	for i in $(seq 100); do jstack PID; sleep 0.1; done > out.txt
+ *
+ * A thread is its header line ("NAME" #N ... tid=...), a
+ * "java.lang.Thread.State: STATE" line and "at CLASS.METHOD(File.java:N)"
+ * frames, leaf first, up to a blank line; it counts 1.  As in the Perl
+ * script only RUNNABLE threads count (--all-states: every thread), JVM
+ * housekeeping threads never, threads in epoll or socket reads are
+ * WAITING or NETWORK; the root frame is the thread name without its
+ * "-NUMBER" (--thread-ids keeps it, --no-thread-names drops the frame);
+ * --shorten-pkgs writes org.foo.Bar.run as o.f.Bar.run.  Lock lines
+ * ("- locked ..."), the dump's date and banner are passed over; other
+ * lines are counted and skipped.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "formats.h"
+
+struct js {
+	struct fstack fs;	/* frames, leaf first */
+	char *tname;
+	size_t tnlen, tncap;
+	int have_tname;
+	char state[16];		/* "?" until known */
+	char *tmp;
+	size_t tmpcap;
+};
+
+static int
+has(const char *s, size_t n, const char *needle)
+{
+	return memmem(s, n, needle, strlen(needle)) != NULL;
+}
+
+static int
+ends(const char *s, size_t n, const char *suf)
+{
+	size_t k = strlen(suf);
+
+	return n >= k && memcmp(s + n - k, suf, k) == 0;
+}
+
+static void
+set_state(struct js *j, const char *s, size_t n)
+{
+	if (n >= sizeof j->state)
+		n = sizeof j->state - 1;
+	memcpy(j->state, s, n);
+	j->state[n] = '\0';
+}
+
+/* Socket.*accept0$ */
+static int
+socket_accept(const char *f, size_t n)
+{
+	const char *s = memmem(f, n, "Socket", 6);
+
+	return s && ends(f, n, "accept0") &&
+	    (size_t)(s - f) + 6 <= n - 7;
+}
+
+/* m/(.*\.)([^.]+\.[^.]+)$/: initials of every package word. */
+static const char *
+shorten(struct js *j, const char *f, size_t *np)
+{
+	size_t n = *np, dots = 0, cut = 0, w = 0;
+
+	for (size_t i = n; i-- > 0;)
+		if (f[i] == '.' && ++dots == 2) {
+			cut = i + 1;
+			break;
+		}
+	if (dots < 2 || cut < 2)
+		return f;
+	j->tmp = xgrow(j->tmp, &j->tmpcap, n + 1, 1);
+	for (size_t i = 0; i < cut;) {
+		int word = f[i] == '_' || (f[i] >= '0' && f[i] <= '9') ||
+		    ((f[i] | 0x20) >= 'a' && (f[i] | 0x20) <= 'z');
+
+		j->tmp[w++] = f[i++];
+		if (word)
+			while (i < cut && (f[i] == '_' || (f[i] >= '0' &&
+			    f[i] <= '9') || ((f[i] | 0x20) >= 'a' &&
+			    (f[i] | 0x20) <= 'z')))
+				i++;
+	}
+	memcpy(j->tmp + w, f + cut, n - cut);
+	*np = w + n - cut;
+	return j->tmp;
+}
+
+static void
+end_thread(struct reader *r, struct js *j)
+{
+	if ((strcmp(j->state, "RUNNABLE") == 0 || (r->o->jstack_all &&
+	    strcmp(j->state, "BACKGROUND") != 0)) && j->fs.n) {
+		const char *s;
+		size_t n;
+
+		if (j->have_tname)
+			fs_push(&j->fs, j->tname, j->tnlen);
+		s = fs_join(&j->fs, 1, &n);
+		sink_put(r->sink, s, n, 1, 0);
+	}
+	fs_truncate(&j->fs, 0);
+	j->have_tname = 0;
+	set_state(j, "?", 1);
+}
+
+/* /C. CompilerThread/ */
+static int
+compiler_thread(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 17 <= n; i++)
+		if (s[i] == 'C' && memcmp(s + i + 2, " CompilerThread", 15) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+header(struct reader *r, struct js *j, const char *l, size_t n)
+{
+	const char *name = l + 1, *q = memchr(name, '"', n - 1);
+	size_t nl = q ? (size_t)(q - name) : n - 1;
+
+	if (!r->o->jstack_no_tname) {
+		size_t k = nl;
+
+		if (!r->o->jstack_tid) {
+			while (k && l[1 + k - 1] >= '0' && l[1 + k - 1] <= '9')
+				k--;
+			if (k < nl && k && name[k - 1] == '-')
+				nl = k - 1;
+		}
+		j->tname = xgrow(j->tname, &j->tncap, nl + 1, 1);
+		memcpy(j->tname, name, nl);
+		j->tnlen = nl;
+		j->have_tname = 1;
+	}
+	if (compiler_thread(name, nl) ||
+	    has(name, nl, "Signal Dispatcher") || has(name, nl, "Service Thread") ||
+	    has(name, nl, "Attach Listener"))
+		set_state(j, "BACKGROUND", 10);
+}
+
+static void
+frame(struct reader *r, struct js *j, const char *f, size_t n)
+{
+	const char *op = memchr(f, '(', n);
+
+	if (op)
+		n = (size_t)(op - f);
+	if (r->o->shorten_pkgs)
+		f = shorten(j, f, &n);
+	fs_push(&j->fs, f, n);
+	if (has(f, n, "epollWait") || has(f, n, "EPoll.wait"))
+		set_state(j, "WAITING", 7);
+	if (ends(f, n, "socketAccept") || socket_accept(f, n) ||
+	    ends(f, n, "socketRead0"))
+		set_state(j, "NETWORK", 7);
+}
+
+int
+jstack_collapse(struct reader *r)
+{
+	struct js j;
+	const char *l, *t;
+	size_t n, k;
+	int ret;
+
+	memset(&j, 0, sizeof j);
+	fs_init(&j.fs);
+	set_state(&j, "?", 1);
+	while ((ret = rd_line(r, &l, &n)) > 0) {
+		if (n && l[0] == '#')
+			continue;
+		if (n == 0) {
+			end_thread(r, &j);
+			continue;
+		}
+		if (l[0] == '"') {
+			header(r, &j, l, n);
+		} else if ((t = memmem(l, n, "java.lang.Thread.State: ", 24))) {
+			t += 24;
+			for (k = 0; t + k < l + n && t[k] != ' ' && t[k] != '\t'; k++)
+				;
+			if (k && strcmp(j.state, "?") == 0)
+				set_state(&j, t, k);
+		} else {
+			for (k = 0; k < n && (l[k] == ' ' || l[k] == '\t'); k++)
+				;
+			if (n - k > 3 && memcmp(l + k, "at ", 3) == 0)
+				frame(r, &j, l + k + 3, n - k - 3);
+			else if ((k < n && l[k] == '-') || (n > 5 && l[0] == '2' &&
+			    fmt_all_digits(l + 1, 3) && l[4] == '-') ||
+			    (n >= 16 && memcmp(l, "Full thread dump", 16) == 0) ||
+			    (n >= 21 && memcmp(l, "JNI global references:", 21) == 0))
+				continue;
+			else
+				rd_skip(r, l, n);
+		}
+	}
+	if (ret == 0)
+		end_thread(r, &j);
+	fs_free(&j.fs);
+	free(j.tname);
+	free(j.tmp);
+	return ret;
+}
+
+int
+jstack_detect(const char *p, size_t n)
+{
+	return memmem(p, n, "java.lang.Thread.State: ", 24) != NULL;
+}

@@ -1,0 +1,200 @@
+/*
+ * sample: macOS sample(1) reports (inferno-collapse-sample).
+ *
+ *	sample PROCESS 10 -file out.txt
+ *
+ * The "Call graph:" section is a tree: each line "COUNT function  (in
+ * module) + offset  [address]" after four spaces and two indent characters
+ * (' ', '+', '|', ':', '!') per level; it ends at "Total number in stack".
+ * A node's count includes its children's, so only leaves become stacks,
+ * weighted by their own count, and leaves that are waits in the kernel
+ * (__psynch_cvwait, kevent, mach_msg_trap, ...) are left out, as inferno
+ * does.  Frames are "module`function" with ".dylib" dropped from the
+ * module (--no-modules: the function alone).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "formats.h"
+#include "rustsym.h"
+
+static const char *const idle[] = {
+	"__psynch_cvwait", "__select", "__semwait_signal", "__ulock_wait",
+	"__wait4", "__workq_kernreturn", "kevent", "mach_msg_trap", "read",
+	"semaphore_wait_trap",
+};
+
+static int
+starts(const char *l, size_t n, const char *s)
+{
+	size_t k = strlen(s);
+
+	return n >= k && memcmp(l, s, k) == 0;
+}
+
+static int
+indent_char(char c)
+{
+	return c == ' ' || c == '+' || c == '|' || c == ':' || c == '!';
+}
+
+struct smp {
+	struct fstack fs;
+	uint64_t count;		/* of the deepest node */
+	char *tmp;
+	size_t tmpcap;
+};
+
+static void
+write_stack(struct reader *r, struct smp *s)
+{
+	size_t n, fl;
+	const char *st, *last;
+
+	if (s->fs.n == 0)
+		return;
+	last = s->fs.buf + s->fs.off[s->fs.n - 1];
+	fl = s->fs.off[s->fs.n] - s->fs.off[s->fs.n - 1];
+	for (size_t i = 0; i < sizeof idle / sizeof idle[0]; i++) {
+		size_t k = strlen(idle[i]);
+
+		if (fl >= k && memcmp(last + fl - k, idle[i], k) == 0)
+			return;
+	}
+	st = fs_join(&s->fs, 0, &n);
+	sink_put(r->sink, st, n, s->count, 1);
+}
+
+/* "COUNT function  (in module) + off  [addr]", indentation removed. */
+static int
+node(struct reader *r, struct smp *s, const char *l, size_t n)
+{
+	const char *sp, *rest, *in, *mod = "", *op, *cp;
+	size_t restn, fn, mn = 0, k;
+	uint64_t v = 0;
+
+	while (n && (*l == ' ' || *l == '\t'))
+		l++, n--;
+	if ((sp = memchr(l, ' ', n)) == NULL)
+		return rd_fail(r, "cannot read this call graph line");
+	if (!fmt_all_digits(l, (size_t)(sp - l)))
+		return rd_fail(r, "invalid sample count \"%.*s\"", (int)(sp - l), l);
+	for (const char *d = l; d < sp; d++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return rd_fail(r, "sample count does not fit in 64 bits");
+		v = v * 10 + (uint64_t)(*d - '0');
+	}
+	s->count = v;
+	rest = sp + 1;
+	restn = n - (size_t)(rest - l);
+	op = memchr(rest, '(', restn);
+	fn = op ? (size_t)(op - rest) : restn;
+	while (fn && (rest[fn - 1] == ' ' || rest[fn - 1] == '\t'))
+		fn--;
+	if (!r->o->no_modules) {
+		/* After the last "(in ", up to ')'; without one, the line. */
+		const char *m = rest;
+
+		for (in = rest; (in = memmem(in, restn - (size_t)(in - rest),
+		    "(in ", 4)) != NULL; in += 4)
+			m = in + 4;
+		if ((cp = memchr(m, ')', restn - (size_t)(m - rest))) != NULL) {
+			mod = m;
+			mn = (size_t)(cp - m);
+			if (mn >= 6 && memcmp(mod + mn - 6, ".dylib", 6) == 0)
+				mn -= 6;
+		}
+	}
+	s->tmp = xgrow(s->tmp, &s->tmpcap, fn + 1, 1);
+	if ((k = rust_fix(rest, fn, s->tmp)) != 0) {
+		rest = s->tmp;
+		fn = k;
+	}
+	if (mn)
+		fs_push2(&s->fs, mod, mn, '`', rest, fn);
+	else
+		fs_push(&s->fs, rest, fn);
+	return 0;
+}
+
+static int
+graph_line(struct reader *r, struct smp *s, const char *l, size_t n)
+{
+	size_t ind = 4, depth, prev = s->fs.n;
+
+	while (ind < n && indent_char(l[ind]))
+		ind++;
+	if (ind == n)
+		return rd_fail(r, "call graph line with only indentation");
+	if ((ind - 4) % 2)
+		return rd_fail(r, "odd number of indentation characters");
+	depth = (ind - 4) / 2 + 1;
+	if (depth <= prev) {
+		write_stack(r, s);
+		fs_truncate(&s->fs, depth - 1);
+	} else if (depth > prev + 1) {
+		return rd_fail(r, "indentation skips a level (from %zu to %zu)",
+		    prev, depth);
+	}
+	return node(r, s, l + ind, n - ind);
+}
+
+int
+sample_collapse(struct reader *r)
+{
+	struct smp s = { 0 };
+	const char *l;
+	size_t n;
+	int ret;
+
+	fs_init(&s.fs);
+	while ((ret = rd_line(r, &l, &n)) > 0 && !starts(l, n, "Call graph:"))
+		;
+	if (ret == 0) {
+		warn_at(r->name, 0, "no \"Call graph:\" line: nothing to fold");
+		goto out;
+	}
+	while (ret > 0 && (ret = rd_line(r, &l, &n)) > 0) {
+		while (n && (l[n - 1] == ' ' || l[n - 1] == '\t'))
+			n--;
+		if (n == 0)
+			continue;
+		if (starts(l, n, "    "))
+			ret = graph_line(r, &s, l, n) < 0 ? -1 : 1;
+		else if (starts(l, n, "Total number in stack")) {
+			write_stack(r, &s);
+			break;
+		} else
+			ret = rd_fail(r, "call graph line does not start with "
+			    "four spaces");
+	}
+	if (ret == 0) {
+		r->line++;
+		ret = rd_fail(r, "input ended inside the call graph (no "
+		    "\"Total number in stack\" line)");
+	}
+out:
+	fs_free(&s.fs);
+	free(s.tmp);
+	return ret < 0 ? -1 : 0;
+}
+
+int
+sample_detect(const char *p, size_t n)
+{
+	const char *e = p + n, *l;
+	size_t len;
+	int start = 0;
+
+	while (fmt_nextline(&p, e, &l, &len)) {
+		if (starts(l, len, "Call graph:"))
+			start = 1;
+		else if (start && starts(l, len, "Total number in stack"))
+			return 1;
+		else if (start && starts(l, len, "    ") && len > 4 &&
+		    indent_char(l[4]))
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,128 @@
+/*
+ * sink: see formats.h.  Aggregated stacks go into the same table as merged
+ * folded files (merge.c), so every format sums, sorts and collapses
+ * recursion the one way; --no-aggregate writes each stack as it ends,
+ * which is what a flame chart needs: time order, no merging of neighbours.
+ * The frame stack keeps its frames in one byte buffer with offsets, so
+ * pushing and popping frames costs no allocation once it has grown.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "../lib/out.h"
+#include "formats.h"
+
+void
+sink_init(struct sink *s, int noagg, int recursive)
+{
+	memset(s, 0, sizeof *s);
+	merge_init(&s->m);
+	s->m.recursive = recursive;
+	s->noagg = noagg;
+	s->recursive = recursive;
+}
+
+void
+sink_put(struct sink *s, const char *st, size_t n, uint64_t count, int replace)
+{
+	if (s->noagg) {
+		if (s->recursive) {
+			s->buf = xgrow(s->buf, &s->cap, n + 1, 1);
+			memcpy(s->buf, st, n);
+			n = merge_unrecurse(s->buf, n);
+			st = s->buf;
+		}
+		out_write(st, n);
+		out_char(' ');
+		out_u64(count);
+		out_char('\n');
+		return;
+	}
+	if (replace)
+		merge_set(&s->m, st, n, (long double)count);
+	else
+		merge_add(&s->m, st, n, (long double)count, 0);
+}
+
+void
+sink_finish(struct sink *s)
+{
+	if (!s->noagg)
+		merge_write(&s->m, 0, 0);
+	merge_free(&s->m);
+	free(s->buf);
+}
+
+void
+fs_init(struct fstack *f)
+{
+	memset(f, 0, sizeof *f);
+	f->off = xgrow(NULL, &f->ncap, 16, sizeof *f->off);
+	f->off[0] = 0;
+}
+
+void
+fs_free(struct fstack *f)
+{
+	free(f->buf);
+	free(f->off);
+	free(f->join);
+}
+
+static char *
+fs_room(struct fstack *f, size_t n)
+{
+	f->buf = xgrow(f->buf, &f->cap, f->len + n, 1);
+	f->off = xgrow(f->off, &f->ncap, f->n + 2, sizeof *f->off);
+	return f->buf + f->len;
+}
+
+void
+fs_push(struct fstack *f, const char *s, size_t n)
+{
+	memcpy(fs_room(f, n), s, n);
+	f->len += n;
+	f->off[++f->n] = f->len;
+}
+
+void
+fs_push2(struct fstack *f, const char *a, size_t an, char sep, const char *b,
+    size_t bn)
+{
+	char *w = fs_room(f, an + 1 + bn);
+
+	memcpy(w, a, an);
+	w[an] = sep;
+	memcpy(w + an + 1, b, bn);
+	f->len += an + 1 + bn;
+	f->off[++f->n] = f->len;
+}
+
+void
+fs_truncate(struct fstack *f, size_t n)
+{
+	if (n < f->n) {
+		f->n = n;
+		f->len = f->off[n];
+	}
+}
+
+const char *
+fs_join(struct fstack *f, int reverse, size_t *len)
+{
+	size_t w = 0;
+
+	f->join = xgrow(f->join, &f->joincap, f->len + f->n + 1, 1);
+	for (size_t i = 0; i < f->n; i++) {
+		size_t k = reverse ? f->n - 1 - i : i;
+		size_t fl = f->off[k + 1] - f->off[k];
+
+		if (i)
+			f->join[w++] = ';';
+		memcpy(f->join + w, f->buf + f->off[k], fl);
+		w += fl;
+	}
+	*len = w;
+	return f->join;
+}

@@ -142,6 +142,32 @@ else
 		fi
 		check "inferno $exp" "$tmp/exp" "$tmp/out"
 	done < "$tmp/manifest"
+	# Every other format, named and recognized.  inferno compares lines
+	# with their ends trimmed; some of its result files have CRLF.
+	grep -v '^#' "$CORPUS/inferno/MANIFEST.tsv" |
+	awk -F'\t' '$1 !~ /^(perf|folded|diff|flamegraph)$/ { print $1 "\t" ($2 == "" ? "-" : $2) "\t" $3 "\t" $4 }' \
+	    > "$tmp/manifest"
+	while IFS='	' read -r fmt opt inputs exp; do
+		[ "$opt" = - ] && opt=
+		{ tr -d '\r' < "$CORPUS/$exp"; [ -n "$(tail -c 1 "$CORPUS/$exp")" ] && echo; } > "$tmp/exp"
+		for how in --format=$fmt auto; do
+			[ $how = auto ] && how=
+			( cd "$CORPUS" && "$BIN/stackcollapse" $how $opt $inputs ) > "$tmp/out" 2>/dev/null
+			check "inferno $exp ${how:-recognized}" "$tmp/exp" "$tmp/out"
+		done
+	done < "$tmp/manifest"
+	# inferno's broken inputs: status and message.
+	grep -v '^#' "$top/tests/stackcollapse/corpus-bad.tsv" > "$tmp/bad"
+	while IFS='	' read -r fmt input want msg; do
+		( cd "$CORPUS" && "$BIN/stackcollapse" --format=$fmt "$input" ) > /dev/null 2> "$tmp/err"
+		st=$?
+		printf '%s\n' "$msg" > "$tmp/experr"
+		if [ $st -ne "$want" ]; then
+			fail "inferno $input: status $st, want $want" "$tmp/err"
+		else
+			check "inferno $input: message" "$tmp/experr" "$tmp/err"
+		fi
+	done < "$tmp/bad"
 fi
 
 section "flamegraph-svg against flamegraph.pl (frames)"

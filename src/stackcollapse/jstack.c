@@ -96,15 +96,16 @@ shorten(struct js *j, const char *f, size_t *np)
 static void
 end_thread(struct reader *r, struct js *j)
 {
-	if ((strcmp(j->state, "RUNNABLE") == 0 || (r->o->jstack_all &&
-	    strcmp(j->state, "BACKGROUND") != 0)) && j->fs.n) {
+	if (strcmp(j->state, "RUNNABLE") == 0 || (r->o->jstack_all &&
+	    strcmp(j->state, "BACKGROUND") != 0)) {
 		const char *s;
 		size_t n;
 
 		if (j->have_tname)
 			fs_push(&j->fs, j->tname, j->tnlen);
 		s = fs_join(&j->fs, 1, &n);
-		sink_put(r->sink, s, n, 1, 0);
+		if (j->fs.n)	/* a thread with no frames is its name */
+			sink_put(r->sink, s, n, 1, 0);
 	}
 	fs_truncate(&j->fs, 0);
 	j->have_tname = 0;

@@ -235,7 +235,9 @@ fold_diff(char **argv, int recursive, int normalize, int strip)
 	return status;
 }
 
-#define HEAD_BYTES (64u << 10)	/* of the first input, to tell its format */
+/* The first input's head, to tell its format: more when that is not enough. */
+#define HEAD_BYTES (64u << 10)
+#define HEAD_MAX (4u << 20)
 
 /*
  * Recognize the format of the open input from its head: 1 with *f set,
@@ -246,20 +248,30 @@ static int
 guess(struct input *in, const struct format **f)
 {
 	const char *p;
-	size_t n, i;
+	size_t n, i, want;
+	int full;
 
-	if (input_head(in, HEAD_BYTES, &p, &n) < 0)
-		return -1;
-	for (i = 0; i < n && strchr(" \t\r\n", p[i]) != NULL; i++)
-		;
-	if (i == n)
-		return 0;
-	if ((*f = fmt_guess(p, n)) == NULL) {
-		warn_at(in->name, 0, "cannot tell the input's format; tried %s "
-		    "(name one with --format)", fmt_names());
-		return -1;
+	for (want = HEAD_BYTES;; want *= 8) {
+		if (input_head(in, want, &p, &n) < 0)
+			return -1;
+		for (i = 0; i < n && strchr(" \t\r\n", p[i]) != NULL; i++)
+			;
+		if (i == n)
+			return 0;
+		/* A full head may end inside a line: detect on whole ones. */
+		if ((full = n >= want)) {
+			const char *nl = memrchr(p, '\n', n);
+
+			n = nl ? (size_t)(nl + 1 - p) : n;
+		}
+		if ((*f = fmt_guess(p, n)) != NULL)
+			return 1;
+		if (!full || want >= HEAD_MAX)
+			break;
 	}
-	return 1;
+	warn_at(in->name, 0, "cannot tell the input's format; tried %s "
+	    "(name one with --format)", fmt_names());
+	return -1;
 }
 
 /* One input in a format of formats.c. */

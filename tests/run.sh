@@ -170,6 +170,27 @@ else
 	done < "$tmp/bad"
 fi
 
+section "stackcollapse formats: real captures (tests/data/formats)"
+# Each capture against the FlameGraph script's output for its format
+# (stackcollapse-gdb.pl, -jstack.pl, -bpftrace.pl, -go.pl; the Node.js
+# profile against an independent fold of its JSON), recognized and named;
+# and --no-aggregate, merged again, gives the same stacks.
+for in in "$top"/tests/data/formats/*; do
+	case $in in *.folded) continue ;; esac
+	b=${in%.*}
+	case $(basename "$in") in
+	node-*) fmt=chrome ;;
+	*) fmt=$(basename "$in" | sed 's/-.*//') ;;
+	esac
+	for how in "--format=$fmt" ""; do
+		"$BIN/stackcollapse" $how "$in" > "$tmp/out" 2>/dev/null
+		check "$(basename "$in") ${how:-recognized}" "$b.folded" "$tmp/out"
+	done
+	"$BIN/stackcollapse" --no-aggregate "$in" 2>/dev/null |
+	    "$BIN/stackcollapse" --format=folded > "$tmp/out" 2>/dev/null
+	check "$(basename "$in") --no-aggregate, merged" "$b.folded" "$tmp/out"
+done
+
 section "flamegraph-svg against flamegraph.pl (frames)"
 # tests/flamegraph/expected holds the frames of flamegraph.pl's SVGs for the
 # cases in tests/flamegraph/cases.tsv (tests/record-flamegraph.sh made them).

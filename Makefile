@@ -96,7 +96,7 @@ $(BINDIR_B)/%: $$(call objs,%) $(BUILD)/libft.a
 UNIT_SRC = $(wildcard tests/unit/*.c)
 $(BUILD)/unit: $(UNIT_SRC) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LIBS) -lm
+	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(LIBS) -lm
 
 # The fuzz targets, replayed over their corpus without a fuzzer.  Each
 # links the objects of the program whose parser it drives, but its main.
@@ -106,10 +106,12 @@ fuzz_prog_perf = stackcollapse
 fuzz_prog_folded = flamegraph-svg
 fuzz_prog_packets = trace-record
 fuzz_prog_spans = spanlayout
-fuzz_objs = $(filter-out %/main.o,$(call objs,$(fuzz_prog_$(1))))
-$(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $$(call fuzz_objs,%) $(BUILD)/libft.a
+# Every other target drives a format of stackcollapse.
+fuzz_prog = $(or $(fuzz_prog_$(1)),stackcollapse)
+fuzz_objs = $(filter-out %/main.o,$(call objs,$(call fuzz_prog,$(1))))
+$(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/collapse_fuzz.h $$(call fuzz_objs,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(LIBS) -lm
+	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(LIBS) -lm
 
 test: all $(BUILD)/unit $(FUZZ_REPLAY)
 	@BIN=$(BINDIR_B) BUILD=$(BUILD) SANITIZE=$(SANITIZE) CC="$(CC)" \
@@ -124,7 +126,8 @@ fuzz: $(FUZZ_SRC) $(BUILD)/flamegraph-svg/flame_js.h
 	for f in $(FUZZ_SRC); do \
 	  b=$$(basename $$f .c); \
 	  case $$b in fuzz_perf) p=stackcollapse;; fuzz_folded) p=flamegraph-svg;; \
-	    fuzz_packets) p=trace-record;; fuzz_spans) p=spanlayout;; esac; \
+	    fuzz_packets) p=trace-record;; fuzz_spans) p=spanlayout;; \
+	    *) p=stackcollapse;; esac; \
 	  clang -g -O1 -std=c11 -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' -Isrc \
 	    -I$(BUILD)/flamegraph-svg -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    -o build/fuzz/$$b $$f $$(ls src/$$p/*.c | grep -v main.c) \

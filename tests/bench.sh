@@ -320,3 +320,5 @@ for f in "$dir/gen1m.spans" "$dir/uftrace-pigz.json" "$dir/uftrace-lua.json" \
 	    $6 * 1024 / ($2 > 0 ? $2 : 1) }'
 done
 rm -f "$dir/uftrace.json"
+
+sh "$top/tests/bench-formats.sh"

@@ -58,6 +58,7 @@ void
 fs_init(struct fstack *f)
 {
 	memset(f, 0, sizeof *f);
+	f->buf = xgrow(NULL, &f->cap, 256, 1);	/* never NULL, even empty */
 	f->off = xgrow(NULL, &f->ncap, 16, sizeof *f->off);
 	f->off[0] = 0;
 }

@@ -1,0 +1,117 @@
+#!/bin/sh
+# Part of make bench: stackcollapse on each format against FlameGraph's
+# converter for the same format (FLAMEGRAPH_DIR), on the same input in the
+# same run.  Inputs are the captures and cases of the tests, repeated to
+# about 20 MB so that start-up does not count; the Go profile gets its
+# sample lines repeated inside the Samples section.  Ours: best of 3;
+# the script's: 1 run.  Formats with no script (ghcprof, xctrace,
+# chrome) show MB/s only.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+SC="$top/bin/stackcollapse"
+CORPUS=${CORPUS:-$top/../shared/corpus}
+dir="$top/build/bench/formats"
+mkdir -p "$dir"
+FGD=${FLAMEGRAPH_DIR:-}
+
+now() { date +%s%N; }
+# secs N CMD...: the best of N wall times of CMD, output discarded.
+secs() {
+	n=$1
+	shift
+	b=
+	i=0
+	while [ $i -lt "$n" ]; do
+		t0=$(now)
+		"$@" > /dev/null 2>&1 || true
+		t=$(($(now) - t0))
+		if [ -z "$b" ] || [ $t -lt "$b" ]; then b=$t; fi
+		i=$((i + 1))
+	done
+	echo "$b" | awk '{ printf "%.3f", $1 / 1e9 }'
+}
+
+# grow IN OUT: IN repeated until OUT holds about 20 MB.
+grow() {
+	sz=$(wc -c < "$1")
+	k=$((20000000 / (sz > 0 ? sz : 1) + 1))
+	i=0
+	: > "$2"
+	while [ $i -lt $k ]; do cat "$1" >> "$2"; i=$((i + 1)); done
+}
+
+D="$top/tests/data/formats"
+C="$top/tests/cases"
+grow "$D/gdb-xz.txt" "$dir/gdb.txt"
+grow "$D/jstack-busy.txt" "$dir/jstack.txt"
+grow "$D/bpftrace-xz.txt" "$dir/bpftrace.txt"
+grow "$C/sc-stap/in.txt" "$dir/stap.txt"
+grow "$C/sc-pmcstat/in.txt" "$dir/pmcstat.txt"
+awk '/^Locations/ { for (r = 0; r < 60000; r++) for (i = 0; i < n; i++) print s[i] }
+    { print } /^ +[0-9]+ +[0-9]+: / { s[n++] = $0 }' "$D/go-pprof.txt" > "$dir/go.txt"
+have_corpus=0
+if [ -d "$CORPUS/inferno" ]; then
+	have_corpus=1
+	grow "$CORPUS/flamegraph/example-dtrace-stacks.txt" "$dir/dtrace.txt"
+	# One call graph: its threads' trees repeated inside it.
+	gzip -dc "$CORPUS/inferno/collapse-sample/large.txt.gz" |
+	    awk '/^Total number in stack/ { for (r = 0; r < 14; r++) for (i = 0; i < n; i++) print s[i]; g = 0 }
+	    { print } g { s[n++] = $0 } /^Call graph:/ { g = 1 }' > "$dir/sample.txt"
+	{ head -n 1 "$CORPUS/inferno/collapse-vtune/vtune.csv"
+	  i=0; while [ $i -lt 4000 ]; do tail -n +2 "$CORPUS/inferno/collapse-vtune/vtune.csv"; i=$((i + 1)); done
+	} > "$dir/vtune.csv"
+	{ head -n 1 "$CORPUS/inferno/collapse-vsprof/CallTreeSummary.csv"
+	  i=0; while [ $i -lt 600 ]; do tail -n +2 "$CORPUS/inferno/collapse-vsprof/CallTreeSummary.csv"; i=$((i + 1)); done
+	} > "$dir/vsprof.csv"
+	grow "$CORPUS/inferno/collapse-ghcprof/ticks.prof" "$dir/ghcprof1.prof"
+	cp "$CORPUS/inferno/collapse-ghcprof/ticks.prof" "$dir/ghcprof.prof"
+	cp "$CORPUS/inferno/collapse-xctrace/basic.xml" "$dir/xctrace.xml"
+fi
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["samples"] = d["samples"] * 2000
+d["timeDeltas"] = d["timeDeltas"] * 2000
+json.dump(d, open(sys.argv[2], "w"))' "$D/node-busy.cpuprofile" "$dir/chrome.cpuprofile" 2>/dev/null ||
+    cp "$D/node-busy.cpuprofile" "$dir/chrome.cpuprofile"
+
+echo
+echo "stackcollapse formats against FlameGraph's converters (machine: $(uname -m), $(nproc) CPUs)"
+printf '%-9s %-30s %7s %9s %9s %9s %8s\n' format script MB "ours s" "script s" "x faster" "MB/s"
+row() {
+	fmt=$1 in=$2 script=$3
+	shift 3
+	[ -f "$in" ] || return 0
+	mb=$(wc -c < "$in" | awk '{ printf "%.1f", $1 / 1048576 }')
+	ours=$(secs 3 "$SC" --format="$fmt" "$in")
+	theirs=-
+	x=-
+	if [ -n "$FGD" ] && [ "$script" != - ] && [ -f "$FGD/$script" ]; then
+		case $script in
+		*.awk) theirs=$(secs 1 awk -f "$FGD/$script" "$in") ;;
+		*) if perl -c "$FGD/$script" > /dev/null 2>&1; then
+			theirs=$(secs 1 perl "$FGD/$script" "$@" "$in")
+		   else
+			theirs="broken"	# does not compile with this perl
+		   fi ;;
+		esac
+		[ "$theirs" != broken ] &&
+		    x=$(echo "$theirs $ours" | awk '{ printf "%.0f", $1 / ($2 > 0 ? $2 : 1e-9) }')
+	fi
+	mbs=$(echo "$mb $ours" | awk '{ printf "%.0f", $1 / ($2 > 0 ? $2 : 1e-9) }')
+	printf '%-9s %-30s %7s %9s %9s %9s %8s\n' "$fmt" "$script" "$mb" "$ours" "$theirs" "$x" "$mbs"
+}
+row dtrace "$dir/dtrace.txt" stackcollapse.pl
+row stap "$dir/stap.txt" stackcollapse-stap.pl
+row bpftrace "$dir/bpftrace.txt" stackcollapse-bpftrace.pl
+row gdb "$dir/gdb.txt" stackcollapse-gdb.pl
+row jstack "$dir/jstack.txt" stackcollapse-jstack.pl
+row pmcstat "$dir/pmcstat.txt" stackcollapse-pmc.pl
+row go "$dir/go.txt" stackcollapse-go.pl
+row sample "$dir/sample.txt" stackcollapse-sample.awk
+row vtune "$dir/vtune.csv" stackcollapse-vtune.pl
+row vsprof "$dir/vsprof.csv" stackcollapse-vsprof.pl
+row ghcprof "$dir/ghcprof.prof" -
+row xctrace "$dir/xctrace.xml" -
+row chrome "$dir/chrome.cpuprofile" -
+[ $have_corpus = 1 ] || echo "note: $CORPUS not found: dtrace, sample, vtune, vsprof, ghcprof and xctrace rows skipped"

@@ -1,0 +1,83 @@
+/*
+ * The body of the fuzz targets of stackcollapse's formats (fuzz_dtrace.c,
+ * fuzz_sample.c, ...): each defines FUZZ_FORMAT and includes this.  The
+ * bytes go through the program's own path: an input opened on a memory
+ * file (so mapped, as a regular file is), format detection on its head,
+ * then the format's collapse function into an aggregating sink with
+ * --recursive and into a --no-aggregate one, with every format option
+ * flipped on the second run.  Output goes to /dev/null; the warnings
+ * stay on stderr, where the sanitizers report (libFuzzer's
+ * -close_fd_mask=2 mutes both).
+ *
+ *   make fuzz && build/fuzz/fuzz_dtrace tests/fuzz/corpus/dtrace
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "lib/input.h"
+#include "lib/out.h"
+#include "stackcollapse/formats.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+run(const struct format *f, int fd, int second)
+{
+	struct fmt_opts o;
+	struct sink sink;
+	struct reader r;
+	struct input in;
+	char path[64];
+	const char *p;
+	size_t n;
+
+	memset(&o, 0, sizeof o);
+	if (second) {
+		o.includeoffset = o.no_modules = o.jstack_tid = 1;
+		o.jstack_no_tname = o.jstack_all = o.shorten_pkgs = 1;
+		o.ghc_source = 2;
+	}
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	if (input_open(&in, path, "\n") < 0)
+		return;
+	if (input_head(&in, 1u << 16, &p, &n) == 0)
+		(void)fmt_guess(p, n);
+	sink_init(&sink, second, !second);
+	memset(&r, 0, sizeof r);
+	r.in = &in;
+	r.name = "fuzz";
+	r.o = &o;
+	r.sink = &sink;
+	f->collapse(&r);
+	sink_finish(&sink);
+	out_flush();
+	input_close(&in);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int init;
+	const struct format *f = fmt_find(FUZZ_FORMAT);
+	int fd;
+
+	if (!init) {
+		int nul = open("/dev/null", O_WRONLY);
+
+		if (nul >= 0)
+			dup2(nul, STDOUT_FILENO);
+		init = 1;
+	}
+	if ((fd = memfd_create("fuzz", 0)) < 0)
+		return 0;
+	if (write(fd, data, size) == (ssize_t)size) {
+		run(f, fd, 0);
+		run(f, fd, 1);
+	}
+	close(fd);
+	return 0;
+}

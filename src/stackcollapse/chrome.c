@@ -50,8 +50,6 @@ struct cp {
 	size_t nl, lcap;
 	struct samp *samps;
 	size_t ns, scap;
-	/* an event's profile, kept until its id and pid are known */
-	size_t node0, link0, samp0;
 	char *buf;
 	size_t bufcap;
 };

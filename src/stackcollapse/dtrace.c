@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../lib/err.h"
+#include "../lib/num.h"
 #include "formats.h"
 #include "rustsym.h"
 
@@ -147,13 +148,7 @@ count_line(const char *l, size_t n, uint64_t *v)
 	n = fmt_trim(&l, n);
 	if (!fmt_all_digits(l, n))
 		return 0;
-	*v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (*v > (UINT64_MAX - 9) / 10)
-			return -1;
-		*v = *v * 10 + (uint64_t)(l[i] - '0');
-	}
-	return 1;
+	return num_parse_u64(l, n, v) < 0 ? -1 : 1;
 }
 
 /* Stack end: frames joined root first; the leaf's offset cut if kept. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../lib/err.h"
+#include "../lib/num.h"
 #include "formats.h"
 #include "rustsym.h"
 
@@ -80,11 +81,8 @@ node(struct reader *r, struct smp *s, const char *l, size_t n)
 		return rd_fail(r, "cannot read this call graph line");
 	if (!fmt_all_digits(l, (size_t)(sp - l)))
 		return rd_fail(r, "invalid sample count \"%.*s\"", (int)(sp - l), l);
-	for (const char *d = l; d < sp; d++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return rd_fail(r, "sample count does not fit in 64 bits");
-		v = v * 10 + (uint64_t)(*d - '0');
-	}
+	if (num_parse_u64(l, (size_t)(sp - l), &v) < 0)
+		return rd_fail(r, "sample count does not fit in 64 bits");
 	s->count = v;
 	rest = sp + 1;
 	restn = n - (size_t)(rest - l);

@@ -20,6 +20,7 @@
 
 #include "../lib/err.h"
 #include "../lib/intern.h"
+#include "../lib/num.h"
 #include "formats.h"
 #include "rustsym.h"
 
@@ -69,11 +70,8 @@ kind(const char *s, size_t n)
 static int
 num(struct xc *x, const char *s, size_t n, const char *what, uint64_t *v)
 {
-	if (!fmt_all_digits(s, n) || n > 19)
+	if (!fmt_all_digits(s, n) || num_parse_u64(s, n, v) < 0)
 		return rd_fail(x->r, "invalid %s \"%.*s\"", what, (int)n, s);
-	*v = 0;
-	for (size_t i = 0; i < n; i++)
-		*v = *v * 10 + (uint64_t)(s[i] - '0');
 	return 0;
 }
 
@@ -338,8 +336,8 @@ tag(struct xc *x, const char *s, size_t n)
 		return rd_fail(x->r, "a <backtrace ref=...> with content");
 	if (!empty)
 		x->st[x->nst++] = k;
-	else if (k == T_ROW || k == T_NODE || k == T_TQR)
-		x->done = k == T_TQR;
+	else if (k == T_TQR)
+		x->done = 1;
 	return 0;
 }
 

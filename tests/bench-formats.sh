@@ -2,10 +2,12 @@
 # Part of make bench: stackcollapse on each format against FlameGraph's
 # converter for the same format (FLAMEGRAPH_DIR), on the same input in the
 # same run.  Inputs are the captures and cases of the tests, repeated to
-# about 20 MB so that start-up does not count; the Go profile gets its
-# sample lines repeated inside the Samples section.  Ours: best of 3;
-# the script's: 1 run.  Formats with no script (ghcprof, xctrace,
-# chrome) show MB/s only.
+# 20-40 MB so that start-up does not count; the Go profile gets its
+# sample lines repeated inside the Samples section.  Both sides are timed
+# as the best of several runs (ours 5, the script's 3): this machine's
+# timings wander by a third from run to run, and the best run is the one
+# least disturbed by the neighbours.  Formats with no script (ghcprof,
+# xctrace, chrome) show MB/s only.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 SC="$top/bin/stackcollapse"
@@ -31,13 +33,13 @@ secs() {
 	echo "$b" | awk '{ printf "%.3f", $1 / 1e9 }'
 }
 
-# grow IN OUT: IN repeated until OUT holds about 20 MB.
+# grow IN OUT: IN doubled until OUT holds 20 to 40 MB, in a few cats.
 grow() {
-	sz=$(wc -c < "$1")
-	k=$((20000000 / (sz > 0 ? sz : 1) + 1))
-	i=0
-	: > "$2"
-	while [ $i -lt $k ]; do cat "$1" >> "$2"; i=$((i + 1)); done
+	cp "$1" "$2"
+	while [ "$(wc -c < "$2")" -lt 20000000 ]; do
+		cat "$2" "$2" > "$2.tmp"
+		mv "$2.tmp" "$2"
+	done
 }
 
 D="$top/tests/data/formats"
@@ -83,14 +85,14 @@ row() {
 	shift 3
 	[ -f "$in" ] || return 0
 	mb=$(wc -c < "$in" | awk '{ printf "%.1f", $1 / 1048576 }')
-	ours=$(secs 3 "$SC" --format="$fmt" "$in")
+	ours=$(secs 5 "$SC" --format="$fmt" "$in")
 	theirs=-
 	x=-
 	if [ -n "$FGD" ] && [ "$script" != - ] && [ -f "$FGD/$script" ]; then
 		case $script in
-		*.awk) theirs=$(secs 1 awk -f "$FGD/$script" "$in") ;;
+		*.awk) theirs=$(secs 3 awk -f "$FGD/$script" "$in") ;;
 		*) if perl -c "$FGD/$script" > /dev/null 2>&1; then
-			theirs=$(secs 1 perl "$FGD/$script" "$@" "$in")
+			theirs=$(secs 3 perl "$FGD/$script" "$@" "$in")
 		   else
 			theirs="broken"	# does not compile with this perl
 		   fi ;;

@@ -11,12 +11,15 @@
  */
 #include <string.h>
 
+#include "../lib/scan.h"
 #include "formats.h"
 
 /* The last "]: " followed by a digit: the count's line. */
 static int
 end_line(const char *l, size_t n, size_t *body, uint64_t *count)
 {
+	if (scan_byte(l, l + n, ']') == NULL)	/* every frame line */
+		return 0;
 	for (size_t i = n; i-- > 0;) {
 		uint64_t v = 0;
 		size_t d = i + 3;

@@ -8,35 +8,50 @@
  * A "Thread ..." line starts a stack; each "#N ..." line is a frame, the
  * leaf first: "#1  0x... in FUNC (args) at file:line" gives FUNC, a frame
  * without an address ("#0  FUNC (args) ...") its first word.  Like the
- * Perl script, a frame line needs four words, and any other line ends the
- * stack, which counts 1.
+ * Perl script, a frame line needs three blanks after "#N", and any other
+ * line ends the stack, which counts 1.
  */
 #include <string.h>
 
+#include "../lib/scan.h"
 #include "formats.h"
 
-/* The first four blank-separated words after "#N ", Perl's split. */
+/*
+ * The function of a frame line, as the Perl script's
+ * /^#[0-9]* *([^ ]*) ([^ ]*) ([^ ]*) ([^ ]*)/ picks it: the third word
+ * when the first holds "0x", else the first.  The match needs three
+ * blanks after the leading ones; with fewer, the regex gives back leading
+ * blanks and its first word is empty, so the function is too.  Returns 0
+ * when the line does not match at all.
+ */
 static int
-words(const char *l, size_t n, const char *w[4], size_t wl[4])
+frame(const char *l, size_t n, const char **f, size_t *fl)
 {
-	size_t i = 1, k;
+	const char *p = l + 1, *e = l + n, *b[3], *q;
+	size_t lead;
+	int k;
 
-	while (i < n && l[i] >= '0' && l[i] <= '9')
-		i++;
-	while (i < n && l[i] == ' ')
-		i++;
-	for (k = 0; k < 4; k++) {
-		size_t s = i;
-
-		while (i < n && l[i] != ' ')
-			i++;
-		w[k] = l + s;
-		wl[k] = i - s;
-		if (k < 3) {
-			if (i >= n)
-				return 0;
-			i++;
-		}
+	while (p < e && *p >= '0' && *p <= '9')
+		p++;
+	for (lead = 0; p < e && *p == ' '; p++)
+		lead++;
+	for (k = 0, q = p; k < 3; k++, q = b[k - 1] + 1)
+		if ((b[k] = scan_byte(q, e, ' ')) == NULL)
+			break;
+	if (k < 3) {
+		if (lead + (size_t)k < 3)
+			return 0;
+		*f = p;
+		*fl = 0;
+		return 1;
+	}
+	if (b[0] - p >= 2 && ((p[0] == '0' && p[1] == 'x') ||
+	    scan_mem(p, (size_t)(b[0] - p), "0x", 2) != NULL)) {
+		*f = b[1] + 1;
+		*fl = (size_t)(b[2] - *f);
+	} else {
+		*f = p;
+		*fl = (size_t)(b[0] - p);
 	}
 	return 1;
 }
@@ -45,21 +60,20 @@ int
 gdb_collapse(struct reader *r)
 {
 	struct fstack fs;
-	const char *l, *w[4];
-	size_t n, wl[4];
+	const char *l, *f;
+	size_t n, fl;
 	int ret;
 
 	fs_init(&fs);
 	while ((ret = rd_line(r, &l, &n)) > 0) {
 		if (n >= 6 && memcmp(l, "Thread", 6) == 0) {
 			fs_truncate(&fs, 0);
-		} else if (n && l[0] == '#' && words(l, n, w, wl)) {
-			int hex = memmem(w[0], wl[0], "0x", 2) != NULL;
-
-			if (hex)
-				fs_push(&fs, w[2], wl[2]);
-			else
-				fs_push(&fs, w[0], wl[0]);
+		} else if (n && l[0] == '#' && frame(l, n, &f, &fl)) {
+			/* The script's stack is one string: empty leaves vanish. */
+			if (fs.len == 0)
+				fs_truncate(&fs, 0);
+			if (fs.len || fl)
+				fs_push(&fs, f, fl);
 		} else if (fs.n) {
 			const char *s = fs_join(&fs, 1, &n);
 

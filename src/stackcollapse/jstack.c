@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../lib/err.h"
+#include "../lib/scan.h"
 #include "formats.h"
 
 struct js {
@@ -33,7 +34,7 @@ struct js {
 static int
 has(const char *s, size_t n, const char *needle)
 {
-	return memmem(s, n, needle, strlen(needle)) != NULL;
+	return scan_mem(s, n, needle, strlen(needle)) != NULL;
 }
 
 static int
@@ -57,7 +58,7 @@ set_state(struct js *j, const char *s, size_t n)
 static int
 socket_accept(const char *f, size_t n)
 {
-	const char *s = memmem(f, n, "Socket", 6);
+	const char *s = scan_mem(f, n, "Socket", 6);
 
 	return s && ends(f, n, "accept0") &&
 	    (size_t)(s - f) + 6 <= n - 7;
@@ -185,7 +186,7 @@ jstack_collapse(struct reader *r)
 		}
 		if (l[0] == '"') {
 			header(r, &j, l, n);
-		} else if ((t = memmem(l, n, "java.lang.Thread.State: ", 24))) {
+		} else if ((t = scan_mem(l, n, "java.lang.Thread.State: ", 24))) {
 			t += 24;
 			for (k = 0; t + k < l + n && t[k] != ' ' && t[k] != '\t'; k++)
 				;

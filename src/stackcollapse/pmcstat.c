@@ -14,38 +14,42 @@
 #include <string.h>
 
 #include "../lib/err.h"
-#include "../lib/intern.h"
+#include "../lib/num.h"
 #include "formats.h"
 
+/* The name last seen at one indentation, copied out of the line. */
+struct level {
+	char *s;
+	size_t n, cap;
+	int set;
+};
+
 struct pmc {
-	struct intern names;
-	uint32_t *at;		/* per indentation: name id, or NONE */
+	struct level *at;	/* per indentation */
 	size_t cap;
 	long prev;		/* indentation of the last node, -1 before */
 	uint64_t count;
-	struct fstack fs;
+	char *join;
+	size_t joincap;
 };
-
-#define NONE UINT32_MAX
 
 static void
 emit(struct reader *r, struct pmc *m)
 {
-	const char *s;
-	size_t n;
+	size_t w = 0;
 
-	fs_truncate(&m->fs, 0);
 	for (long i = m->prev; i >= 0; i--) {
-		uint32_t id = m->at[i];
+		const struct level *v = &m->at[i];
 
-		if (id == NONE)
-			fs_push(&m->fs, "", 0);
-		else
-			fs_push(&m->fs, intern_str(&m->names, id),
-			    intern_len(&m->names, id));
+		m->join = xgrow(m->join, &m->joincap, w + v->n + 1, 1);
+		if (i != m->prev)
+			m->join[w++] = ';';
+		if (v->set) {
+			memcpy(m->join + w, v->s, v->n);
+			w += v->n;
+		}
 	}
-	s = fs_join(&m->fs, 0, &n);
-	sink_put(r->sink, s, n, m->count, 0);
+	sink_put(r->sink, m->join, w, m->count, 0);
 }
 
 /* /^( *)[0-9.]+%  \[([0-9]+)\]\s*(\S+)/ */
@@ -63,13 +67,10 @@ node(const char *l, size_t n, size_t *ind, uint64_t *count, const char **f,
 	if (i == d || n - i < 4 || memcmp(l + i, "%  [", 4) != 0)
 		return 0;
 	i += 4;
-	*count = 0;
-	for (d = i; i < n && l[i] >= '0' && l[i] <= '9'; i++) {
-		if (*count > (UINT64_MAX - 9) / 10)
-			return 0;
-		*count = *count * 10 + (uint64_t)(l[i] - '0');
-	}
-	if (i == d || i >= n || l[i] != ']')
+	for (d = i; i < n && l[i] >= '0' && l[i] <= '9'; i++)
+		;
+	if (i == d || i >= n || l[i] != ']' ||
+	    num_parse_u64(l + d, i - d, count) < 0)
 		return 0;
 	for (i++; i < n && (l[i] == ' ' || l[i] == '\t'); i++)
 		;
@@ -84,14 +85,13 @@ int
 pmcstat_collapse(struct reader *r)
 {
 	struct pmc m;
+	struct level *v;
 	const char *l, *f;
 	size_t n, ind, fl;
 	uint64_t count;
 	int ret;
 
 	memset(&m, 0, sizeof m);
-	intern_init(&m.names);
-	fs_init(&m.fs);
 	m.prev = -1;
 	while ((ret = rd_line(r, &l, &n)) > 0) {
 		if (!node(l, n, &ind, &count, &f, &fl))
@@ -102,18 +102,22 @@ pmcstat_collapse(struct reader *r)
 			size_t old = m.cap;
 
 			m.at = xgrow(m.at, &m.cap, ind + 1, sizeof *m.at);
-			for (size_t i = old; i < m.cap; i++)
-				m.at[i] = NONE;
+			memset(m.at + old, 0, (m.cap - old) * sizeof *m.at);
 		}
-		m.at[ind] = intern_put(&m.names, f, fl, NULL);
+		v = &m.at[ind];
+		v->s = xgrow(v->s, &v->cap, fl + 1, 1);
+		memcpy(v->s, f, fl);
+		v->n = fl;
+		v->set = 1;
 		m.count = count;
 		m.prev = (long)ind;
 	}
 	if (ret == 0 && m.prev >= 0)
 		emit(r, &m);
-	intern_free(&m.names);
-	fs_free(&m.fs);
+	for (size_t i = 0; i < m.cap; i++)
+		free(m.at[i].s);
 	free(m.at);
+	free(m.join);
 	return ret;
 }
 

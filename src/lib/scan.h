@@ -1,0 +1,60 @@
+/*
+ * scan: find a byte a short way ahead.  memchr is the right tool over a
+ * long span, but parsers ask it for the next blank or separator a few
+ * bytes on, millions of times, and then the call costs more than the
+ * search.  scan_byte reads eight bytes at a time (the classic has-zero-
+ * byte test on x ^ c*0x01..01) inline.  A borrow can only mark bytes
+ * after the first real match, so the lowest marked byte is the answer on
+ * little-endian machines; elsewhere it falls back to memchr.  scan_mem
+ * finds a short fixed needle the same way, where memmem's set-up for its
+ * general algorithm costs more than a line's worth of comparing; its
+ * worst case is the length of the line times the needle's.
+ */
+#ifndef LIB_SCAN_H
+#define LIB_SCAN_H
+
+#include <stdint.h>
+#include <string.h>
+
+static inline const char *
+scan_byte(const char *p, const char *e, char c)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, rep = ones * (unsigned char)c;
+
+	while (e - p >= 8) {
+		uint64_t x, t;
+
+		memcpy(&x, p, 8);
+		x ^= rep;
+		t = (x - ones) & ~x & (ones << 7);
+		if (t)
+			return p + (__builtin_ctzll(t) >> 3);
+		p += 8;
+	}
+	for (; p < e; p++)
+		if (*p == c)
+			return p;
+	return NULL;
+#else
+	return memchr(p, c, (size_t)(e - p));
+#endif
+}
+
+static inline const char *
+scan_mem(const char *p, size_t n, const char *needle, size_t k)
+{
+	const char *e = p + n;
+
+	if (k == 0)
+		return p;
+	while ((size_t)(e - p) >= k && (p = scan_byte(p, e - k + 1, needle[0])))
+		if (memcmp(p, needle, k) == 0)
+			return p;
+		else
+			p++;
+	return NULL;
+}
+
+#endif

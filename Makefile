@@ -66,6 +66,10 @@ $(BUILD)/flamegraph-svg/flame_js.h: src/flamegraph-svg/flame.js src/flamegraph-s
 	@mkdir -p $(dir $@)
 	awk -f src/flamegraph-svg/jsmin.awk $< > $@
 $(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
+$(BUILD)/flamegraph-svg/timeline_js.h: src/flamegraph-svg/timeline.js src/flamegraph-svg/jsmin.awk
+	@mkdir -p $(dir $@)
+	awk -v var=timeline_js -f src/flamegraph-svg/jsmin.awk $< > $@
+$(BUILD)/flamegraph-svg/timeline.o: $(BUILD)/flamegraph-svg/timeline_js.h
 
 $(BUILD)/libft.a: $(LIB_OBJ)
 	rm -f $@

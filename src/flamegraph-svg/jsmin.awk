@@ -1,4 +1,5 @@
-# jsmin.awk: shrink flame.js for embedding, and write it as a C string.
+# jsmin.awk: shrink flame.js (or timeline.js) for embedding, and write it
+# as a C string named flame_js (or -v var=NAME).
 #
 # Comments go; spaces go except between two word characters.  A line
 # ending in one of ; { } , ( is joined to the next: no automatic semicolon
@@ -82,7 +83,7 @@ function short(i,    d) {
 	return i < 62 ? d : short(int(i / 62)) d
 }
 BEGIN {
-	print "static const char flame_js[] ="
+	print "static const char " (var == "" ? "flame_js" : var) "[] ="
 	names = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 }
 /^\/\* jsmin: rename .*\*\/$/ {

@@ -22,6 +22,7 @@
 #include "../lib/out.h"
 #include "flame.h"
 #include "svg.h"
+#include "timeline.h"
 
 #define MAX_SHOWN 5
 
@@ -89,20 +90,17 @@ struct place {
 	uint64_t nbad;
 };
 
-/* Keep the folded lines of one file; count and show the invalid ones. */
+/* Keep the folded lines of one input; count and show the invalid ones. */
 static int
-read_file(struct flame *f, const char *path, uint64_t *nbad_total)
+read_folded(struct flame *f, struct input *in, uint64_t *nbad_total)
 {
-	struct input in;
 	struct place pl = { NULL, 0, 0 };
 	const char *p;
 	size_t n;
 	int r;
 
-	if (input_open(&in, path, "\n") < 0)
-		return -1;
-	pl.name = in.name;
-	while ((r = input_getline(&in, &p, &n)) > 0) {
+	pl.name = in->name;
+	while ((r = input_getline(in, &p, &n)) > 0) {
 		struct folded fl;
 
 		pl.line++;
@@ -120,8 +118,44 @@ read_file(struct flame *f, const char *path, uint64_t *nbad_total)
 		warn_at(pl.name, 0, "ignored %llu line%s with invalid format",
 		    (unsigned long long)pl.nbad, pl.nbad == 1 ? "" : "s");
 	*nbad_total += pl.nbad;
-	input_close(&in);
 	return r < 0 ? -1 : 0;
+}
+
+/*
+ * Timeline mode: one spanlayout(1) file, already open and recognized.
+ * The command the trace recorded is the default subtitle.
+ */
+static int
+timeline(struct input *in, struct svg_opts *o)
+{
+	struct timeline t;
+	size_t elided;
+	int status = 0;
+
+	timeline_init(&t);
+	if (timeline_read(&t, in) < 0)
+		status = EXIT_INPUT;
+	input_close(in);
+	if (status == 0 && t.n == 0) {
+		warnx("no spans found");
+		status = EXIT_USAGE;
+	}
+	if (status) {
+		timeline_free(&t);
+		return status;
+	}
+	if (o->title == NULL)
+		o->title = "Timeline";
+	if ((o->subtitle == NULL || *o->subtitle == '\0') && t.command)
+		o->subtitle = t.command;
+	elided = timeline_write(&t, o);
+	out_flush();
+	if (elided)
+		warnx("left out of the static picture %zu span%s narrower than "
+		    "--minwidth (the script draws them all)", elided,
+		    elided == 1 ? "" : "s");
+	timeline_free(&t);
+	return 0;
 }
 
 int
@@ -132,7 +166,7 @@ main(int argc, char **argv)
 		O_FONTTYPE, O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE,
 		O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_REVERSE, O_INVERTED,
 		O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR, O_SORT,
-		O_CP, O_PALFILE, O_NAMEATTR, O_GZIP,
+		O_CP, O_PALFILE, O_NAMEATTR, O_GZIP, O_TIMELINE,
 	};
 	static const struct option longopts[] = {
 		{ "bgcolors", required_argument, NULL, O_BGCOLORS },
@@ -159,6 +193,7 @@ main(int argc, char **argv)
 		{ "reverse", no_argument, NULL, O_REVERSE },
 		{ "sort", required_argument, NULL, O_SORT },
 		{ "subtitle", required_argument, NULL, O_SUBTITLE },
+		{ "timeline", no_argument, NULL, O_TIMELINE },
 		{ "title", required_argument, NULL, O_TITLE },
 		{ "total", required_argument, NULL, O_TOTAL },
 		{ "version", no_argument, NULL, 'V' },
@@ -177,8 +212,11 @@ main(int argc, char **argv)
 	const char *bg = NULL, *palfile = NULL, *nameattr_file = NULL;
 	struct palmap pm;
 	struct nameattr na;
+	struct input in;
+	const char *head;
+	size_t headlen;
 	uint64_t nbad = 0;
-	int ch, i, status = 0, gzip_out = 0;
+	int ch, i, status = 0, gzip_out = 0, force_timeline = 0;
 	size_t elided;
 
 	err_init(argv[0]);
@@ -274,6 +312,9 @@ main(int argc, char **argv)
 		case O_SUBTITLE:
 			o.subtitle = optarg;
 			break;
+		case O_TIMELINE:
+			force_timeline = 1;
+			break;
 		case O_TITLE:
 			o.title = optarg;
 			break;
@@ -296,9 +337,6 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 
-	if (o.title == NULL)
-		o.title = fo.order == ORDER_INPUT ? "Flame Chart" :
-		    o.inverted ? "Icicle Graph" : "Flame Graph";
 	fo.chain = o.pal == PAL_CHAIN;
 	if (bg == NULL)
 		bg = o.pal == PAL_MEM ? "green" : (o.pal == PAL_IO ||
@@ -332,12 +370,32 @@ main(int argc, char **argv)
 			return EXIT_INPUT;
 		o.nameattr = &na;
 	}
+	/* The first input says which mode: "# spanlayout v1" is a timeline. */
+	if (input_open(&in, argc ? argv[0] : "-", "\n") < 0)
+		return EXIT_INPUT;
+	if (input_head(&in, 64, &head, &headlen) < 0) {
+		input_close(&in);
+		return EXIT_INPUT;
+	}
+	if (force_timeline || timeline_detect(head, headlen)) {
+		if (argc > 1)
+			die(EXIT_USAGE, "a timeline is drawn from one file, not %d",
+			    argc);
+		return timeline(&in, &o);
+	}
 	flame_init(&f);
-	if (argc == 0 && read_file(&f, "-", &nbad) < 0)
-		status = EXIT_INPUT;
-	for (i = 0; i < argc; i++)
-		if (read_file(&f, argv[i], &nbad) < 0)
+	for (i = 0; i < (argc ? argc : 1); i++) {
+		if (i && input_open(&in, argv[i], "\n") < 0) {
 			status = EXIT_INPUT;
+			continue;
+		}
+		if (read_folded(&f, &in, &nbad) < 0)
+			status = EXIT_INPUT;
+		input_close(&in);
+	}
+	if (o.title == NULL)
+		o.title = fo.order == ORDER_INPUT ? "Flame Chart" :
+		    o.inverted ? "Icicle Graph" : "Flame Graph";
 	if (flame_build(&f, &fo) < 0)
 		die(EXIT_INPUT, "the counts add up to more than 2^64");
 	if (f.total <= 0) {

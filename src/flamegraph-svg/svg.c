@@ -89,8 +89,8 @@ strip_annotation(const char *s, size_t n)
  * '-' and '_' is written as a CSS escape, so a value cannot end the string
  * or the rule.
  */
-static void
-css_string(const char *s)
+void
+svg_css_string(const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 
@@ -169,7 +169,7 @@ write_head(const struct svg_opts *o, const char *id, double height,
 	    "</defs>\n", id, o->bg1, o->bg2);
 	out_str("<style>\n");
 	out_fmt("#%s text{font-family:", id);
-	css_string(o->fonttype);
+	svg_css_string(o->fonttype);
 	out_fmt(";font-size:%spx;fill:#000}\n", pnum(b1, fs));
 	/* What every frame shares is said once: height and corners. */
 	out_fmt("#%s .f rect{height:%spx;rx:2px;ry:2px}\n", id,

@@ -39,6 +39,9 @@ struct svg_opts {
  */
 size_t svg_write(struct flame *f, const struct svg_opts *o);
 
+/* A font name as a CSS string that no value can end early. */
+void svg_css_string(const char *s);
+
 /* The graph flamegraph.pl writes for empty input, with its message. */
 void svg_write_empty(const struct svg_opts *o);
 

@@ -65,7 +65,7 @@ utf8_prefix(const char *s, size_t n, size_t want)
 	return i;
 }
 
-static int
+int
 xml_allowed(unsigned cp)
 {
 	if (cp < 0x20)

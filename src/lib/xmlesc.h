@@ -23,6 +23,8 @@ size_t utf8_char(const char *s, size_t n, unsigned *cp);
 size_t utf8_count(const char *s, size_t n);
 /* Bytes taken by the first k characters of s[0..n). */
 size_t utf8_prefix(const char *s, size_t n, size_t k);
+/* May code point cp appear in XML 1.0 text? */
+int xml_allowed(unsigned cp);
 /* Write s[0..n) escaped to standard output (out.h). */
 void xml_out(const char *s, size_t n);
 

@@ -210,22 +210,30 @@ fi
 
 section "browser tests (headless Chromium)"
 # tests/browser drives Chromium over the DevTools protocol (no npm
-# packages): hover, zoom, search, URL state, hostile names, screenshots.
+# packages): hover, zoom, search, URL state, hostile names, screenshots;
+# for timelines also wheel, drags, selection and the linked views.
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$CHROMIUM" ] || ! command -v node > /dev/null 2>&1; then
 	printf 'SKIP browser tests: needs node and chromium (apt-get install chromium)\n'
 else
 	mkdir -p "$tmp/browser"
-	timeout 300 node "$top/tests/browser/flamegraph.test.js" "$BIN" "$tmp/browser" \
-	    "$CHROMIUM" > "$tmp/browser.out" 2>&1
-	while read -r verdict name; do
-		case $verdict in
-		ok) pass ;;
-		FAIL) fail "browser: $name" ;;
-		esac
-	done < "$tmp/browser.out"
-	grep -q '^done$' "$tmp/browser.out" ||
-	    fail "browser: the run did not finish" "$tmp/browser.out"
+	# Each suite prints "ok NAME" or "FAIL NAME: why" a check, then "done".
+	browser_suite() {
+		suite=$1
+		shift
+		timeout 300 node "$top/tests/browser/$suite" "$@" > "$tmp/browser.out" 2>&1
+		while read -r verdict name; do
+			case $verdict in
+			ok) pass ;;
+			FAIL) fail "browser: $name" ;;
+			esac
+		done < "$tmp/browser.out"
+		grep -q '^done$' "$tmp/browser.out" ||
+		    fail "browser: $suite did not finish" "$tmp/browser.out"
+	}
+	browser_suite flamegraph.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
+	browser_suite timeline.test.js "$BIN" "$tmp/browser" \
+	    "$top/tests/inputs/timeline" "$CHROMIUM"
 fi
 
 section "trace-record and libtracerecord"

@@ -123,7 +123,8 @@ read_folded(struct flame *f, struct input *in, uint64_t *nbad_total)
 
 /*
  * Timeline mode: one spanlayout(1) file, already open and recognized.
- * The command the trace recorded is the default subtitle.
+ * The command the trace recorded is the default subtitle.  Skipped span
+ * lines make the exit status 1: the picture lacks them.
  */
 static int
 timeline(struct input *in, struct svg_opts *o)
@@ -138,6 +139,8 @@ timeline(struct input *in, struct svg_opts *o)
 	input_close(in);
 	if (status == 0 && t.n == 0) {
 		warnx("no spans found");
+		svg_write_empty(o);
+		out_flush();
 		status = EXIT_USAGE;
 	}
 	if (status) {
@@ -154,8 +157,10 @@ timeline(struct input *in, struct svg_opts *o)
 		warnx("left out of the static picture %zu span%s narrower than "
 		    "--minwidth (the script draws them all)", elided,
 		    elided == 1 ? "" : "s");
+	/* The picture is drawn, but without the spans that were skipped. */
+	status = t.nbad ? EXIT_INPUT : 0;
 	timeline_free(&t);
-	return 0;
+	return status;
 }
 
 int

@@ -8,8 +8,8 @@
 const { execFileSync } = require("child_process");
 const fs = require("fs");
 const path = require("path");
-const zlib = require("zlib");
 const { launch, openPage } = require("./cdp.js");
+const { pngPixels, pixel } = require("./png.js");
 
 const [bin, tmp, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
 let failures = 0;
@@ -23,35 +23,6 @@ function svgOf(name, folded, args) {
 	return file;
 }
 
-// Pixels of a PNG (8-bit RGB or RGBA, as Chromium writes them).
-function pngPixels(buf) {
-	let pos = 8, w = 0, h = 0, type = 0;
-	const idat = [];
-	while (pos < buf.length) {
-		const len = buf.readUInt32BE(pos), kind = buf.toString("ascii", pos + 4, pos + 8);
-		const data = buf.subarray(pos + 8, pos + 8 + len);
-		if (kind === "IHDR") { w = data.readUInt32BE(0); h = data.readUInt32BE(4); type = data[9]; }
-		if (kind === "IDAT") idat.push(data);
-		pos += 12 + len;
-	}
-	const bpp = type === 6 ? 4 : 3, raw = zlib.inflateSync(Buffer.concat(idat));
-	const out = Buffer.alloc(w * h * bpp), stride = w * bpp;
-	for (let y = 0; y < h; y++) {
-		const f = raw[y * (stride + 1)], src = y * (stride + 1) + 1;
-		for (let i = 0; i < stride; i++) {
-			const a = i >= bpp ? out[y * stride + i - bpp] : 0;
-			const b = y > 0 ? out[(y - 1) * stride + i] : 0;
-			const c = i >= bpp && y > 0 ? out[(y - 1) * stride + i - bpp] : 0;
-			let v = raw[src + i];
-			if (f === 1) v += a;
-			else if (f === 2) v += b;
-			else if (f === 3) v += (a + b) >> 1;
-			else if (f === 4) { const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c); v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c; }
-			out[y * stride + i] = v & 255;
-		}
-	}
-	return { w, h, bpp, data: out };
-}
 // Share of pixels in the hot palette's colours (red to yellow).
 function flameShare(png) {
 	let n = 0;
@@ -85,11 +56,6 @@ const helpers = `
 		text(sel) { return document.querySelector(sel).textContent; },
 	};`;
 
-// The colour of a screenshot's pixel, as "r,g,b".
-function pixel(png, x, y) {
-	const i = (Math.round(y) * png.w + Math.round(x)) * png.bpp;
-	return [png.data[i], png.data[i + 1], png.data[i + 2]].join(",");
-}
 function rgb(fill) {
 	const m = /^#(..)(..)(..)$/.exec(fill);
 	return m ? m.slice(1).map(h => parseInt(h, 16)).join(",") : fill.replace(/^rgb\(|\)$/g, "");

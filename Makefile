@@ -108,6 +108,7 @@ FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/replay_%)
 fuzz_prog_perf = stackcollapse
 fuzz_prog_folded = flamegraph-svg
+fuzz_prog_timeline = flamegraph-svg
 fuzz_prog_packets = trace-record
 fuzz_prog_spans = spanlayout
 # Every other target drives a format of stackcollapse.
@@ -125,11 +126,11 @@ bench: all
 	@sh tests/bench.sh
 
 # libFuzzer builds: make fuzz, then build/fuzz/fuzz_perf tests/fuzz/corpus/perf
-fuzz: $(FUZZ_SRC) $(BUILD)/flamegraph-svg/flame_js.h
+fuzz: $(FUZZ_SRC) $(BUILD)/flamegraph-svg/flame_js.h $(BUILD)/flamegraph-svg/timeline_js.h
 	@mkdir -p build/fuzz
 	for f in $(FUZZ_SRC); do \
 	  b=$$(basename $$f .c); \
-	  case $$b in fuzz_perf) p=stackcollapse;; fuzz_folded) p=flamegraph-svg;; \
+	  case $$b in fuzz_perf) p=stackcollapse;; fuzz_folded|fuzz_timeline) p=flamegraph-svg;; \
 	    fuzz_packets) p=trace-record;; fuzz_spans) p=spanlayout;; \
 	    *) p=stackcollapse;; esac; \
 	  clang -g -O1 -std=c11 -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' -Isrc \

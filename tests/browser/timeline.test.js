@@ -59,6 +59,7 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		check("click: details in the panel", panel[0] === "Selected: exec" &&
 			panel[1] === "Start: +600 ns   Duration: 300 ns   End: +900 ns" &&
 			panel[2] === "Track: tid:1   Parent: main   Children: 1", JSON.stringify(panel));
+		await page.eval("new Promise((r) => requestAnimationFrame(r))");
 		const outline = await page.eval(`(() => { const r = [...document.querySelectorAll("svg > .tlv > rect")].pop();
 			return [+r.getAttribute("x"), +r.getAttribute("width")]; })()`);
 		check("click: the span is outlined", near(outline[0], 10 + 600 * 1.18) && near(outline[1], 300 * 1.18), outline.join(","));

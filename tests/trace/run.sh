@@ -118,6 +118,23 @@ for f in fn fn-shared; do
 done
 expect "fn: fib's parents" "$(awk -F'\t' '!/^#/ { name[$1] = $6 } $6 == "fib" && name[$2] != "fib" { print name[$2] }' "$tmp/fn.spans")" main
 
+# End to end: the real program's spans laid out and drawn as a timeline
+# that carries every span, on the rows spanlayout gave them.
+if "$BIN/spanlayout" "$tmp/fn.spans" > "$tmp/fn.sl" &&
+    "$BIN/flamegraph-svg" "$tmp/fn.sl" > "$tmp/fn.svg" 2> "$tmp/fn.svgerr"; then
+	ok "timeline: trace-record | spanlayout | flamegraph-svg"
+else
+	bad "timeline: trace-record | spanlayout | flamegraph-svg" "$(cat "$tmp/fn.svgerr")"
+fi
+expect "timeline: the rows of the layout" \
+    "$(sed -n 's/.*class="tlv"[^>]* data-rows="\([0-9]*\)".*/\1/p' "$tmp/fn.svg")" "$(meta "$tmp/fn.sl" rows)"
+expect "timeline: every span in the data" \
+    "$(grep -o '"dur":\[[0-9,]*\]' "$tmp/fn.svg" | tr -cd , | wc -c)" 26
+expect "timeline: the program's names" \
+    "$(grep -o '{"names":\[[^]]*\]' "$tmp/fn.svg" | tr -d '{}"[]' | sed 's/^names://' | tr ',' '\n' | sort | tr '\n' ' ')" "fib main report "
+expect "timeline: the command as subtitle" \
+    "$(grep -c "<text class=\"st\"[^>]*>$tmp/fn</text>" "$tmp/fn.svg")" 1
+
 # A name with a tab, a backslash and a newline: escaped, one line a span.
 "$BIN/trace-record" -o "$tmp/esc.spans" "$tmp/lifecycle" "$(printf 'a\tb\\c\nd')"
 expect "names escaped as spans(5) says" "$(awk -F'\t' '!/^#/ && $6 != "step" { print $6 }' "$tmp/esc.spans")" 'a\tb\\c\nd'

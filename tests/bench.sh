@@ -321,4 +321,23 @@ for f in "$dir/gen1m.spans" "$dir/uftrace-pigz.json" "$dir/uftrace-lua.json" \
 done
 rm -f "$dir/uftrace.json"
 
+# flamegraph-svg timelines of 10k, 100k and 1M generated spans (gen.c,
+# through spanlayout): time to write the SVG, its size, and in Chromium
+# the time to open it and to handle one wheel or drag step.
+echo
+printf '%-16s %9s %12s %10s\n' "timeline input" "spans" "ours s" "SVG MB"
+set --
+for n in 10000 100000 1000000; do
+	"$dir/gen" $n | "$SL" > "$dir/tl$n.sl" 2> /dev/null
+	t=$(best 3 1 "$top/bin/flamegraph-svg" "$dir/tl$n.sl")
+	"$top/bin/flamegraph-svg" "$dir/tl$n.sl" > "$dir/tl$n.svg" 2> /dev/null
+	printf '%-16s %9d %12s %10s\n' "gen $n" $n "$t" \
+	    "$(wc -c < "$dir/tl$n.svg" | awk '{ printf "%.1f", $1 / 1048576 }')"
+	set -- "$@" "gen $n=$dir/tl$n.svg"
+done
+if [ -n "$CHROMIUM" ] && command -v node > /dev/null 2>&1; then
+	echo
+	node "$top/tests/browser/timeline-bench.js" "$CHROMIUM" "$@"
+fi
+
 sh "$top/tests/bench-formats.sh"

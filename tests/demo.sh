@@ -1,7 +1,8 @@
 #!/bin/sh
 # make demo: the whole pipeline on a bundled real capture (Python running a
 # small workload, recorded with perf --call-graph dwarf on a flametools
-# machine), ending in an SVG to open in a browser.
+# machine), ending in an SVG to open in a browser; and a timeline of a
+# bundled uftrace recording.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out="$top/build/demo"
@@ -18,5 +19,14 @@ awk '{ n = $NF; sub(/ [0-9.]+$/, ""); k = split($0, f, ";");
        leaf[f[k]] += n; total += n }
      END { for (l in leaf) printf "%6.2f%%  %s\n", 100 * leaf[l] / total, l }' \
     "$out/demo.folded" | sort -rn | head -n 8
+
+# The timeline: a bundled uftrace recording of Lua running a sort.
+"$top/bin/spanlayout" "$top/tests/data/uftrace-lua.json.gz" 2> /dev/null |
+    "$top/bin/flamegraph-svg" --title "Lua running a sort (uftrace)" \
+    > "$out/timeline.svg" 2> /dev/null
 echo
-echo "open it: xdg-open $out/demo.svg   (or any browser: hover, click, Ctrl-F)"
+echo "timeline:      $out/timeline.svg ($(grep -c '' "$out/timeline.svg") lines," \
+    "$(wc -c < "$out/timeline.svg") bytes)"
+echo
+echo "open them: xdg-open $out/demo.svg $out/timeline.svg"
+echo "  flame graph: hover, click, Ctrl-F; timeline: wheel, drag, click, Ctrl-F"

@@ -4,9 +4,11 @@
  * Reads folded stacks (folded(5); files or standard input, gzip detected
  * by its magic bytes) and writes one self-contained SVG: frames where
  * flamegraph.pl puts them, with hover details, click-zoom and regex search
- * when scripts run, and a complete picture when they do not.
+ * when scripts run, and a complete picture when they do not.  An input
+ * that starts "# spanlayout v1" is drawn as a timeline instead (timeline.h).
  *
  *	perf script | stackcollapse | flamegraph-svg > cpu.svg
+ *	trace-record ./prog | spanlayout | flamegraph-svg > trace.svg
  */
 #include <getopt.h>
 #include <math.h>
@@ -35,8 +37,11 @@ static const char usage_text[] =
 "                      [--flamechart] [--negate] [--notes TEXT] [--total N]\n"
 "                      [--factor F] [--sort name|weight] [--cp]\n"
 "                      [--palfile FILE] [--nameattr FILE] [--gzip] [FILE...]\n"
+"       flamegraph-svg [--timeline] [--title TEXT] [--subtitle TEXT]\n"
+"                      [--width PX] [--height PX] [--minwidth PX|N%] [FILE]\n"
 "\n"
-"Draw folded stacks (see folded(5)) as an interactive SVG flame graph.\n"
+"Draw folded stacks (see folded(5)) as an interactive SVG flame graph, or\n"
+"spans laid out by spanlayout(1) (\"# spanlayout v1\") as a timeline.\n"
 "\n"
 "  --title TEXT       title (default \"Flame Graph\", \"Icicle Graph\",\n"
 "                     \"Flame Chart\")\n"
@@ -69,6 +74,7 @@ static const char usage_text[] =
 "  --factor F         multiply counts by F in the texts\n"
 "  --sort name|weight callees in name order (default, flamegraph.pl's) or\n"
 "                     heaviest first\n"
+"  --timeline         draw a timeline even without the spanlayout header\n"
 "  -h, --help         show this help and exit\n"
 "  -V, --version      show the version and exit\n";
 

@@ -354,8 +354,10 @@ write_head(const struct svg_opts *o, const char *id, double height)
 	svg_css_string(o->fonttype);
 	out_fmt(";font-size:%.15gpx;fill:#000}\n", fs);
 	out_fmt("#%s .f rect{height:%.15gpx}\n", id, o->frameheight - 1);
-	out_fmt("#%s .f text{transform:translateY(%.15gpx)}\n", id,
-	    3 + (o->frameheight - 1) / 2);
+	/* "name  duration" and the panel's columns keep their blanks. */
+	out_fmt("#%s .f text{transform:translateY(%.15gpx);white-space:pre}\n",
+	    id, 3 + (o->frameheight - 1) / 2);
+	out_fmt("#%s .p{white-space:pre}\n", id);
 	out_fmt("#%s .f>g>g:hover rect{stroke:#000;stroke-width:.5}\n", id);
 	out_fmt("#%s .t{text-anchor:middle;font-size:%.15gpx}\n", id, fs + 5);
 	out_fmt("#%s .st{text-anchor:middle;fill:#a0a0a0}\n", id);

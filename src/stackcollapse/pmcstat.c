@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "../lib/err.h"
-#include "../lib/num.h"
 #include "formats.h"
 
 /* The name last seen at one indentation, copied out of the line. */
@@ -58,6 +57,7 @@ node(const char *l, size_t n, size_t *ind, uint64_t *count, const char **f,
     size_t *fl)
 {
 	size_t i = 0, d;
+	uint64_t c;
 
 	while (i < n && l[i] == ' ')
 		i++;
@@ -67,11 +67,15 @@ node(const char *l, size_t n, size_t *ind, uint64_t *count, const char **f,
 	if (i == d || n - i < 4 || memcmp(l + i, "%  [", 4) != 0)
 		return 0;
 	i += 4;
-	for (d = i; i < n && l[i] >= '0' && l[i] <= '9'; i++)
-		;
-	if (i == d || i >= n || l[i] != ']' ||
-	    num_parse_u64(l + d, i - d, count) < 0)
+	/* The count in a local: through *count, every digit is a store. */
+	for (d = i, c = 0; i < n && l[i] >= '0' && l[i] <= '9'; i++) {
+		if (c > (UINT64_MAX - 9) / 10)
+			return 0;
+		c = c * 10 + (uint64_t)(l[i] - '0');
+	}
+	if (i == d || i >= n || l[i] != ']')
 		return 0;
+	*count = c;
 	for (i++; i < n && (l[i] == ' ' || l[i] == '\t'); i++)
 		;
 	for (d = i; i < n && l[i] != ' ' && l[i] != '\t'; i++)

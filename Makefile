@@ -114,7 +114,7 @@ fuzz_prog_spans = spanlayout
 # Every other target drives a format of stackcollapse.
 fuzz_prog = $(or $(fuzz_prog_$(1)),stackcollapse)
 fuzz_objs = $(filter-out %/main.o,$(call objs,$(call fuzz_prog,$(1))))
-$(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/collapse_fuzz.h $$(call fuzz_objs,%) $(BUILD)/libft.a
+$(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/collapse_fuzz.h tests/fuzz/fuzz_file.h $$(call fuzz_objs,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(LIBS) -lm
 

@@ -11,13 +11,10 @@
  *
  *   make fuzz && build/fuzz/fuzz_dtrace tests/fuzz/corpus/dtrace
  */
-#include <fcntl.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "fuzz_file.h"
 #include "lib/input.h"
 #include "lib/out.h"
 #include "stackcollapse/formats.h"
@@ -25,13 +22,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void
-run(const struct format *f, int fd, int second)
+run(const struct format *f, const char *path, int second)
 {
 	struct fmt_opts o;
 	struct sink sink;
 	struct reader r;
 	struct input in;
-	char path[64];
 	const char *p;
 	size_t n;
 
@@ -41,7 +37,6 @@ run(const struct format *f, int fd, int second)
 		o.jstack_no_tname = o.jstack_all = o.shorten_pkgs = 1;
 		o.ghc_source = 2;
 	}
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	if (input_open(&in, path, "\n") < 0)
 		return;
 	if (input_head(&in, 1u << 16, &p, &n) == 0)
@@ -61,23 +56,15 @@ run(const struct format *f, int fd, int second)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int init;
 	const struct format *f = fmt_find(FUZZ_FORMAT);
+	char path[64];
 	int fd;
 
-	if (!init) {
-		int nul = open("/dev/null", O_WRONLY);
-
-		if (nul >= 0)
-			dup2(nul, STDOUT_FILENO);
-		init = 1;
-	}
-	if ((fd = memfd_create("fuzz", 0)) < 0)
+	fuzz_quiet();
+	if ((fd = fuzz_file(data, size, path)) < 0)
 		return 0;
-	if (write(fd, data, size) == (ssize_t)size) {
-		run(f, fd, 0);
-		run(f, fd, 1);
-	}
+	run(f, path, 0);
+	run(f, path, 1);
 	close(fd);
 	return 0;
 }

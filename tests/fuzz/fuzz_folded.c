@@ -6,13 +6,12 @@
  *
  *   make fuzz && build/fuzz/fuzz_folded tests/fuzz/corpus/folded
  */
-#include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "flamegraph-svg/flame.h"
 #include "flamegraph-svg/svg.h"
+#include "fuzz_file.h"
 #include "lib/folded.h"
 #include "lib/out.h"
 
@@ -52,15 +51,7 @@ run(const char *p, size_t n, enum flame_order order, int reverse, int chain)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int init;
-
-	if (!init) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd >= 0)
-			dup2(fd, STDOUT_FILENO);
-		init = 1;
-	}
+	fuzz_quiet();
 	run((const char *)data, size, ORDER_NAME, 0, 0);
 	run((const char *)data, size, ORDER_INPUT, 1, 1);
 	return 0;

@@ -10,12 +10,11 @@
  *
  *   make fuzz && build/fuzz/fuzz_packets tests/fuzz/corpus/packets
  */
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "fuzz_file.h"
 #include "lib/out.h"
 #include "libtracerecord/proto.h"
 #include "trace-record/clock.h"
@@ -36,10 +35,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *none[] = { NULL };
 
 	if (!init) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd >= 0)
-			dup2(fd, STDOUT_FILENO);
+		fuzz_quiet();
 		out_init();
 		init = 1;
 	}

@@ -7,12 +7,11 @@
  *
  *   make fuzz && build/fuzz/fuzz_perf tests/fuzz/corpus/perf
  */
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "fuzz_file.h"
 #include "lib/folded.h"
 #include "lib/out.h"
 #include "stackcollapse/merge.h"
@@ -82,15 +81,7 @@ run_folded(const char *p, size_t n)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int init;
-
-	if (!init) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd >= 0)
-			dup2(fd, STDOUT_FILENO);
-		init = 1;
-	}
+	fuzz_quiet();
 	run((const char *)data, size, 0, 0);
 	run((const char *)data, size, 1, 1);
 	run_folded((const char *)data, size);

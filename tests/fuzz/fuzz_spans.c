@@ -8,13 +8,10 @@
  *
  *   make fuzz && build/fuzz/fuzz_spans tests/fuzz/corpus/spans
  */
-#include <fcntl.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "fuzz_file.h"
 #include "lib/out.h"
 #include "spanlayout/fold.h"
 #include "spanlayout/layout.h"
@@ -63,13 +60,11 @@ check(const struct spanset *s, const struct tree *t, const uint32_t *row)
 }
 
 static void
-run(int fd, enum span_format fmt)
+run(const char *path, enum span_format fmt)
 {
-	char path[64];
 	struct spanset s;
 	struct tree t;
 
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	spanset_init(&s);
 	if (spans_read(&s, path, fmt) == 0 && tree_build(&t, &s, -1) == 0) {
 		uint32_t *row = malloc((t.n + 1) * sizeof *row);
@@ -87,23 +82,14 @@ run(int fd, enum span_format fmt)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int init;
+	char path[64];
 	int fd;
 
-	if (!init) {
-		int nul = open("/dev/null", O_WRONLY);
-
-		if (nul >= 0)
-			dup2(nul, STDOUT_FILENO);
-		init = 1;
-	}
-	fd = memfd_create("fuzz", 0);
-	if (fd < 0)
+	fuzz_quiet();
+	if ((fd = fuzz_file(data, size, path)) < 0)
 		return 0;
-	if (size == 0 || write(fd, data, size) == (ssize_t)size) {
-		run(fd, FMT_AUTO);
-		run(fd, FMT_SPANS);
-	}
+	run(path, FMT_AUTO);
+	run(path, FMT_SPANS);
 	close(fd);
 	return 0;
 }

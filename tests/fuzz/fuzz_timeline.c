@@ -7,20 +7,15 @@
  *
  *   make fuzz && build/fuzz/fuzz_timeline tests/fuzz/corpus/timeline
  */
-#include <fcntl.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include "flamegraph-svg/timeline.h"
+#include "fuzz_file.h"
 #include "lib/input.h"
 #include "lib/out.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void
-run(int fd, double minwidth)
+run(const char *path, double minwidth)
 {
 	struct svg_opts o = {
 		.title = "t", .subtitle = "", .nametype = "Function:",
@@ -29,11 +24,9 @@ run(int fd, double minwidth)
 		.fontwidth = 0.59, .minwidth = minwidth, .factor = 1,
 		.bg1 = "#eeeeee", .bg2 = "#eeeeee",
 	};
-	char path[64];
 	struct input in;
 	struct timeline t;
 
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	if (input_open(&in, path, "\n") < 0)
 		return;
 	timeline_init(&t);
@@ -47,23 +40,14 @@ run(int fd, double minwidth)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int init;
+	char path[64];
 	int fd;
 
-	if (!init) {
-		int nul = open("/dev/null", O_WRONLY);
-
-		if (nul >= 0)
-			dup2(nul, STDOUT_FILENO);
-		init = 1;
-	}
-	fd = memfd_create("fuzz", 0);
-	if (fd < 0)
+	fuzz_quiet();
+	if ((fd = fuzz_file(data, size, path)) < 0)
 		return 0;
-	if (size == 0 || write(fd, data, size) == (ssize_t)size) {
-		run(fd, 0);
-		run(fd, 1e9);
-	}
+	run(path, 0);
+	run(path, 1e9);
 	close(fd);
 	return 0;
 }

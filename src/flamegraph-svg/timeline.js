@@ -59,7 +59,6 @@ function load() {
 	openSpans = new Set(d.open);
 	data.remove();
 }
-function rowOf(i) { return RW[i]; }
 /* The first span in [a, b) that ends after t (b if none). */
 function firstEnd(a, b, t) {
 	while (a < b) {
@@ -257,8 +256,8 @@ function drawDetail() {
 	for (var n = 0; n < wide.length; n += 4) {
 		var i = wide[n], p = PA[i];
 		if (p < 0) continue;
-		var pr = rowOf(p), r = (wide[n + 3] - y0) / fh;
-		if (pr + 1 >= r) continue;
+		var pr = RW[p];
+		if (pr + 1 >= RW[i]) continue;
 		g.strokeStyle = colorOf(i);
 		g.beginPath();
 		g.moveTo(wide[n + 1] + 0.25, y0 + (pr + 1) * fh);
@@ -293,7 +292,7 @@ function spanBox(i) {
 	var ww = width - 2 * XPAD, k = ww / (W1 - W0);
 	if (E[i] < W0 || S[i] > W1) return null;
 	var x = XPAD + (Math.max(S[i], W0) - W0) * k, xe = XPAD + (Math.min(E[i], W1) - W0) * k;
-	return { x: x, w: xe - x, y: dty + AXIS + rowOf(i) * fh, h: fh - 1 };
+	return { x: x, w: xe - x, y: dty + AXIS + RW[i] * fh, h: fh - 1 };
 }
 
 function userPoint(e) {
@@ -310,7 +309,7 @@ function span_at(x, y) {
 	var t = timeOfDetail(x), slop = 2 * (W1 - W0) / (width - 2 * XPAD),
 		i = firstEnd(rowA[r], rowB[r], t - slop);
 	if (i >= rowB[r] || S[i] > t + slop) return -1;
-	/* Of the spans within two pixels, the one under the point, or the nearest. */
+	/* Of the spans within two pixels, the one under the point, else the first. */
 	var best = i;
 	for (var j = i; j < rowB[r] && S[j] <= t + slop; j++)
 		if (S[j] <= t && E[j] >= t) { best = j; break; }
@@ -509,14 +508,14 @@ function start() {
 		active = true;
 		e.preventDefault();
 		var x = userPoint(e)[0];
-		dragging = { kind: ovAction(x), x0: x, w0: W0, w1: W1, view: "ov" };
+		dragging = { kind: ovAction(x), x0: x, w0: W0, w1: W1 };
 		if (dragging.kind === "move") ocanvas.style.cursor = "grabbing";
 	});
 	dcanvas.addEventListener("mousedown", (e) => {
 		active = true;
 		e.preventDefault();
 		var p = userPoint(e);
-		dragging = { kind: "pan", x0: p[0], y0: p[1], w0: W0, w1: W1, view: "dt", moved: false };
+		dragging = { kind: "pan", x0: p[0], w0: W0, w1: W1, moved: false };
 	});
 	window.addEventListener("mousemove", (e) => {
 		var p = userPoint(e), x = p[0];

@@ -92,6 +92,21 @@ $(BUILD)/libtracerecord.so: $(TRLIB_OBJ)
 	$(CC) $(LDFLAGS) -shared -o $@ $^ -lpthread
 all: $(TRLIB)
 
+# The SIGPROF sampler trace-record preloads: never sanitized (it is
+# loaded into programs that are not), with frame pointers, and carried
+# inside trace-record as a byte array.
+SAMPLER_SRC = src/libtrsample/sampler.c
+$(BUILD)/libtrsample.so: $(SAMPLER_SRC) src/libtrsample/sring.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -fPIC -fno-omit-frame-pointer \
+	    -fvisibility=hidden -shared -o $@ $(SAMPLER_SRC) -lpthread
+$(BUILD)/trace-record/sampler_so.h: $(BUILD)/libtrsample.so
+	@mkdir -p $(dir $@)
+	od -An -v -tx1 $< | awk 'BEGIN { print "static const unsigned char sampler_so[] = {" } \
+	    { s = ""; for (i = 1; i <= NF; i++) s = s "0x" $$i ","; print s } END { print "};" }' > $@
+$(BUILD)/trace-record/sigsample.o: $(BUILD)/trace-record/sampler_so.h
+$(BINDIR_B)/trace-record: $(BUILD)/libtracerecord/elfsym.o
+
 $(BINDIR_B)/%: $$(call objs,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lm

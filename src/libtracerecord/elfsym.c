@@ -10,6 +10,9 @@
  * shared objects and fixed executables alike), and a binary search over
  * the file's function symbols (.symtab, else .dynsym) finds the name.
  *
+ * elffile_get and elffile_lookup are the file half, which trace-record
+ * --sample uses for other processes' addresses.
+ *
  * Files are read once, with plain reads into memory the process keeps:
  * names handed out stay valid.  Only ELF64 of the host's byte order.
  * Maps are reread when an address falls outside every known mapping
@@ -32,7 +35,7 @@ struct sym {
 	const char	*name;
 };
 
-struct file {
+struct elffile {
 	char		*path;
 	struct sym	*syms;
 	size_t		 nsyms;
@@ -43,10 +46,10 @@ struct file {
 
 struct map {
 	uint64_t	 start, end, off;
-	struct file	*file;
+	struct elffile	*file;
 };
 
-static struct file **files;
+static struct elffile **files;
 static size_t nfiles;
 static struct map *maps;
 static size_t nmaps;
@@ -88,7 +91,7 @@ by_addr(const void *a, const void *b)
 
 /* The function symbols and load segments of one file; bounds checked. */
 static NOINST void
-file_load(struct file *f)
+file_load(struct elffile *f)
 {
 	size_t len, i;
 	char *p = slurp(f->path, &len);
@@ -143,11 +146,11 @@ file_load(struct file *f)
 	/* p stays: the names point into it. */
 }
 
-static NOINST struct file *
-file_get(const char *path)
+NOINST struct elffile *
+elffile_get(const char *path)
 {
 	size_t i;
-	struct file *f, **nf;
+	struct elffile *f, **nf;
 
 	for (i = 0; i < nfiles; i++)
 		if (strcmp(files[i]->path, path) == 0)
@@ -188,7 +191,7 @@ maps_read(void)
 		maps[nmaps].start = start;
 		maps[nmaps].end = end;
 		maps[nmaps].off = off;
-		maps[nmaps].file = file_get(path);
+		maps[nmaps].file = elffile_get(path);
 		nmaps++;
 	}
 	fclose(fp);
@@ -205,22 +208,15 @@ map_find(uint64_t a)
 	return NULL;
 }
 
-const char *
-elfsym_lookup(uintptr_t addr)
+NOINST const char *
+elffile_lookup(const struct elffile *f, uint64_t off, uint64_t *symoff)
 {
-	const struct map *m = map_find(addr);
-	const struct file *f;
-	uint64_t off, va = 0;
+	uint64_t va = 0;
 	size_t i, lo, hi;
 	int found = 0;
 
-	if (m == NULL) {
-		maps_read();
-		m = map_find(addr);
-	}
-	if (m == NULL || (f = m->file) == NULL || !f->ok)
+	if (f == NULL || !f->ok)
 		return NULL;
-	off = addr - m->start + m->off;
 	for (i = 0; i < f->nph; i++)
 		if (f->ph[i].p_type == PT_LOAD && f->ph[i].p_offset <= off &&
 		    off < f->ph[i].p_offset + f->ph[i].p_filesz) {
@@ -245,5 +241,23 @@ elfsym_lookup(uintptr_t addr)
 		return NULL;
 	const struct sym *s = &f->syms[lo - 1];
 
-	return va < s->addr + (s->size ? s->size : 1) ? s->name : NULL;
+	if (va >= s->addr + (s->size ? s->size : 1))
+		return NULL;
+	*symoff = va - s->addr;
+	return s->name;
+}
+
+const char *
+elfsym_lookup(uintptr_t addr)
+{
+	const struct map *m = map_find(addr);
+	uint64_t symoff;
+
+	if (m == NULL) {
+		maps_read();
+		m = map_find(addr);
+	}
+	if (m == NULL)
+		return NULL;
+	return elffile_lookup(m->file, addr - m->start + m->off, &symoff);
 }

@@ -7,6 +7,23 @@
 
 #include <stdint.h>
 
+struct elffile;
+
+/*
+ * The symbols of the ELF file at path, read once and kept for the life
+ * of the process; NULL only when out of memory (a file that cannot be
+ * read simply has no symbols).
+ */
+struct elffile	*elffile_get(const char *path);
+
+/*
+ * The function holding the byte at file offset off of f (as a mapping
+ * with that offset puts it in memory), or NULL; *symoff is then off's
+ * distance from the function's start.
+ */
+const char	*elffile_lookup(const struct elffile *f, uint64_t off,
+		    uint64_t *symoff);
+
 /*
  * The name of the function at addr, or NULL.  The string lives as long
  * as the process.  Not async-signal-safe; not thread-safe (the writer

@@ -38,6 +38,7 @@
 #include "../libtracerecord/proto.h"
 #include "clock.h"
 #include "collect.h"
+#include "sample.h"
 
 enum { EXIT_SELF = 125, EXIT_NOEXEC = 126, EXIT_NOTFOUND = 127 };
 
@@ -49,9 +50,13 @@ enum { EXIT_SELF = 125, EXIT_NOEXEC = 126, EXIT_NOTFOUND = 127 };
 static const char usage_text[] =
 "usage: trace-record [-o FILE] [--clock auto|tsc|tscp|mono] [--buffers N]\n"
 "                    [--] PROGRAM [ARG...]\n"
+"       trace-record --sample [-g] [-F HZ] [--folded] [-o FILE]\n"
+"                    [--mechanism auto|perf|signal] [--] PROGRAM [ARG...]\n"
+"       trace-record --sample [-g] [-F HZ] [--folded] [-o FILE] -p PID\n"
 "       trace-record --clock-info [--clock auto|tsc|tscp|mono]\n"
 "\n"
-"Run PROGRAM and write the spans it records (spans(5)) to standard output.\n"
+"Run PROGRAM and write the spans it records (spans(5)) to standard output;\n"
+"with --sample, its sampled stacks as perf script text instead.\n"
 "\n"
 "  -o, --output FILE   write to FILE instead\n"
 "      --clock MODE    auto (default): the TSC when the CPU and kernel vouch\n"
@@ -61,6 +66,14 @@ static const char usage_text[] =
 "                      share; with none free, spans are dropped and\n"
 "                      counted (default 1024)\n"
 "      --clock-info    print the chosen clock and its calibration, and exit\n"
+"      --sample        sample the stacks of PROGRAM (its threads and children)\n"
+"  -F, --freq HZ       samples per second of CPU time per thread (default 99)\n"
+"  -g, --call-graph    whole stacks (frame pointers), not just the function\n"
+"      --folded        write folded stacks, not perf script text\n"
+"      --mechanism M   auto (default): perf_event_open, else SIGPROF timers\n"
+"                      in the program (LD_PRELOAD); or force perf or signal\n"
+"  -p, --pid PID       sample a running process until it ends or until\n"
+"                      trace-record is interrupted (perf only)\n"
 "  -h, --help          this help\n"
 "  -V, --version       version\n"
 "\n"
@@ -182,20 +195,27 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "buffers", required_argument, NULL, 'b' },
 		{ "clock", required_argument, NULL, 'c' },
+		{ "call-graph", no_argument, NULL, 'g' },
 		{ "clock-info", no_argument, NULL, 'i' },
+		{ "folded", no_argument, NULL, 'f' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "mechanism", required_argument, NULL, 'm' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "sample", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *mode = "auto";
-	int ch, info = 0, sv[2];
+	int ch, info = 0, sample = 0, sopt = 0, sv[2];
+	struct sample_opts so = { .hz = 99, .mechanism = "auto" };
 	struct clockcal cal;
 	uint64_t bad = 0, v, nbufs = DEFAULT_BUFFERS;
 
 	err_init(argv[0]);
 	err_input_status(EXIT_SELF);
-	while ((ch = getopt_long(argc, argv, "+:ho:V", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+:F:ghp:o:V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			if (num_parse_u64(optarg, strlen(optarg), &v) != 0 || v == 0 ||
@@ -213,6 +233,40 @@ main(int argc, char **argv)
 			break;
 		case 'i':
 			info = 1;
+			break;
+		case 'F':
+			if (num_parse_u64(optarg, strlen(optarg), &v) != 0 || v == 0 ||
+			    v > 100000)
+				usage_fail("-F wants samples per second from 1 to 100000, "
+				    "not ", optarg);
+			so.hz = (unsigned)v;
+			sopt = 1;
+			break;
+		case 'f':
+			so.folded = 1;
+			sopt = 1;
+			break;
+		case 'g':
+			so.callchain = 1;
+			sopt = 1;
+			break;
+		case 'm':
+			if (strcmp(optarg, "auto") && strcmp(optarg, "perf") &&
+			    strcmp(optarg, "signal"))
+				usage_fail("--mechanism wants auto, perf or signal, not ",
+				    optarg);
+			so.mechanism = optarg;
+			sopt = 1;
+			break;
+		case 'p':
+			if (num_parse_u64(optarg, strlen(optarg), &v) != 0 || v == 0 ||
+			    v > 0x7fffffff)
+				usage_fail("-p wants a process id, not ", optarg);
+			so.attach = (pid_t)v;
+			sopt = 1;
+			break;
+		case 's':
+			sample = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -232,8 +286,18 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (!info && argc == 0)
+	if (!sample && sopt)
+		usage_fail("-F, -g, -p, --folded and --mechanism need --sample", NULL);
+	if (so.attach && argc > 0)
+		usage_fail("-p takes no program to run", NULL);
+	if (!info && argc == 0 && !so.attach)
 		usage_fail("no program to run", NULL);
+	if (sample && !info) {
+		so.clock = mode;
+		so.output = output;
+		out_init();
+		return sample_run(&so, argv);
+	}
 
 	if (clock_choose(&cal, mode) != 0)
 		die(EXIT_SELF, "--clock %s: %s", mode, cal.why);

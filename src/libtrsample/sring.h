@@ -1,0 +1,52 @@
+/*
+ * sring.h: the ring the preloaded sampler (sampler.c) writes stack
+ * samples into and trace-record --sample --mechanism=signal reads.
+ *
+ * One shared memory file, a header and then SR_DATA bytes of records,
+ * for every process and thread of the program (children inherit the
+ * file).  A writer is a signal handler, so nothing may block: it
+ * reserves a record by moving head with a compare-and-swap, fills it,
+ * then publishes it by storing its length in the first word last; with
+ * no room it counts the sample in lost and returns.  The reader takes
+ * published records from tail in order, zeroes them and moves tail.
+ * Records are 8-byte multiples, so a header never straddles the end of
+ * the ring; a body may, and is copied in two parts.
+ */
+#ifndef TR_SRING_H
+#define TR_SRING_H
+
+#include <stdint.h>
+
+#define SR_MAGIC	0x31474e4952525453ull	/* "STRRING1" */
+#define SR_HEAD		4096			/* header page */
+#define SR_MAXFRAMES	256
+#define SR_ENV		"TRACE_RECORD_SAMPLE"	/* "FD HZ CLOCK" */
+
+enum { SR_SAMPLE = 1, SR_MAPS = 2, SR_FORK = 3 };
+
+struct sr_ring {
+	uint64_t	magic;
+	uint64_t	size;		/* data bytes, a power of two */
+	uint64_t	head;		/* next byte to reserve (grows for ever) */
+	uint64_t	tail;		/* next byte to read */
+	uint64_t	lost;		/* samples with no room */
+	uint64_t	period;		/* ns of CPU time between samples */
+};
+
+/*
+ * A record.  SR_SAMPLE: time (the trace clock's raw value), cpu (rdtscp's
+ * CPU, for per-CPU offsets, or ~0), comm and n frames, the interrupted
+ * instruction first.  SR_MAPS: the text of /proc/self/maps's executable
+ * file mappings after it, n bytes, replacing the process's.  SR_FORK:
+ * tid is the parent process.
+ */
+struct sr_rec {
+	uint32_t	len;		/* bytes; 0 until published */
+	uint32_t	type;
+	uint32_t	pid, tid;
+	uint64_t	time;
+	uint32_t	cpu, n;
+	char		comm[16];
+};
+
+#endif

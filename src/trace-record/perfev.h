@@ -1,0 +1,35 @@
+/*
+ * perfev.h: sampling stacks with the perf_event_open system call.
+ */
+#ifndef TR_PERFEV_H
+#define TR_PERFEV_H
+
+#include <poll.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "recs.h"
+
+struct perfev;
+
+/*
+ * Sample pid at hz on every CPU, with call chains when callchain is set,
+ * and its future threads and children.  attach: pid is running; sample
+ * each of its threads now.  Otherwise pid has not exec'd yet and
+ * sampling starts at its exec.  Kernel frames are asked for first, and
+ * given up when not permitted (*kernel says which).  to_real turns
+ * CLOCK_MONOTONIC into the trace's Unix-epoch time.  Returns NULL with
+ * errno set (EACCES, EPERM, ENOSYS, ENOENT: perf is not available here).
+ */
+struct perfev	*perfev_open(pid_t pid, int attach, unsigned hz, int callchain,
+		    int64_t to_real, int *kernel);
+
+/* Up to max poll entries for the rings; the count. */
+int		 perfev_pollfds(const struct perfev *pe, struct pollfd *p, int max);
+
+/* Move what the rings hold into r. */
+void		 perfev_read(struct perfev *pe, struct recs *r);
+
+void		 perfev_close(struct perfev *pe);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * recs.h: what a sampling run saw, whichever mechanism saw it: samples
+ * and the process events needed to name their addresses (mappings,
+ * names, forks), each stamped with its time in Unix-epoch nanoseconds.
+ * Mechanisms append; report.c sorts by time and replays them.
+ */
+#ifndef TR_RECS_H
+#define TR_RECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	REC_SAMPLE,	/* struct rec_sample, then n uint64_t frames, leaf first */
+	REC_MMAP,	/* struct rec_mmap, then the path and a NUL */
+	REC_COMM,	/* the thread's name and a NUL; flags REC_EXEC on exec */
+	REC_FORK,	/* uint32_t parent process, parent thread */
+	REC_MAPS,	/* /proc/PID/maps lines replacing the process's mappings */
+};
+
+#define REC_EXEC	1u
+
+struct rec {
+	int64_t		time;
+	uint32_t	type, pid, tid, flags;
+	size_t		seq;		/* order of arrival, to break ties */
+	size_t		off, len;	/* the payload in recs.buf */
+};
+
+struct rec_sample {
+	uint64_t	period;		/* ns of CPU time it stands for */
+	uint32_t	n, nkernel;	/* frames; the first nkernel are the kernel's */
+	char		comm[16];	/* empty: the thread's last REC_COMM */
+};
+
+struct rec_mmap {
+	uint64_t	start, len, pgoff;
+};
+
+struct recs {
+	struct rec	*v;
+	size_t		 n, cap;
+	unsigned char	*buf;
+	size_t		 used, bufcap;
+	uint64_t	 samples, lost;
+};
+
+/* Append a record; payload is n bytes (copied). */
+void	recs_add(struct recs *r, uint32_t type, int64_t time, uint32_t pid,
+	    uint32_t tid, uint32_t flags, const void *payload, size_t n);
+
+/* Append a sample whose frames follow as two parts (kernel, then user). */
+void	recs_sample(struct recs *r, int64_t time, uint32_t pid, uint32_t tid,
+	    const struct rec_sample *s, const uint64_t *kern, const uint64_t *user,
+	    uint32_t nuser);
+
+/* Sort by time, then arrival. */
+void	recs_sort(struct recs *r);
+
+void	recs_free(struct recs *r);
+
+#endif

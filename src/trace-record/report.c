@@ -1,0 +1,431 @@
+/*
+ * report.c: replay a sampling run in time order and name every frame.
+ *
+ * Addresses are only meaningful against the memory map of their process
+ * at the moment of the sample, so the records are sorted by time and
+ * replayed: a mapping (perf's MMAP record, or the sampler's snapshot of
+ * /proc/PID/maps) is added to its process, a fork copies the parent's
+ * map, an exec empties it, a name (COMM) is kept per thread.  A user
+ * address then becomes a file offset through its mapping, and the ELF
+ * file's symbol tables (elfsym.c) give the function; an address in no
+ * file mapping is looked up in /tmp/perf-PID.map (JIT code), a kernel
+ * address in /proc/kallsyms.  Return addresses are looked up one byte
+ * back, so that a call at the very end of a function is not credited
+ * to the next one.
+ *
+ * perf script text: "comm pid/tid secs.nanos: period event:", then
+ * "\taddr sym+0xoff (dso)" per frame, leaf first, and a blank line; what
+ * stackcollapse and FlameGraph's stackcollapse-perf.pl read.  Folded:
+ * the same stacks as stackcollapse --kernel makes of that text (comm
+ * first, spaces in it as '_', unknown frames as [dso], kernel frames
+ * with _[k]), counted and sorted bytewise.
+ */
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "../lib/intern.h"
+#include "../lib/out.h"
+#include "../libtracerecord/elfsym.h"
+#include "symtab.h"
+
+struct map {
+	uint64_t	 start, end, pgoff;
+	uint32_t	 file;		/* index into files */
+};
+
+struct proc {
+	uint32_t	 pid;
+	struct map	*m;
+	size_t		 n, cap;
+};
+
+struct thread {
+	uint32_t	 tid;
+	char		 comm[16];
+};
+
+struct file {
+	const char	*path;
+	struct elffile	*elf;		/* NULL: not a file ("[vdso]") */
+};
+
+struct frame {
+	const char	*sym, *dso;	/* sym NULL: unknown */
+	uint64_t	 symoff;
+	int		 kernel;
+};
+
+struct replay {
+	struct proc	*procs;
+	size_t		 nprocs, proccap;
+	struct thread	*threads;
+	size_t		 nthreads, threadcap;
+	struct intern	 paths;
+	struct file	*files;
+	size_t		 filecap;
+	/* folded */
+	struct intern	 stacks;
+	uint64_t	*counts;
+	size_t		 countcap;
+	char		*line;
+	size_t		 linecap;
+};
+
+/* Linear with a move-to-front: a run has few processes and threads, and
+ * samples come in runs from one thread. */
+static struct proc *
+proc_get(struct replay *p, uint32_t pid)
+{
+	for (size_t i = 0; i < p->nprocs; i++)
+		if (p->procs[i].pid == pid) {
+			if (i > 0) {
+				struct proc t = p->procs[i];
+
+				p->procs[i] = p->procs[0];
+				p->procs[0] = t;
+			}
+			return &p->procs[0];
+		}
+	p->procs = xgrow(p->procs, &p->proccap, p->nprocs + 1, sizeof *p->procs);
+	memset(&p->procs[p->nprocs], 0, sizeof *p->procs);
+	p->procs[p->nprocs].pid = pid;
+	return &p->procs[p->nprocs++];
+}
+
+static struct thread *
+thread_get(struct replay *p, uint32_t tid)
+{
+	for (size_t i = 0; i < p->nthreads; i++)
+		if (p->threads[i].tid == tid) {
+			if (i > 0) {
+				struct thread t = p->threads[i];
+
+				p->threads[i] = p->threads[0];
+				p->threads[0] = t;
+			}
+			return &p->threads[0];
+		}
+	p->threads = xgrow(p->threads, &p->threadcap, p->nthreads + 1,
+	    sizeof *p->threads);
+	memset(&p->threads[p->nthreads], 0, sizeof *p->threads);
+	p->threads[p->nthreads].tid = tid;
+	return &p->threads[p->nthreads++];
+}
+
+static uint32_t
+file_id(struct replay *p, const char *path)
+{
+	int isnew;
+	uint32_t id = intern_put(&p->paths, path, strlen(path), &isnew);
+
+	if (isnew) {
+		p->files = xgrow(p->files, &p->filecap, (size_t)id + 1, sizeof *p->files);
+		p->files[id].path = intern_str(&p->paths, id);
+		p->files[id].elf = path[0] == '/' ? elffile_get(path) : NULL;
+	}
+	return id;
+}
+
+/* Map [start, end) to file at pgoff, replacing what it overlaps. */
+static void
+map_add(struct proc *pr, uint64_t start, uint64_t end, uint64_t pgoff, uint32_t file)
+{
+	size_t i = 0, j, k;
+
+	if (end <= start)
+		return;
+	while (i < pr->n && pr->m[i].end <= start)
+		i++;
+	/* Trim or split the ones overlapping [start, end). */
+	for (j = i; j < pr->n && pr->m[j].start < end; j++)
+		;
+	struct map left = { 0 }, right = { 0 };
+	int hasl = 0, hasr = 0;
+
+	if (i < j && pr->m[i].start < start) {
+		left = pr->m[i];
+		left.end = start;
+		hasl = 1;
+	}
+	if (i < j && pr->m[j - 1].end > end) {
+		right = pr->m[j - 1];
+		right.pgoff += end - right.start;
+		right.start = end;
+		hasr = 1;
+	}
+	size_t add = (size_t)hasl + 1 + (size_t)hasr, removed = j - i;
+
+	pr->m = xgrow(pr->m, &pr->cap, pr->n + add, sizeof *pr->m);
+	memmove(&pr->m[i + add], &pr->m[j], (pr->n - j) * sizeof *pr->m);
+	pr->n = pr->n - removed + add;
+	k = i;
+	if (hasl)
+		pr->m[k++] = left;
+	pr->m[k++] = (struct map){ start, end, pgoff, file };
+	if (hasr)
+		pr->m[k] = right;
+}
+
+static const struct map *
+map_find(const struct proc *pr, uint64_t a)
+{
+	size_t lo = 0, hi = pr->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pr->m[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < pr->n && pr->m[lo].start <= a ? &pr->m[lo] : NULL;
+}
+
+/* The sampler's snapshot: "start-end perms offset dev inode path" lines. */
+static void
+maps_text(struct replay *p, struct proc *pr, const char *s, size_t n)
+{
+	pr->n = 0;
+	while (n > 0) {
+		const char *nl = memchr(s, '\n', n);
+		size_t len = nl ? (size_t)(nl - s) : n;
+		char line[4352], path[4097];
+		unsigned long long a, b, off;
+
+		if (len < sizeof line) {
+			memcpy(line, s, len);
+			line[len] = '\0';
+			if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4096[^\n]", &a, &b,
+			    &off, path) == 4)
+				map_add(pr, a, b, off, file_id(p, path));
+		}
+		len += nl != NULL;
+		s += len;
+		n -= len;
+	}
+}
+
+static void
+resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
+    struct frame *f)
+{
+	uint64_t look = leaf || a == 0 ? a : a - 1;
+	const struct symtab *t;
+
+	f->sym = NULL;
+	f->symoff = 0;
+	f->kernel = kernel;
+	if (kernel) {
+		f->dso = "[kernel.kallsyms]";
+		f->sym = symtab_lookup(symtab_kernel(), look, &f->symoff);
+	} else {
+		const struct map *m = map_find(proc_get(p, pid), a);
+
+		if (m) {
+			const struct file *fi = &p->files[m->file];
+
+			f->dso = fi->path;
+			f->sym = elffile_lookup(fi->elf, look - m->start + m->pgoff,
+			    &f->symoff);
+		} else if ((t = symtab_perfmap(pid)) != NULL &&
+		    (f->sym = symtab_lookup(t, look, &f->symoff)) != NULL) {
+			f->dso = symtab_path(t);
+		} else {
+			f->dso = "[unknown]";
+		}
+	}
+	if (f->sym)
+		f->symoff += a - look;
+}
+
+static void
+script_frame(uint64_t a, const struct frame *f)
+{
+	out_fmt("\t%16llx ", (unsigned long long)a);
+	if (f->sym)
+		out_fmt("%s+0x%llx", f->sym, (unsigned long long)f->symoff);
+	else
+		out_str("[unknown]");
+	out_fmt(" (%s)\n", f->dso);
+}
+
+/* Append one folded frame name to p->line at *n. */
+static void
+fold_frame(struct replay *p, size_t *n, const struct frame *f, int java)
+{
+	const char *name = f->sym;
+	char tmp[256];
+	size_t i, len;
+
+	if (name == NULL) {
+		const char *b = strrchr(f->dso, '/');
+
+		snprintf(tmp, sizeof tmp, "[%s]", strcmp(f->dso, "[unknown]") == 0 ?
+		    "unknown" : b ? b + 1 : f->dso);
+		name = tmp;
+	}
+	len = strlen(name);
+	p->line = xgrow(p->line, &p->linecap, *n + len + 8, 1);
+	if (*n)
+		p->line[(*n)++] = ';';
+	if (java && name[0] == 'L' && strchr(name, '/')) {
+		name++;
+		len--;
+	}
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (c == '"' || c == '\'')
+			continue;
+		p->line[(*n)++] = c == ';' ? ':' : c;
+	}
+	if (f->kernel) {
+		memcpy(p->line + *n, "_[k]", 4);
+		*n += 4;
+	}
+}
+
+static void
+sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
+    const struct report_opts *o)
+{
+	const uint64_t *fr = (const uint64_t *)(const void *)(s + 1);
+	struct thread *t = thread_get(p, e->tid);
+	const char *comm = s->comm[0] ? s->comm : t->comm;
+	char cbuf[24];
+	uint32_t i;
+
+	if (comm[0] == '\0') {
+		snprintf(cbuf, sizeof cbuf, ":%u", e->tid);
+		comm = cbuf;
+	}
+	if (!o->folded) {
+		out_fmt("%.16s %u/%u %lld.%09lld: %llu %s: \n", comm, e->pid, e->tid,
+		    (long long)(e->time / 1000000000), (long long)(e->time % 1000000000),
+		    (unsigned long long)s->period, o->event);
+		for (i = 0; i < s->n; i++) {
+			struct frame f;
+
+			resolve(p, e->pid, fr[i], i < s->nkernel, i == 0, &f);
+			script_frame(fr[i], &f);
+		}
+		out_char('\n');
+		return;
+	}
+	size_t n = strnlen(comm, 16);
+
+	p->line = xgrow(p->line, &p->linecap, n + 1, 1);
+	for (size_t k = 0; k < n; k++)
+		p->line[k] = comm[k] == ' ' ? '_' : comm[k];
+	int java = n >= 4 && memcmp(comm, "java", 4) == 0;
+
+	for (i = s->n; i-- > 0;) {
+		struct frame f;
+
+		resolve(p, e->pid, fr[i], i < s->nkernel, i == 0, &f);
+		fold_frame(p, &n, &f, java);
+	}
+	int isnew;
+	uint32_t id = intern_put(&p->stacks, p->line, n, &isnew);
+
+	p->counts = xgrow(p->counts, &p->countcap, (size_t)id + 1, sizeof *p->counts);
+	if (isnew)
+		p->counts[id] = 0;
+	p->counts[id]++;
+}
+
+static void
+fold_write(struct replay *p)
+{
+	size_t n = intern_count(&p->stacks);
+	uint32_t *ids = xmalloc((n ? n : 1) * sizeof *ids);
+
+	for (size_t i = 0; i < n; i++)
+		ids[i] = (uint32_t)i;
+	intern_sort(&p->stacks, ids, n);
+	for (size_t i = 0; i < n; i++) {
+		out_write(intern_str(&p->stacks, ids[i]), intern_len(&p->stacks, ids[i]));
+		out_char(' ');
+		out_u64(p->counts[ids[i]]);
+		out_char('\n');
+	}
+	free(ids);
+}
+
+void
+report_write(struct recs *r, const struct report_opts *o)
+{
+	struct replay p;
+
+	memset(&p, 0, sizeof p);
+	intern_init(&p.paths);
+	intern_init(&p.stacks);
+	recs_sort(r);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rec *e = &r->v[i];
+		const unsigned char *d = r->buf + e->off;
+		struct proc *pr;
+
+		switch (e->type) {
+		case REC_SAMPLE:
+			sample(&p, e, (const struct rec_sample *)(const void *)d, o);
+			break;
+		case REC_MMAP: {
+			const struct rec_mmap *m = (const struct rec_mmap *)(const void *)d;
+
+			map_add(proc_get(&p, e->pid), m->start, m->start + m->len,
+			    m->pgoff, file_id(&p, (const char *)(m + 1)));
+			break;
+		}
+		case REC_COMM:
+			snprintf(thread_get(&p, e->tid)->comm, 16, "%s", (const char *)d);
+			if (e->flags & REC_EXEC)
+				proc_get(&p, e->pid)->n = 0;
+			break;
+		case REC_FORK: {
+			uint32_t par[2];
+			struct proc *from, *to;
+
+			memcpy(par, d, sizeof par);
+			/* A new thread or process starts with its parent's name. */
+			if (par[1] != e->tid) {
+				char c[16];
+
+				memcpy(c, thread_get(&p, par[1])->comm, 16);
+				memcpy(thread_get(&p, e->tid)->comm, c, 16);
+			}
+			if (par[0] == e->pid)
+				break;
+			from = proc_get(&p, par[0]);
+			struct map *m = from->m;
+			size_t n = from->n;
+
+			to = proc_get(&p, e->pid);
+			to->m = xgrow(to->m, &to->cap, n, sizeof *to->m);
+			memcpy(to->m, m, n * sizeof *m);
+			to->n = n;
+			break;
+		}
+		case REC_MAPS:
+			pr = proc_get(&p, e->pid);
+			maps_text(&p, pr, (const char *)d, e->len);
+			break;
+		}
+	}
+	if (o->folded)
+		fold_write(&p);
+	for (size_t i = 0; i < p.nprocs; i++)
+		free(p.procs[i].m);
+	free(p.procs);
+	free(p.threads);
+	free(p.files);
+	free(p.counts);
+	free(p.line);
+	intern_free(&p.paths);
+	intern_free(&p.stacks);
+}

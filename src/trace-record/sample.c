@@ -1,0 +1,294 @@
+/*
+ * sample.c: the --sample run, from start to the written report.
+ *
+ * The program is forked first and held on a pipe before its exec, so
+ * that the mechanism can be chosen with its pid in hand: perf events
+ * opened on it with enable_on_exec count from the exec on, and if
+ * perf_event_open is refused (perf_event_paranoid, seccomp, no kernel
+ * support) the child is told instead to exec with the SIGPROF sampler
+ * preloaded.  While it runs, rings are drained every few milliseconds
+ * into memory; nothing is named or written before the end, so the cost
+ * while the program runs is copying.  SIGTERM and SIGHUP are passed on
+ * to the program (timeout(1) signals trace-record): the program's end is
+ * awaited and its samples are still written.  Ctrl-C is the program's.
+ *
+ * With -p, perf events are opened on each thread of a running process,
+ * its mappings and thread names read from /proc as the records that
+ * would have announced them; sampling stops when the process ends or
+ * trace-record is interrupted.
+ */
+#include "sample.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../lib/err.h"
+#include "../lib/out.h"
+#include "clock.h"
+#include "perfev.h"
+#include "recs.h"
+#include "report.h"
+#include "sigsample.h"
+
+enum { EXIT_SELF = 125, EXIT_NOEXEC = 126, EXIT_NOTFOUND = 127 };
+
+static volatile sig_atomic_t got_signal;
+
+static void
+on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+/* A child that execs argv when told which mechanism to prepare for. */
+static pid_t
+spawn_held(char **argv, const struct sigsample *ss, int *go, int *report)
+{
+	int g[2], r[2];
+	pid_t pid;
+
+	if (pipe2(g, O_CLOEXEC) < 0 || pipe2(r, O_CLOEXEC) < 0)
+		die(EXIT_SELF, "pipe:");
+	if ((pid = fork()) < 0)
+		die(EXIT_SELF, "fork:");
+	if (pid == 0) {
+		char how;
+		int e;
+
+		close(g[1]);
+		close(r[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		if (read(g[0], &how, 1) != 1)
+			_exit(EXIT_SELF);
+		if (ss)
+			sigsample_child(ss, how == 's');
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(r[1], &e, sizeof e) < 0)
+			_exit(EXIT_SELF);
+		_exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+	}
+	close(g[0]);
+	close(r[1]);
+	*go = g[1];
+	*report = r[0];
+	return pid;
+}
+
+/* What -p would have seen announced: mappings and thread names. */
+static void
+synthesize(pid_t pid, struct recs *r, int64_t now)
+{
+	char path[64], line[4352], name[4097];
+	FILE *fp;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+	if ((fp = fopen(path, "re")) != NULL) {
+		unsigned long long a, b, off;
+		char perm[8];
+
+		while (fgets(line, sizeof line, fp))
+			if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4096[^\n]", &a, &b,
+			    perm, &off, name) == 5 && perm[2] == 'x') {
+				unsigned char buf[sizeof(struct rec_mmap) + 4097];
+				struct rec_mmap m = { a, b - a, off };
+				size_t n = strlen(name);
+
+				memcpy(buf, &m, sizeof m);
+				memcpy(buf + sizeof m, name, n + 1);
+				recs_add(r, REC_MMAP, now, (uint32_t)pid, (uint32_t)pid, 0, buf,
+				    sizeof m + n + 1);
+			}
+		fclose(fp);
+	}
+	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+	if ((d = opendir(path)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char c[32] = "";
+		int tid = atoi(e->d_name);
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid, tid);
+		if ((fp = fopen(path, "re")) == NULL)
+			continue;
+		if (fgets(c, sizeof c, fp)) {
+			c[strcspn(c, "\n")] = '\0';
+			c[15] = '\0';
+			recs_add(r, REC_COMM, now, (uint32_t)pid, (uint32_t)tid, 0, c,
+			    strlen(c) + 1);
+		}
+		fclose(fp);
+	}
+	closedir(d);
+}
+
+static void
+drain(struct perfev *pe, struct sigsample *ss, struct recs *r)
+{
+	if (pe)
+		perfev_read(pe, r);
+	if (ss)
+		sigsample_read(ss, r);
+}
+
+/* Wait, draining, until the child ends; its wait status. */
+static int
+run(pid_t child, struct perfev *pe, struct sigsample *ss, struct recs *r)
+{
+	int status = 0, forwarded = 0;
+
+	for (;;) {
+		struct pollfd p[256];
+		int n = pe ? perfev_pollfds(pe, p, 256) : 0;
+
+		if (poll(p, (nfds_t)n, pe ? 50 : 10) < 0 && errno != EINTR)
+			die(EXIT_SELF, "poll:");
+		drain(pe, ss, r);
+		if (got_signal && !forwarded) {
+			kill(child, got_signal);
+			forwarded = 1;
+		}
+		pid_t w = waitpid(child, &status, WNOHANG);
+
+		if (w == child)
+			break;
+		if (w < 0 && errno != EINTR)
+			die(EXIT_SELF, "waitpid:");
+	}
+	drain(pe, ss, r);
+	return status;
+}
+
+/* -p: sample until the process is gone or trace-record is stopped. */
+static void
+run_attached(pid_t pid, struct perfev *pe, struct recs *r)
+{
+	while (!got_signal && kill(pid, 0) == 0) {
+		struct pollfd p[256];
+		int n = perfev_pollfds(pe, p, 256);
+
+		if (poll(p, (nfds_t)n, 50) < 0 && errno != EINTR)
+			die(EXIT_SELF, "poll:");
+		drain(pe, NULL, r);
+	}
+	drain(pe, NULL, r);
+}
+
+static void
+say_mechanism(const struct sample_opts *o, const char *how, int kernel,
+    const char *why)
+{
+	warnx("sampling at %u Hz with %s%s%s%s", o->hz, how,
+	    kernel ? " (kernel and user stacks)" : strcmp(how, "perf_event_open") == 0 ?
+	    " (user stacks only: kernel ones not permitted)" : "",
+	    why ? "; perf_event_open: " : "", why ? why : "");
+}
+
+int
+sample_run(const struct sample_opts *o, char **argv)
+{
+	struct clockcal cal;
+	struct recs r;
+	struct perfev *pe = NULL;
+	struct sigsample *ss = NULL;
+	struct sigaction sa;
+	int kernel = 0, status = 0, go = -1, report = -1, e = 0;
+	pid_t child = 0;
+
+	memset(&r, 0, sizeof r);
+	if (clock_choose(&cal, o->clock) != 0)
+		die(EXIT_SELF, "--clock %s: %s", o->clock, cal.why);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (o->attach) {
+		sigaction(SIGINT, &sa, NULL);
+		if (strcmp(o->mechanism, "signal") == 0)
+			die(EXIT_SELF, "-p: the signal mechanism cannot attach to a "
+			    "running process; it needs perf_event_open");
+		synthesize(o->attach, &r, clock_mono() + cal.mono_to_real);
+		pe = perfev_open(o->attach, 1, o->hz, o->callchain, cal.mono_to_real, &kernel);
+		if (pe == NULL)
+			die(EXIT_SELF, "-p %d: perf_event_open:", (int)o->attach);
+		say_mechanism(o, "perf_event_open", kernel, NULL);
+		run_attached(o->attach, pe, &r);
+	} else {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+		if (strcmp(o->mechanism, "perf") != 0)
+			ss = sigsample_new(o->hz, &cal);
+		child = spawn_held(argv, ss, &go, &report);
+		if (strcmp(o->mechanism, "signal") != 0) {
+			pe = perfev_open(child, 0, o->hz, o->callchain, cal.mono_to_real,
+			    &kernel);
+			e = errno;
+			if (pe == NULL && strcmp(o->mechanism, "perf") == 0) {
+				kill(child, SIGKILL);
+				waitpid(child, NULL, 0);
+				errno = e;
+				die(EXIT_SELF, "--mechanism=perf: perf_event_open:");
+			}
+		}
+		if (pe) {
+			say_mechanism(o, "perf_event_open", kernel, NULL);
+			if (ss) {
+				sigsample_close(ss, &r);
+				ss = NULL;
+			}
+		} else {
+			say_mechanism(o, "SIGPROF timers in the program (LD_PRELOAD)", 0,
+			    strcmp(o->mechanism, "auto") == 0 ? strerror(e) : NULL);
+		}
+		if (write(go, pe ? "p" : "s", 1) != 1)
+			die(EXIT_SELF, "starting the program:");
+		close(go);
+		if (read(report, &e, sizeof e) == (ssize_t)sizeof e) {
+			char q[512];
+
+			waitpid(child, NULL, 0);
+			warnx("cannot run %s: %s", err_quote(q, argv[0], strlen(argv[0]), 100),
+			    strerror(e));
+			exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+		}
+		close(report);
+		status = run(child, pe, ss, &r);
+	}
+	if (ss)
+		sigsample_close(ss, &r);
+	perfev_close(pe);
+
+	if (o->output) {
+		int fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+		if (fd < 0 || dup2(fd, 1) < 0)
+			die(EXIT_SELF, "%s:", o->output);
+		close(fd);
+	}
+	struct report_opts ro = { o->folded, "cpu-clock" };
+
+	report_write(&r, &ro);
+	out_flush();
+	warnx("%llu samples, %llu lost", (unsigned long long)r.samples,
+	    (unsigned long long)r.lost);
+	recs_free(&r);
+	if (o->attach)
+		return 0;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}

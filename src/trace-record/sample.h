@@ -1,0 +1,23 @@
+/*
+ * sample.h: trace-record --sample: run or attach to a program and write
+ * its sampled stacks.
+ */
+#ifndef TR_SAMPLE_H
+#define TR_SAMPLE_H
+
+#include <sys/types.h>
+
+struct sample_opts {
+	unsigned	 hz;
+	int		 callchain;	/* -g */
+	int		 folded;	/* --folded */
+	const char	*mechanism;	/* "auto", "perf" or "signal" */
+	const char	*clock;		/* --clock */
+	const char	*output;	/* -o, or NULL */
+	pid_t		 attach;	/* -p, or 0 */
+};
+
+/* Returns trace-record's exit status. */
+int	sample_run(const struct sample_opts *o, char **argv);
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * sigsample.c: trace-record's half of the SIGPROF sampler (sampler.c).
+ *
+ * The sampler is a shared library built with trace-record and carried
+ * inside it (sampler_so.h), so that the one binary works wherever it is
+ * copied: it is written to a memory file, and the program is started
+ * with LD_PRELOAD naming that file through /proc/PID/fd, which any
+ * process of the program can open while trace-record runs.  The ring of
+ * sring.h is a second memory file, inherited by the program's processes
+ * by descriptor number.  Reading it is the one consumer's side of the
+ * protocol: take published records from tail, zero them, move tail.
+ */
+#include "sigsample.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../lib/err.h"
+#include "../libtrsample/sring.h"
+#include "sampler_so.h"
+
+#define RING_BYTES	(32u << 20)
+
+struct sigsample {
+	int		 ringfd, sofd;
+	struct sr_ring	*ring;
+	unsigned char	*data;
+	char		 preload[4200], env[96];
+	const struct clockcal *cal;
+	unsigned char	*rec;
+	size_t		 reccap;
+};
+
+struct sigsample *
+sigsample_new(unsigned hz, const struct clockcal *cal)
+{
+	static const char *modes[] = { "", "tsc", "tscp", "mono" };
+	struct sigsample *s = xcalloc(1, sizeof *s);
+	const char *old = getenv("LD_PRELOAD");
+
+	s->cal = cal;
+	s->ringfd = memfd_create("trace-record-samples", 0);
+	s->sofd = memfd_create("libtrsample.so", MFD_CLOEXEC);
+	if (s->ringfd < 0 || s->sofd < 0 ||
+	    ftruncate(s->ringfd, (off_t)(SR_HEAD + RING_BYTES)) < 0)
+		die(125, "memory file for samples:");
+	for (size_t done = 0; done < sizeof sampler_so;) {
+		ssize_t w = write(s->sofd, sampler_so + done, sizeof sampler_so - done);
+
+		if (w <= 0)
+			die(125, "memory file for the sampler:");
+		done += (size_t)w;
+	}
+	s->ring = mmap(NULL, SR_HEAD + RING_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    s->ringfd, 0);
+	if (s->ring == MAP_FAILED)
+		die(125, "memory file for samples:");
+	s->data = (unsigned char *)s->ring + SR_HEAD;
+	s->ring->size = RING_BYTES;
+	s->ring->period = 1000000000u / hz;
+	s->ring->magic = SR_MAGIC;
+	snprintf(s->preload, sizeof s->preload, "/proc/%d/fd/%d%s%s", (int)getpid(),
+	    s->sofd, old && *old ? ":" : "", old && strlen(old) < 4000 ? old : "");
+	snprintf(s->env, sizeof s->env, "%d %s", s->ringfd, modes[cal->mode & 3]);
+	return s;
+}
+
+void
+sigsample_child(const struct sigsample *s, int use)
+{
+	if (use) {
+		setenv("LD_PRELOAD", s->preload, 1);
+		setenv(SR_ENV, s->env, 1);
+	} else {
+		close(s->ringfd);
+	}
+}
+
+static void
+copy_out(const struct sigsample *s, uint64_t at, void *dst, size_t n)
+{
+	size_t o = (size_t)(at & (RING_BYTES - 1)), first = RING_BYTES - o;
+
+	if (first >= n) {
+		memcpy(dst, s->data + o, n);
+		memset(s->data + o, 0, n);
+	} else {
+		memcpy(dst, s->data + o, first);
+		memcpy((unsigned char *)dst + first, s->data, n - first);
+		memset(s->data + o, 0, first);
+		memset(s->data, 0, n - first);
+	}
+}
+
+/* The trace clock's raw value as Unix-epoch ns, per-CPU offset removed. */
+static int64_t
+to_ns(const struct clockcal *c, uint64_t raw, uint32_t cpu)
+{
+	for (int i = 0; cpu != UINT32_MAX && i < c->ncpus; i++)
+		if (c->cpu[i] == (int)cpu) {
+			raw -= (uint64_t)c->offset[i];
+			break;
+		}
+	return clock_to_ns(c, raw);
+}
+
+void
+sigsample_read(struct sigsample *s, struct recs *r)
+{
+	uint64_t tail = s->ring->tail;
+	uint64_t head = __atomic_load_n(&s->ring->head, __ATOMIC_ACQUIRE);
+
+	while (tail < head) {
+		uint32_t len = __atomic_load_n((uint32_t *)(void *)(s->data +
+		    (tail & (RING_BYTES - 1))), __ATOMIC_ACQUIRE);
+		struct sr_rec h;
+
+		if (len == 0)
+			break;		/* reserved, not yet written */
+		if (len < sizeof h || len > RING_BYTES / 4 || (len & 7)) {
+			/* Not ours to trust: drop everything up to head. */
+			r->lost++;
+			tail = head;
+			break;
+		}
+		s->rec = xgrow(s->rec, &s->reccap, len, 1);
+		copy_out(s, tail, s->rec, len);
+		memcpy(&h, s->rec, sizeof h);
+		const unsigned char *body = s->rec + sizeof h;
+		size_t room = len - sizeof h;
+		int64_t t = to_ns(s->cal, h.time, h.cpu);
+
+		if (h.type == SR_SAMPLE && (size_t)h.n * 8 <= room && h.n > 0) {
+			struct rec_sample rs = { .period = s->ring->period };
+
+			memcpy(rs.comm, h.comm, sizeof rs.comm);
+			rs.comm[15] = '\0';
+			recs_sample(r, t, h.pid, h.tid, &rs, NULL,
+			    (const uint64_t *)(const void *)body, h.n);
+		} else if (h.type == SR_MAPS && h.n <= room) {
+			recs_add(r, REC_MAPS, t, h.pid, h.tid, 0, body, h.n);
+		} else if (h.type == SR_FORK) {
+			uint32_t par[2] = { h.tid, h.tid };
+
+			recs_add(r, REC_FORK, t, h.pid, h.pid, 0, par, sizeof par);
+		}
+		tail += len;
+	}
+	__atomic_store_n(&s->ring->tail, tail, __ATOMIC_RELEASE);
+}
+
+void
+sigsample_close(struct sigsample *s, struct recs *r)
+{
+	r->lost += __atomic_load_n(&s->ring->lost, __ATOMIC_RELAXED);
+	if (s->ring->tail < s->ring->head)
+		r->lost++;	/* a writer that died mid-record, and what followed */
+	munmap(s->ring, SR_HEAD + RING_BYTES);
+	close(s->ringfd);
+	close(s->sofd);
+	free(s->rec);
+	free(s);
+}

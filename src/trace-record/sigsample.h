@@ -1,0 +1,29 @@
+/*
+ * sigsample.h: sampling with the preloaded SIGPROF sampler, for when
+ * perf_event_open is not allowed.
+ */
+#ifndef TR_SIGSAMPLE_H
+#define TR_SIGSAMPLE_H
+
+#include "clock.h"
+#include "recs.h"
+
+struct sigsample;
+
+/* The ring and the sampler library, ready to hand to a program. */
+struct sigsample *sigsample_new(unsigned hz, const struct clockcal *cal);
+
+/*
+ * In the child, before exec: the environment that loads the sampler
+ * when use is set, else the ring's descriptor closed.
+ */
+void		 sigsample_child(const struct sigsample *s, int use);
+
+/* Move the published samples into r. */
+void		 sigsample_read(struct sigsample *s, struct recs *r);
+
+/* After the last read: samples lost (ring full, or a writer killed
+ * while writing) into r->lost. */
+void		 sigsample_close(struct sigsample *s, struct recs *r);
+
+#endif

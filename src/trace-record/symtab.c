@@ -1,0 +1,139 @@
+/*
+ * symtab.c: text symbol tables.  /proc/kallsyms lines are "ADDR TYPE
+ * NAME [module]", perf-PID.map lines "START SIZE NAME" (hex, the format
+ * JITs write for perf).  Both become a sorted array searched by binary
+ * search.  Kernel symbols have no size: one reaches to the next.  A
+ * kallsyms whose addresses are all zero (kptr_restrict) counts as none.
+ */
+#include "symtab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+
+struct tsym {
+	uint64_t	addr, size;	/* size 0: up to the next symbol */
+	char		*name;
+};
+
+struct symtab {
+	char		path[64];
+	struct tsym	*v;
+	size_t		n, cap;
+};
+
+struct pmap {
+	uint32_t	pid;
+	struct symtab	*t;
+};
+
+static int
+by_addr(const void *a, const void *b)
+{
+	const struct tsym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static struct symtab *
+load(const char *path, int kernel)
+{
+	FILE *fp = fopen(path, "re");
+	struct symtab *t;
+	char line[1024], name[512], type[8];
+	unsigned long long a, sz;
+
+	if (fp == NULL)
+		return NULL;
+	t = xcalloc(1, sizeof *t);
+	snprintf(t->path, sizeof t->path, "%s", kernel ? "[kernel.kallsyms]" : path);
+	while (fgets(line, sizeof line, fp)) {
+		int ok;
+
+		if (kernel)
+			ok = sscanf(line, "%llx %7s %511s", &a, type, name) == 3 &&
+			    strchr("tTwW", type[0]) != NULL && a != 0;
+		else
+			ok = sscanf(line, "%llx %llx %511[^\n]", &a, &sz, name) == 3;
+		if (!ok)
+			continue;
+		t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v);
+		t->v[t->n].addr = a;
+		t->v[t->n].size = kernel ? 0 : sz;
+		t->v[t->n].name = xmalloc(strlen(name) + 1);
+		strcpy(t->v[t->n].name, name);
+		t->n++;
+	}
+	fclose(fp);
+	if (t->n == 0) {
+		free(t->v);
+		free(t);
+		return NULL;
+	}
+	qsort(t->v, t->n, sizeof *t->v, by_addr);
+	return t;
+}
+
+struct symtab *
+symtab_kernel(void)
+{
+	static struct symtab *k;
+	static int tried;
+
+	if (!tried) {
+		tried = 1;
+		k = load("/proc/kallsyms", 1);
+	}
+	return k;
+}
+
+struct symtab *
+symtab_perfmap(uint32_t pid)
+{
+	static struct pmap *v;
+	static size_t n, cap;
+	char path[64];
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].pid == pid)
+			return v[i].t;
+	snprintf(path, sizeof path, "/tmp/perf-%u.map", pid);
+	v = xgrow(v, &cap, n + 1, sizeof *v);
+	v[n].pid = pid;
+	v[n].t = load(path, 0);
+	return v[n++].t;
+}
+
+const char *
+symtab_lookup(const struct symtab *t, uint64_t addr, uint64_t *symoff)
+{
+	size_t lo = 0, hi;
+
+	if (t == NULL)
+		return NULL;
+	hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct tsym *s = &t->v[lo - 1];
+
+	if (s->size && addr >= s->addr + s->size)
+		return NULL;
+	*symoff = addr - s->addr;
+	return s->name;
+}
+
+const char *
+symtab_path(const struct symtab *t)
+{
+	return t->path;
+}

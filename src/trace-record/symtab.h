@@ -1,0 +1,25 @@
+/*
+ * symtab.h: address-to-name tables that are not ELF files: the kernel's
+ * (/proc/kallsyms) and a JIT's (/tmp/perf-PID.map).
+ */
+#ifndef TR_SYMTAB_H
+#define TR_SYMTAB_H
+
+#include <stdint.h>
+
+struct symtab;
+
+/* The kernel's symbols; NULL when hidden (kptr_restrict) or unreadable. */
+struct symtab	*symtab_kernel(void);
+
+/* /tmp/perf-PID.map, read once per pid; NULL when there is none. */
+struct symtab	*symtab_perfmap(uint32_t pid);
+
+/* The symbol holding addr, or NULL; *symoff is addr's distance into it. */
+const char	*symtab_lookup(const struct symtab *t, uint64_t addr,
+		    uint64_t *symoff);
+
+/* The file it came from, for perf script's "(dso)". */
+const char	*symtab_path(const struct symtab *t);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * hot.c: a program whose profile is known.  hot70 burns 70% of the CPU
+ * through main;work;path_a;hot70, hot30 30% through main;work;path_b;hot30:
+ * the same loop, 7 and 3 units per round.  Build with
+ * -fno-omit-frame-pointer -O1.
+ *
+ *	hot MS [threads N | fork | early | forever]
+ *
+ * MS: milliseconds of CPU time per thread or process.  threads: N
+ * threads do it at once; fork: a child process does it too; early: exit
+ * from a thread while another still burns (exit status 3); forever:
+ * never stop.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline))
+
+static volatile unsigned long sink;
+
+/* A call makes hot70 and hot30 set up frames: gcc leaves leaf functions
+ * without one even with -fno-omit-frame-pointer, and the caller of a
+ * frameless leaf is missing from a frame-pointer walk. */
+static NOINLINE void
+keep(unsigned long x)
+{
+	sink = x;
+}
+
+static NOINLINE void
+hot70(long n)
+{
+	unsigned long x = sink;
+
+	for (long i = 0; i < n; i++)
+		x = x * 6364136223846793005ul + 1442695040888963407ul;
+	keep(x);
+}
+
+static NOINLINE void
+hot30(long n)
+{
+	unsigned long x = sink;
+
+	for (long i = 0; i < n; i++)
+		x = x * 6364136223846793005ul + 1442695040888963407ul;
+	keep(x);
+}
+
+static NOINLINE void path_a(long n) { hot70(7 * n); __asm__ volatile(""); }
+static NOINLINE void path_b(long n) { hot30(3 * n); __asm__ volatile(""); }
+
+static double
+cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Rounds of 7 + 3 units until ms of this thread's CPU time are used. */
+static NOINLINE void
+work(double ms)
+{
+	double end = cpu_ms() + ms;
+
+	do {
+		for (int i = 0; i < 20; i++) {
+			path_a(10000);
+			path_b(10000);
+		}
+	} while (ms < 0 || cpu_ms() < end);
+}
+
+static double run_ms;
+
+static void *
+thread_main(void *p)
+{
+	(void)p;
+	work(run_ms);
+	return NULL;
+}
+
+static void *
+early_exit(void *p)
+{
+	(void)p;
+	work(run_ms / 2);
+	exit(3);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *mode = argc > 2 ? argv[2] : "";
+	pthread_t t[64];
+
+	run_ms = argc > 1 ? atof(argv[1]) : 1000;
+	if (strcmp(mode, "threads") == 0) {
+		int n = argc > 3 ? atoi(argv[3]) : 2;
+
+		if (n < 1 || n > 64)
+			return 2;
+		for (int i = 0; i < n; i++)
+			pthread_create(&t[i], NULL, thread_main, NULL);
+		for (int i = 0; i < n; i++)
+			pthread_join(t[i], NULL);
+	} else if (strcmp(mode, "fork") == 0) {
+		pid_t pid = fork();
+
+		work(run_ms);
+		if (pid == 0)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+	} else if (strcmp(mode, "early") == 0) {
+		pthread_create(&t[0], NULL, early_exit, NULL);
+		work(-1);
+	} else if (strcmp(mode, "forever") == 0) {
+		work(-1);
+	} else {
+		work(run_ms);
+	}
+	return 0;
+}

@@ -125,10 +125,13 @@ fuzz_prog_perf = stackcollapse
 fuzz_prog_folded = flamegraph-svg
 fuzz_prog_timeline = flamegraph-svg
 fuzz_prog_packets = trace-record
+fuzz_prog_elfsym = trace-record
+fuzz_prog_perfrec = trace-record
 fuzz_prog_spans = spanlayout
 # Every other target drives a format of stackcollapse.
 fuzz_prog = $(or $(fuzz_prog_$(1)),stackcollapse)
-fuzz_objs = $(filter-out %/main.o,$(call objs,$(call fuzz_prog,$(1))))
+fuzz_objs = $(filter-out %/main.o,$(call objs,$(call fuzz_prog,$(1)))) \
+            $(if $(filter trace-record,$(call fuzz_prog,$(1))),$(BUILD)/libtracerecord/elfsym.o)
 $(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/collapse_fuzz.h tests/fuzz/fuzz_file.h $$(call fuzz_objs,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(LIBS) -lm
@@ -141,16 +144,18 @@ bench: all
 	@sh tests/bench.sh
 
 # libFuzzer builds: make fuzz, then build/fuzz/fuzz_perf tests/fuzz/corpus/perf
-fuzz: $(FUZZ_SRC) $(BUILD)/flamegraph-svg/flame_js.h $(BUILD)/flamegraph-svg/timeline_js.h
+fuzz: $(FUZZ_SRC) $(BUILD)/flamegraph-svg/flame_js.h $(BUILD)/flamegraph-svg/timeline_js.h \
+      $(BUILD)/trace-record/sampler_so.h
 	@mkdir -p build/fuzz
 	for f in $(FUZZ_SRC); do \
 	  b=$$(basename $$f .c); \
 	  case $$b in fuzz_perf) p=stackcollapse;; fuzz_folded|fuzz_timeline) p=flamegraph-svg;; \
-	    fuzz_packets) p=trace-record;; fuzz_spans) p=spanlayout;; \
+	    fuzz_packets|fuzz_elfsym|fuzz_perfrec) p=trace-record;; fuzz_spans) p=spanlayout;; \
 	    *) p=stackcollapse;; esac; \
 	  clang -g -O1 -std=c11 -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' -Isrc \
-	    -I$(BUILD)/flamegraph-svg -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -I$(BUILD)/flamegraph-svg -I$(BUILD)/trace-record -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    -o build/fuzz/$$b $$f $$(ls src/$$p/*.c | grep -v main.c) \
+	    $$([ $$p = trace-record ] && echo src/libtracerecord/elfsym.c) \
 	    $(LIB_SRC) -lpthread -lm || exit 1; \
 	done
 

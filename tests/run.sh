@@ -247,6 +247,18 @@ while read -r verdict name; do
 done < "$tmp/trace.out"
 grep -q '^done$' "$tmp/trace.out" || fail "trace: the run did not finish" "$tmp/trace.out"
 
+section "trace-record --sample"
+mkdir -p "$tmp/sample"
+sh "$top/tests/sample/run.sh" "$BIN" "$tmp/sample" > "$tmp/sample.out" 2>&1
+while read -r verdict name; do
+	case $verdict in
+	ok) pass ;;
+	FAIL) fail "sample: $name" ;;
+	skip) printf 'note: sample: %s\n' "$name" ;;
+	esac
+done < "$tmp/sample.out"
+grep -q '^done$' "$tmp/sample.out" || fail "sample: the run did not finish" "$tmp/sample.out"
+
 section "spanlayout: random trees and real traces"
 # prop.c lays out 1000 seeded random trees and checks every output (no
 # overlap on a row, children below parents, each span once, the same

@@ -33,10 +33,12 @@
 struct sym {
 	uint64_t	 addr, size;
 	const char	*name;
+	int		 rank;		/* among aliases, the highest is named */
 };
 
 struct elffile {
 	char		*path;
+	char		*image, *debug;	/* the files read; names point into them */
 	struct sym	*syms;
 	size_t		 nsyms;
 	Elf64_Phdr	*ph;
@@ -57,14 +59,14 @@ static size_t nmaps;
 static NOINST char *
 slurp(const char *path, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	char *p = NULL;
 	size_t got = 0;
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) == 0 && st.st_size > 0 && (p = malloc((size_t)st.st_size)) != NULL)
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (p = malloc((size_t)st.st_size)) != NULL)
 		while (got < (size_t)st.st_size) {
 			ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
 
@@ -81,20 +83,45 @@ slurp(const char *path, size_t *len)
 	return p;
 }
 
+/*
+ * Which of several names for one address to show, as perf chooses: one
+ * with a size, then not weak, then global, then fewer leading
+ * underscores ("malloc", not "__libc_malloc"), then the longer name.
+ */
+static NOINST int
+rank(const Elf64_Sym *s, const char *name)
+{
+	int r = 0, u = 0;
+
+	while (name[u] == '_' && u < 15)
+		u++;
+	r += s->st_size ? 1 << 12 : 0;
+	r += ELF64_ST_BIND(s->st_info) != STB_WEAK ? 1 << 11 : 0;
+	r += ELF64_ST_BIND(s->st_info) == STB_GLOBAL ? 1 << 10 : 0;
+	r += (15 - u) << 6;
+	return r;
+}
+
+/* By address; at one address the best name last, where lookups land. */
 static NOINST int
 by_addr(const void *a, const void *b)
 {
 	const struct sym *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	size_t nx = strlen(x->name), ny = strlen(y->name);
+
+	if (nx != ny)
+		return nx < ny ? -1 : 1;
+	return strcmp(x->name, y->name);
 }
 
-/* The function symbols and load segments of one file; bounds checked. */
-static NOINST void
-file_load(struct elffile *f)
+static NOINST const Elf64_Ehdr *
+elf_check(const char *p, size_t len)
 {
-	size_t len, i;
-	char *p = slurp(f->path, &len);
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)p;
 
 	if (p == NULL || len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
@@ -102,33 +129,46 @@ file_load(struct elffile *f)
 	    eh->e_phentsize != sizeof(Elf64_Phdr) ||
 	    eh->e_shoff > len || eh->e_shnum > (len - eh->e_shoff) / sizeof(Elf64_Shdr) ||
 	    eh->e_phoff > len || eh->e_phnum > (len - eh->e_phoff) / sizeof(Elf64_Phdr))
-		return;
-	const Elf64_Shdr *sh = (const Elf64_Shdr *)(p + eh->e_shoff);
-	const Elf64_Shdr *tab = NULL;
+		return NULL;
+	return eh;
+}
 
-	for (i = 0; i < eh->e_shnum; i++)
-		if (sh[i].sh_type == SHT_SYMTAB)
-			tab = &sh[i];
-	for (i = 0; tab == NULL && i < eh->e_shnum; i++)
-		if (sh[i].sh_type == SHT_DYNSYM)
-			tab = &sh[i];
-	if (tab == NULL || tab->sh_link >= eh->e_shnum || tab->sh_offset > len ||
-	    tab->sh_size > len - tab->sh_offset)
-		return;
+/* The section of this type, or NULL; bounds checked. */
+static NOINST const Elf64_Shdr *
+section(const char *p, size_t len, uint32_t type)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)p;
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(p + eh->e_shoff);
+
+	for (size_t i = 0; i < eh->e_shnum; i++)
+		if (sh[i].sh_type == type && sh[i].sh_offset <= len &&
+		    sh[i].sh_size <= len - sh[i].sh_offset)
+			return &sh[i];
+	return NULL;
+}
+
+/* Add the function symbols of table tab of the ELF image p to f. */
+static NOINST int
+add_syms(struct elffile *f, const char *p, size_t len, const Elf64_Shdr *tab)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)p;
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(p + eh->e_shoff);
+
+	if (tab->sh_link >= eh->e_shnum)
+		return -1;
 	const Elf64_Shdr *str = &sh[tab->sh_link];
 
 	if (str->sh_offset > len || str->sh_size > len - str->sh_offset)
-		return;
+		return -1;
 	const Elf64_Sym *sy = (const Elf64_Sym *)(p + tab->sh_offset);
 	size_t n = tab->sh_size / sizeof *sy;
 
 	f->syms = malloc((n ? n : 1) * sizeof *f->syms);
-	f->ph = malloc((eh->e_phnum ? eh->e_phnum : 1) * sizeof *f->ph);
-	if (f->syms == NULL || f->ph == NULL)
-		return;
-	for (i = 0; i < n; i++) {
+	if (f->syms == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
 		if (ELF64_ST_TYPE(sy[i].st_info) != STT_FUNC || sy[i].st_value == 0 ||
-		    sy[i].st_name >= str->sh_size)
+		    sy[i].st_shndx == SHN_UNDEF || sy[i].st_name >= str->sh_size)
 			continue;
 		const char *name = p + str->sh_offset + sy[i].st_name;
 
@@ -137,13 +177,127 @@ file_load(struct elffile *f)
 		f->syms[f->nsyms].addr = sy[i].st_value;
 		f->syms[f->nsyms].size = sy[i].st_size;
 		f->syms[f->nsyms].name = name;
+		f->syms[f->nsyms].rank = rank(&sy[i], name);
 		f->nsyms++;
 	}
 	qsort(f->syms, f->nsyms, sizeof *f->syms, by_addr);
+	return 0;
+}
+
+/*
+ * A stripped file's full symbol table, where distributions put it:
+ * /usr/lib/debug/.build-id/xx/yyyy.debug, named by the build-id note.
+ * The debug file's sections are empty but for symbols and debug data;
+ * its addresses are the stripped file's.
+ */
+static NOINST char *
+debug_file(const char *p, size_t len, size_t *dlen)
+{
+	const Elf64_Shdr *nt = section(p, len, SHT_NOTE);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)p;
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(p + eh->e_shoff);
+
+	for (size_t i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_type != SHT_NOTE || sh[i].sh_offset > len ||
+		    sh[i].sh_size > len - sh[i].sh_offset)
+			continue;
+		nt = &sh[i];
+		const unsigned char *q = (const unsigned char *)p + nt->sh_offset;
+		const unsigned char *e = q + nt->sh_size;
+
+		while ((size_t)(e - q) >= sizeof(Elf64_Nhdr)) {
+			const Elf64_Nhdr *nh = (const Elf64_Nhdr *)(const void *)q;
+			size_t nsz = (nh->n_namesz + 3) & ~3u, dsz = (nh->n_descsz + 3) & ~3u;
+
+			q += sizeof *nh;
+			if (nsz > (size_t)(e - q) || dsz > (size_t)(e - q - nsz))
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    memcmp(q, "GNU", 4) == 0 && nh->n_descsz >= 2 &&
+			    nh->n_descsz <= 64) {
+				char path[200];
+				const unsigned char *id = q + nsz;
+				int k = snprintf(path, sizeof path,
+				    "/usr/lib/debug/.build-id/%02x/", id[0]);
+
+				for (size_t j = 1; j < nh->n_descsz; j++)
+					k += snprintf(path + k, sizeof path - (size_t)k, "%02x",
+					    id[j]);
+				snprintf(path + k, sizeof path - (size_t)k, ".debug");
+				return slurp(path, dlen);
+			}
+			q += nsz + dsz;
+		}
+	}
+	return NULL;
+}
+
+/* The function symbols and load segments of the ELF image p (taken). */
+static NOINST void
+image_load(struct elffile *f, char *p, size_t len)
+{
+	size_t dlen;
+	char *d;
+	const Elf64_Ehdr *eh = elf_check(p, len);
+	const Elf64_Shdr *tab;
+
+	f->image = p;
+	if (eh == NULL)
+		return;
+	f->ph = malloc((eh->e_phnum ? eh->e_phnum : 1) * sizeof *f->ph);
+	if (f->ph == NULL)
+		return;
 	memcpy(f->ph, p + eh->e_phoff, eh->e_phnum * sizeof *f->ph);
 	f->nph = eh->e_phnum;
-	f->ok = 1;
-	/* p stays: the names point into it. */
+	if ((tab = section(p, len, SHT_SYMTAB)) == NULL &&
+	    (d = debug_file(p, len, &dlen)) != NULL) {
+		f->debug = d;
+		if (elf_check(d, dlen) && (tab = section(d, dlen, SHT_SYMTAB)) != NULL &&
+		    add_syms(f, d, dlen, tab) == 0) {
+			f->ok = 1;
+			return;
+		}
+		tab = NULL;
+	}
+	if (tab == NULL)
+		tab = section(p, len, SHT_DYNSYM);
+	if (tab && add_syms(f, p, len, tab) == 0)
+		f->ok = 1;
+}
+
+static NOINST void
+file_load(struct elffile *f)
+{
+	size_t len = 0;
+	char *p = slurp(f->path, &len);
+
+	image_load(f, p, len);
+}
+
+NOINST struct elffile *
+elffile_parse(char *p, size_t len)
+{
+	struct elffile *f = calloc(1, sizeof *f);
+
+	if (f == NULL) {
+		free(p);
+		return NULL;
+	}
+	image_load(f, p, len);
+	return f;
+}
+
+NOINST void
+elffile_free(struct elffile *f)
+{
+	if (f == NULL)
+		return;
+	free(f->image);
+	free(f->debug);
+	free(f->syms);
+	free(f->ph);
+	free(f->path);
+	free(f);
 }
 
 NOINST struct elffile *

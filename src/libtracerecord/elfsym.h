@@ -5,6 +5,7 @@
 #ifndef TR_ELFSYM_H
 #define TR_ELFSYM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct elffile;
@@ -15,6 +16,10 @@ struct elffile;
  * read simply has no symbols).
  */
 struct elffile	*elffile_get(const char *path);
+
+/* The same for an image in memory (taken: freed with the result). */
+struct elffile	*elffile_parse(char *image, size_t len);
+void		 elffile_free(struct elffile *f);
 
 /*
  * The function holding the byte at file offset off of f (as a mapping

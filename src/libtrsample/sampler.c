@@ -132,7 +132,6 @@ on_prof(int sig, siginfo_t *si, void *ucv)
 	struct sr_rec h = { .type = SR_SAMPLE };
 
 	(void)sig;
-	(void)si;
 #if defined(__x86_64__)
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
@@ -164,6 +163,8 @@ on_prof(int sig, siginfo_t *si, void *ucv)
 		h.tid = (uint32_t)gettid();
 		h.time = now(&h.cpu);
 		h.n = n;
+		h.periods = si->si_code == SI_TIMER && si->si_overrun > 0 ?
+		    (uint32_t)si->si_overrun + 1 : 1;
 		prctl(PR_GET_NAME, h.comm, 0, 0, 0);
 		emit(&h, fr, n * sizeof *fr);
 	}

@@ -36,7 +36,9 @@ struct sr_ring {
 /*
  * A record.  SR_SAMPLE: time (the trace clock's raw value), cpu (rdtscp's
  * CPU, for per-CPU offsets, or ~0), comm and n frames, the interrupted
- * instruction first.  SR_MAPS: the text of /proc/self/maps's executable
+ * instruction first, and the number of timer periods it stands for: a
+ * CPU-time timer is checked at the scheduler's tick, so above the tick
+ * rate one signal covers several periods.  SR_MAPS: the text of /proc/self/maps's executable
  * file mappings after it, n bytes, replacing the process's.  SR_FORK:
  * tid is the parent process.
  */
@@ -46,6 +48,8 @@ struct sr_rec {
 	uint32_t	pid, tid;
 	uint64_t	time;
 	uint32_t	cpu, n;
+	uint32_t	periods;	/* timer periods it stands for (overruns + 1) */
+	uint32_t	pad;
 	char		comm[16];
 };
 

@@ -391,6 +391,23 @@ perfev_read(struct perfev *pe, struct recs *r)
 }
 
 void
+perfev_parse(struct recs *r, const unsigned char *p, size_t n, int callchain,
+    int64_t to_real)
+{
+	struct perfev pe = { .callchain = callchain, .to_real = to_real };
+	struct perf_event_header h;
+
+	while (n >= sizeof h) {
+		memcpy(&h, p, sizeof h);
+		if (h.size < sizeof h || h.size > n)
+			break;
+		one_record(&pe, r, p, h.size);
+		p += h.size;
+		n -= h.size;
+	}
+}
+
+void
 perfev_close(struct perfev *pe)
 {
 	if (pe == NULL)

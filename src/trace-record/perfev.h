@@ -32,4 +32,9 @@ void		 perfev_read(struct perfev *pe, struct recs *r);
 
 void		 perfev_close(struct perfev *pe);
 
+/* Records as the kernel writes them, n bytes at p, into r (what
+ * perfev_read does with a ring's contents; the fuzz target's entry). */
+void		 perfev_parse(struct recs *r, const unsigned char *p, size_t n,
+		    int callchain, int64_t to_real);
+
 #endif

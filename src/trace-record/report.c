@@ -18,7 +18,8 @@
  * stackcollapse and FlameGraph's stackcollapse-perf.pl read.  Folded:
  * the same stacks as stackcollapse --kernel makes of that text (comm
  * first, spaces in it as '_', unknown frames as [dso], kernel frames
- * with _[k]), counted and sorted bytewise.
+ * with _[k]), each with the sum of its samples' periods (nanoseconds
+ * of CPU time, as stackcollapse-perf.pl counts), sorted bytewise.
  */
 #include "report.h"
 
@@ -336,7 +337,7 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 	p->counts = xgrow(p->counts, &p->countcap, (size_t)id + 1, sizeof *p->counts);
 	if (isnew)
 		p->counts[id] = 0;
-	p->counts[id]++;
+	p->counts[id] += s->period;
 }
 
 static void

@@ -134,7 +134,7 @@ sigsample_read(struct sigsample *s, struct recs *r)
 		int64_t t = to_ns(s->cal, h.time, h.cpu);
 
 		if (h.type == SR_SAMPLE && (size_t)h.n * 8 <= room && h.n > 0) {
-			struct rec_sample rs = { .period = s->ring->period };
+			struct rec_sample rs = { .period = s->ring->period * h.periods };
 
 			memcpy(rs.comm, h.comm, sizeof rs.comm);
 			rs.comm[15] = '\0';

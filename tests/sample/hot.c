@@ -4,14 +4,15 @@
  * the same loop, 7 and 3 units per round.  Build with
  * -fno-omit-frame-pointer -O1.
  *
- *	hot MS [threads N | fork | early | forever]
+ *	hot MS [threads N | fork | early | forever | kill]
  *
  * MS: milliseconds of CPU time per thread or process.  threads: N
  * threads do it at once; fork: a child process does it too; early: exit
  * from a thread while another still burns (exit status 3); forever:
- * never stop.
+ * never stop; kill: SIGKILL itself after MS.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -123,6 +124,9 @@ main(int argc, char **argv)
 		work(-1);
 	} else if (strcmp(mode, "forever") == 0) {
 		work(-1);
+	} else if (strcmp(mode, "kill") == 0) {
+		work(run_ms);
+		raise(SIGKILL);
 	} else {
 		work(run_ms);
 	}

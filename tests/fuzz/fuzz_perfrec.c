@@ -1,0 +1,45 @@
+/*
+ * Fuzz target for trace-record --sample's reading of perf ring records
+ * (perfev_parse) and the replay that names them (report_write): sample
+ * records with call chains, MMAP, COMM, FORK and LOST records, as the
+ * kernel writes them, then written both as perf script text and folded.
+ * The first byte chooses call chains on or off.  Paths in MMAP records
+ * are opened as the files they name, as in a real run.
+ *
+ *   make fuzz && build/fuzz/fuzz_perfrec tests/fuzz/corpus/perfrec
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "fuzz_file.h"
+#include "lib/out.h"
+#include "trace-record/perfev.h"
+#include "trace-record/recs.h"
+#include "trace-record/report.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int init;
+	struct recs r;
+
+	if (!init) {
+		fuzz_quiet();
+		out_init();
+		init = 1;
+	}
+	if (size < 1)
+		return 0;
+	for (int folded = 0; folded < 2; folded++) {
+		struct report_opts o = { folded, "cpu-clock" };
+
+		memset(&r, 0, sizeof r);
+		perfev_parse(&r, data + 1, size - 1, data[0] & 1, 0);
+		report_write(&r, &o);
+		recs_free(&r);
+	}
+	out_flush();
+	return 0;
+}

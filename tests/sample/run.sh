@@ -1,0 +1,179 @@
+#!/bin/sh
+# trace-record --sample: a program with known hot spots (hot.c: 70% in
+# main;work;path_a;hot70, 30% in main;work;path_b;hot30) must be
+# attributed within 5 percentage points, with those call paths, by both
+# mechanisms; threads, a fork, an early exit, a kill and a program that
+# never stops (under timeout) each give their samples; -p attaches; the
+# perf script text is what stackcollapse reads, and --folded is what it
+# makes of it; a real program's top functions agree with perf record's
+# on the same run.  Samples differ run to run, so the checks are
+# properties with tolerances, not golden files.
+# Prints "ok NAME", "FAIL NAME: why" or "skip NAME: why", then "done".
+#	sh run.sh BIN TMP   (CC from the environment)
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=$1 tmp=$2
+CC=${CC:-cc}
+TR=$BIN/trace-record
+
+ok() { printf 'ok %s\n' "$1"; }
+bad() { printf 'FAIL %s: %s\n' "$1" "$2"; }
+expect() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got \"$2\", want \"$3\""; fi; }
+
+# Never sanitized: the sampler is preloaded into it, and ASan insists on
+# being the first library loaded.
+$CC -O1 -g -fno-omit-frame-pointer -pthread -o "$tmp/hot" "$top/tests/sample/hot.c" \
+    2> "$tmp/hot.cc" || { bad "build hot.c" "$(head -c 300 "$tmp/hot.cc")"; echo done; exit 0; }
+
+# shares FOLDED: "A B OTHER": percent of the weight in hot70 and hot30
+# (reached through work;path_a and work;path_b), and percent of hot70 or
+# hot30 weight reached by any other path.
+shares() {
+	awk '{ w = $NF; t += w }
+	$0 ~ /;work;path_a;hot70( |;)/ { a += w; next }
+	$0 ~ /;work;path_b;hot30( |;)/ { b += w; next }
+	/hot70|hot30/ { o += w }
+	END { if (t == 0) { print "0 0 0"; exit } printf "%.1f %.1f %.1f\n", 100 * a / t, 100 * b / t, 100 * o / t }' "$1"
+}
+# within NAME SHARES: hot70 70±5, hot30 30±5, none by other paths.
+within() {
+	set -- "$1" $2
+	if awk -v a="$2" -v b="$3" -v o="$4" 'BEGIN { exit !(a >= 65 && a <= 75 && b >= 25 && b <= 35 && o == 0) }'; then
+		ok "$1: hot70 $2%, hot30 $3%"
+	else
+		bad "$1" "hot70 $2%, hot30 $3%, other paths $4% (want 70±5, 30±5, 0)"
+	fi
+}
+samples() { sed -n 's/.*: \([0-9]*\) samples, \([0-9]*\) lost$/\1 \2/p' "$1"; }
+
+for m in perf signal; do
+	# The signal timers tick at the kernel's rate (250 Hz here), so
+	# that mechanism runs longer for as many samples.
+	ms=1500 part=750
+	[ $m = signal ] && ms=3000 part=3000
+	"$TR" --sample -g -F 999 --mechanism=$m --folded -o "$tmp/$m.f" -- "$tmp/hot" $ms \
+	    2> "$tmp/$m.err"
+	expect "$m: exit status" $? 0
+	within "$m: one thread" "$(shares "$tmp/$m.f")"
+	case $m in
+	perf) want="sampling at 999 Hz with perf_event_open" ;;
+	signal) want="sampling at 999 Hz with SIGPROF timers in the program (LD_PRELOAD)" ;;
+	esac
+	expect "$m: says which mechanism" "$(grep -c "^trace-record: $want" "$tmp/$m.err")" 1
+	set -- $(samples "$tmp/$m.err")
+	if [ "${1:-0}" -ge 300 ] && [ "${2:-1}" -eq 0 ]; then ok "$m: $1 samples, none lost"
+	else bad "$m: samples counted" "$(cat "$tmp/$m.err")"; fi
+
+	# Two threads: both sampled, each with the known split.
+	"$TR" --sample -g -F 999 --mechanism=$m -o "$tmp/$m.thr" -- "$tmp/hot" $part threads 2 \
+	    2> "$tmp/$m.err"
+	expect "$m threads: exit status" $? 0
+	"$BIN/stackcollapse" --tid "$tmp/$m.thr" > "$tmp/$m.thr.f"
+	within "$m threads" "$(shares "$tmp/$m.thr.f")"
+	expect "$m threads: two threads in thread_main" \
+	    "$(grep ';thread_main;work;' "$tmp/$m.thr.f" | cut -d';' -f1 | sort -u | wc -l | tr -d ' ')" 2
+
+	# fork: parent and child both sampled, both with the known split.
+	"$TR" --sample -g -F 999 --mechanism=$m -o "$tmp/$m.fork" -- "$tmp/hot" $part fork \
+	    2> "$tmp/$m.err"
+	expect "$m fork: exit status" $? 0
+	"$BIN/stackcollapse" --pid "$tmp/$m.fork" > "$tmp/$m.fork.f"
+	expect "$m fork: two processes in work" \
+	    "$(grep ';main;work;' "$tmp/$m.fork.f" | cut -d';' -f1 | sort -u | wc -l | tr -d ' ')" 2
+	within "$m fork" "$(shares "$tmp/$m.fork.f")"
+
+	# A thread calls exit() while main still burns: status 3, both there.
+	"$TR" --sample -g -F 999 --mechanism=$m --folded -o "$tmp/$m.early" -- "$tmp/hot" $((ms / 2)) early \
+	    2> "$tmp/$m.err"
+	expect "$m early exit: the program's status" $? 3
+	expect "$m early exit: the exiting thread and main" \
+	    "$(grep -cE ';(early_exit|main);work;path_a;hot70 ' "$tmp/$m.early")" 2
+
+	# Killed: 128+9, and what was sampled before is written.
+	"$TR" --sample -g -F 999 --mechanism=$m --folded -o "$tmp/$m.kill" -- "$tmp/hot" $((ms / 3)) kill \
+	    2> "$tmp/$m.err"
+	expect "$m killed: status 137" $? 137
+	within "$m killed" "$(shares "$tmp/$m.kill")"
+
+	# Never stops: timeout's SIGTERM reaches trace-record and the
+	# program; the samples so far are written, and the last is whole.
+	timeout 1 "$TR" --sample -g -F 999 --mechanism=$m -o "$tmp/$m.forever" -- "$tmp/hot" 0 forever \
+	    2> "$tmp/$m.err"
+	expect "$m under timeout: timeout's status" $? 124
+	set -- $(samples "$tmp/$m.err")
+	if [ "${1:-0}" -ge 100 ] && [ "$(tail -c 2 "$tmp/$m.forever" | od -An -c | tr -d ' ')" = '\n\n' ]; then
+		ok "$m under timeout: $1 samples written, ending with a whole one"
+	else
+		bad "$m under timeout" "$(cat "$tmp/$m.err")"
+	fi
+done
+
+# perf script text: stackcollapse's --kernel folding of it has the same
+# stacks --folded writes (two runs, so the same stacks, not counts).
+"$BIN/stackcollapse" --kernel "$tmp/perf.forever" | sed 's/ [0-9]*$//' | sort -u > "$tmp/a"
+"$TR" --sample -g -F 999 --folded -- "$tmp/hot" 500 2> /dev/null | sed 's/ [0-9]*$//' |
+    grep -E ';hot(70|30)$' > "$tmp/b"
+expect "--folded: stacks as stackcollapse makes them of the text" \
+    "$(comm -13 "$tmp/a" "$tmp/b" | wc -l | tr -d ' ')/$(wc -l < "$tmp/b" | tr -d ' ')" "0/2"
+if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -x "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
+	"$FLAMEGRAPH_DIR/stackcollapse-perf.pl" "$tmp/perf.forever" > "$tmp/pl"
+	"$BIN/stackcollapse" "$tmp/perf.forever" > "$tmp/ours"
+	if cmp -s "$tmp/pl" "$tmp/ours"; then ok "stackcollapse-perf.pl reads the text as stackcollapse does"
+	else bad "stackcollapse-perf.pl reads the text" "$(diff "$tmp/pl" "$tmp/ours" | head -5)"; fi
+fi
+
+# -p: attach to a running process; stop on SIGINT.
+"$tmp/hot" 0 forever &
+hp=$!
+timeout -s INT 1 "$TR" --sample -g -F 999 --folded -o "$tmp/attach" -p $hp 2> "$tmp/attach.err"
+kill $hp
+wait $hp 2> /dev/null
+within "-p attached to a running process" "$(shares "$tmp/attach")"
+"$TR" --sample --mechanism=signal -p $$ > /dev/null 2> "$tmp/err"
+expect "-p with the signal mechanism: refused" "$?/$(grep -c 'cannot attach' "$tmp/err")" 125/1
+"$TR" --sample -- /nonexistent/prog > /dev/null 2> "$tmp/err"
+expect "a program not found: 127" $? 127
+
+# A real program on one run: perf record samples trace-record and the
+# perl it samples, so both see the same execution.  Perf's ten hottest
+# functions (by samples in them, not under them) must have the same
+# share in ours within sampling noise: 4 standard deviations of the
+# difference of two independent estimates.
+if command -v perf > /dev/null 2>&1 && command -v perl > /dev/null 2>&1; then
+	cat > "$tmp/w.pl" <<'EOF'
+my %h; my $s = 0;
+for my $i (1 .. 1500000) {
+	$h{$i % 1000} .= "x" if $i % 7 == 0;
+	$s += sqrt($i) * length($h{$i % 1000} // "");
+	my @a = split /,/, "a,b,c,$i";
+	$s += @a;
+}
+print "$s\n";
+EOF
+	if perf record -q -e cpu-clock -F 999 -g -o "$tmp/perf.data" -- \
+	    "$TR" --sample -g -F 999 -o "$tmp/ours.txt" -- perl "$tmp/w.pl" > /dev/null 2>&1 &&
+	    perf script -i "$tmp/perf.data" --comms perl > "$tmp/theirs.txt" 2> /dev/null; then
+		self() { "$BIN/stackcollapse" "$1" | awk '{ n = split($1, f, ";"); c[f[n]] += $2; t += $2 }
+		    END { for (k in c) printf "%s %.6f\n", k, c[k] / t }' | sort; }
+		self "$tmp/theirs.txt" > "$tmp/theirs.self"
+		self "$tmp/ours.txt" > "$tmp/ours.self"
+		n1=$(grep -c 'cpu-clock' "$tmp/theirs.txt")
+		n2=$(grep -c 'cpu-clock' "$tmp/ours.txt")
+		sort -k2 -rn "$tmp/theirs.self" | head -n 10 | sort > "$tmp/top"
+		join -a 1 -e 0 -o 0,1.2,2.2 "$tmp/top" "$tmp/ours.self" | awk -v n1="$n1" -v n2="$n2" '
+		    { p = ($2 + $3) / 2; s = sqrt(p * (1 - p) * (1 / n1 + 1 / n2)); d = $2 - $3
+		      if (d < 0) d = -d
+		      if (d > 4 * s) { printf "%s: perf %.1f%%, ours %.1f%% ", $1, 100 * $2, 100 * $3; bad = 1 } }
+		    END { exit bad }' > "$tmp/cmp"
+		if [ $? -eq 0 ] && [ "$n2" -ge 500 ]; then
+			ok "perl: perf record's top 10 functions, same shares in ours ($n1 and $n2 samples)"
+		else
+			bad "perl: top 10 against perf record" "$(cat "$tmp/cmp") ($n1/$n2 samples)"
+		fi
+	else
+		printf 'skip perl against perf record: perf record did not run here\n'
+	fi
+else
+	printf 'skip perl against perf record: no perf or no perl\n'
+fi
+echo done

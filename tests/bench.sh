@@ -341,3 +341,6 @@ if [ -n "$CHROMIUM" ] && command -v node > /dev/null 2>&1; then
 fi
 
 sh "$top/tests/bench-formats.sh"
+
+echo
+sh "$top/tests/bench-sample.sh"

@@ -128,7 +128,8 @@ elf_check(const char *p, size_t len)
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
 	    eh->e_phentsize != sizeof(Elf64_Phdr) ||
 	    eh->e_shoff > len || eh->e_shnum > (len - eh->e_shoff) / sizeof(Elf64_Shdr) ||
-	    eh->e_phoff > len || eh->e_phnum > (len - eh->e_phoff) / sizeof(Elf64_Phdr))
+	    eh->e_phoff > len || eh->e_phnum > (len - eh->e_phoff) / sizeof(Elf64_Phdr) ||
+	    eh->e_shoff % 8 || eh->e_phoff % 8)
 		return NULL;
 	return eh;
 }
@@ -142,7 +143,7 @@ section(const char *p, size_t len, uint32_t type)
 
 	for (size_t i = 0; i < eh->e_shnum; i++)
 		if (sh[i].sh_type == type && sh[i].sh_offset <= len &&
-		    sh[i].sh_size <= len - sh[i].sh_offset)
+		    sh[i].sh_size <= len - sh[i].sh_offset && sh[i].sh_offset % 8 == 0)
 			return &sh[i];
 	return NULL;
 }
@@ -206,10 +207,13 @@ debug_file(const char *p, size_t len, size_t *dlen)
 		const unsigned char *e = q + nt->sh_size;
 
 		while ((size_t)(e - q) >= sizeof(Elf64_Nhdr)) {
-			const Elf64_Nhdr *nh = (const Elf64_Nhdr *)(const void *)q;
+			Elf64_Nhdr note;
+			const Elf64_Nhdr *nh = &note;
+
+			memcpy(&note, q, sizeof note);
 			size_t nsz = (nh->n_namesz + 3) & ~3u, dsz = (nh->n_descsz + 3) & ~3u;
 
-			q += sizeof *nh;
+			q += sizeof note;
 			if (nsz > (size_t)(e - q) || dsz > (size_t)(e - q - nsz))
 				break;
 			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&

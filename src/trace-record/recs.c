@@ -83,7 +83,8 @@ by_time(const void *a, const void *b)
 void
 recs_sort(struct recs *r)
 {
-	qsort(r->v, r->n, sizeof *r->v, by_time);
+	if (r->n > 1)
+		qsort(r->v, r->n, sizeof *r->v, by_time);
 }
 
 void

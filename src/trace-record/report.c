@@ -408,7 +408,8 @@ report_write(struct recs *r, const struct report_opts *o)
 
 			to = proc_get(&p, e->pid);
 			to->m = xgrow(to->m, &to->cap, n, sizeof *to->m);
-			memcpy(to->m, m, n * sizeof *m);
+			if (n)
+				memcpy(to->m, m, n * sizeof *m);
 			to->n = n;
 			break;
 		}

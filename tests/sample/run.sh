@@ -64,10 +64,16 @@ for m in perf signal; do
 	if [ "${1:-0}" -ge 300 ] && [ "${2:-1}" -eq 0 ]; then ok "$m: $1 samples, none lost"
 	else bad "$m: samples counted" "$(cat "$tmp/$m.err")"; fi
 
-	# Two threads: both sampled, each with the known split.
+	# Two threads: both sampled, each with the known split.  The times
+	# are the spans' clock, Unix-epoch ns: all within the run.
+	t0=$(date +%s%N)
 	"$TR" --sample -g -F 999 --mechanism=$m -o "$tmp/$m.thr" -- "$tmp/hot" $part threads 2 \
 	    2> "$tmp/$m.err"
 	expect "$m threads: exit status" $? 0
+	t1=$(date +%s%N)
+	expect "$m: sample times within the run" "$(awk -v t0="$t0" -v t1="$t1" '/ cpu-clock: $/ {
+	    n++; t = $3; sub(/:$/, "", t); split(t, a, "."); ns = a[1] * 1e9 + a[2]
+	    if (ns >= t0 && ns <= t1) k++ } END { print (n > 0 && k == n) ? "yes" : k "/" n }' "$tmp/$m.thr")" yes
 	"$BIN/stackcollapse" --tid "$tmp/$m.thr" > "$tmp/$m.thr.f"
 	within "$m threads" "$(shares "$tmp/$m.thr.f")"
 	expect "$m threads: two threads in thread_main" \

@@ -1,9 +1,10 @@
 #!/bin/sh
 # make bench: the overhead of trace-record --sample on a CPU-bound real
-# program, xz -9 of a fixed 6 MB file (made by a seeded generator: text
+# program, xz -9 of a fixed 2 MB file (made by a seeded generator: text
 # that compresses about 4:1), against perf record -g on the same file in
-# the same run, at 99, 999 and 4999 Hz.  Each time is the best of 3; the
-# slowdown is against the program alone.  Bytes per sample: the output
+# the same run, at 99, 999 and 4999 Hz.  Each time is a median of 5
+# interleaved rounds; the slowdown is against the program alone (as a
+# user sees it: each tool's wall time, its own start and end included).  Bytes per sample: the output
 # as written (our perf script text or folded stacks; perf's perf.data,
 # and its perf script text).
 set -eu
@@ -19,51 +20,78 @@ awk 'BEGIN { srand(7); for (i = 0; i < 120000; i++) {
 input="$dir/input"
 
 now() { date +%s%N; }
-# best CMD...: the best of 3 wall times, seconds.
-best() {
-	b=
-	for i in 1 2 3; do
+# One run of configuration $1 at $2 Hz; its wall time in ns on stdout,
+# the samples it took in $dir/n.$1.$2 and its output's size in $dir/b.$1.$2.
+XZ="xz -9 -c -T1 $input"
+run() {
+	t0=$(now)
+	case $1 in
+	alone) $XZ > /dev/null ;;
+	perf | signal) "$TR" --sample -g -F $2 --mechanism=$1 -o "$dir/out.txt" -- $XZ \
+	    > /dev/null 2> "$dir/err" ;;
+	folded) "$TR" --sample -g -F $2 --folded -o "$dir/out.txt" -- $XZ > /dev/null 2> "$dir/err" ;;
+	record) perf record -q -e cpu-clock -F $2 -g -o "$dir/perf.data" -- $XZ > /dev/null 2>&1 ;;
+	script) perf record -q -e cpu-clock -F $2 -g -o "$dir/perf.data" -- $XZ > /dev/null 2>&1
+		perf script -i "$dir/perf.data" > "$dir/out.txt" 2> /dev/null ;;
+	esac
+	t1=$(now)
+	case $1 in
+	perf | signal | folded)
+		sed -n 's/.*: \([0-9]*\) samples, .*/\1/p' "$dir/err" > "$dir/n.$1.$2"
+		wc -c < "$dir/out.txt" > "$dir/b.$1.$2" ;;
+	record) wc -c < "$dir/perf.data" > "$dir/b.$1.$2" ;;
+	script) grep -c 'cpu-clock' "$dir/out.txt" > "$dir/n.$1.$2"
+		cp "$dir/n.$1.$2" "$dir/n.record.$2"
+		wc -c < "$dir/out.txt" > "$dir/b.$1.$2" ;;
+	esac
+	echo $((t1 - t0))
+}
+
+configs="perf signal folded"
+command -v perf > /dev/null 2>&1 && configs="$configs record script"
+# Five rounds; in each, every configuration once, so that a slow minute
+# of this shared machine falls on all of them; the median of five.
+: > "$dir/times"
+for round in 1 2 3 4 5; do
+	echo "alone 0 $(run alone 0)" >> "$dir/times"
+	for hz in 99 999 4999; do
+		for c in $configs; do
+			echo "$c $hz $(run $c $hz)" >> "$dir/times"
+		done
+	done
+done
+median() { awk -v c="$1" -v h="$2" '$1 == c && $2 == h { print $3 }' "$dir/times" | sort -n |
+    awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] / 1e9 }'; }
+plain=$(median alone 0)
+echo "trace-record --sample: overhead on xz -9 of $(wc -c < "$input" | tr -d ' ') bytes" \
+    "($(nproc) CPUs, $(uname -m)); alone: $plain s; medians of 5 interleaved rounds"
+printf '%-28s %6s %8s %9s %9s %12s\n' "" Hz "time s" slowdown samples bytes/sample
+for hz in 99 999 4999; do
+	for c in $configs; do
+		case $c in
+		perf) name="trace-record (perf)" ;;
+		signal) name="trace-record (signal)" ;;
+		folded) name="  --folded" ;;
+		record) name="perf record -g" ;;
+		script) name="  then perf script" ;;
+		esac
+		printf '%-28s' "$name"
+		echo "$hz $(median $c $hz) $(cat "$dir/n.$c.$hz" 2> /dev/null || echo 0) $(cat "$dir/b.$c.$hz") $plain" |
+		    awk '{ printf " %6d %8.3f %8.3fx %9d %12.0f\n", $1, $2, $2 / $5, $3, $3 ? $4 / $3 : 0 }'
+	done
+done
+command -v perf > /dev/null 2>&1 || echo "note: perf not installed: no perf record rows"
+# What each tool costs by itself: the same commands around /bin/true.
+fixed() {
+	for i in 1 2 3 4 5; do
 		t0=$(now)
 		"$@" > /dev/null 2>&1 || true
 		t1=$(now)
-		t=$((t1 - t0))
-		if [ -z "$b" ] || [ $t -lt "$b" ]; then b=$t; fi
-	done
-	echo "$b" | awk '{ printf "%.3f", $1 / 1e9 }'
+		echo $((t1 - t0))
+	done | sort -n | awk '{ v[NR] = $1 } END { printf "%.3f", v[3] / 1e9 }'
 }
-
-plain=$(best xz -9 -c -T1 "$input")
-echo "trace-record --sample: overhead on xz -9 of $(wc -c < "$input" | tr -d ' ') bytes ($(nproc) CPUs, $(uname -m)); alone: ${plain} s"
-printf '%-28s %6s %8s %9s %9s %12s\n' "" Hz "time s" slowdown samples bytes/sample
-row() {
-	name=$1 hz=$2 t=$3 n=$4 bytes=$5
-	echo "$name $hz $t $n $bytes $plain" | awk '{ printf "%-28s %6d %8.3f %8.3fx %9d %12.0f\n",
-	    $1, $2, $3, $3 / $6, $4, $4 ? $5 / $4 : 0 }'
-}
-for hz in 99 999 4999; do
-	for m in perf signal; do
-		t=$(best "$TR" --sample -g -F $hz --mechanism=$m -o "$dir/out.txt" -- xz -9 -c -T1 "$input")
-		"$TR" --sample -g -F $hz --mechanism=$m -o "$dir/out.txt" -- xz -9 -c -T1 "$input" \
-		    2> "$dir/err" > /dev/null
-		n=$(sed -n 's/.*: \([0-9]*\) samples, .*/\1/p' "$dir/err")
-		row "trace-record ($m)" $hz "$t" "$n" "$(wc -c < "$dir/out.txt")"
-	done
-	"$TR" --sample -g -F $hz --folded -o "$dir/out.f" -- xz -9 -c -T1 "$input" 2> "$dir/err" > /dev/null
-	n=$(sed -n 's/.*: \([0-9]*\) samples, .*/\1/p' "$dir/err")
-	row "  --folded (perf)" $hz "-1" "$n" "$(wc -c < "$dir/out.f")" | sed 's/ *-1.000 *-0.[0-9]*x/       -         -/'
-	if command -v perf > /dev/null 2>&1; then
-		t=$(best perf record -q -e cpu-clock -F $hz -g -o "$dir/perf.data" -- xz -9 -c -T1 "$input")
-		perf record -q -e cpu-clock -F $hz -g -o "$dir/perf.data" -- xz -9 -c -T1 "$input" > /dev/null 2>&1
-		perf script -i "$dir/perf.data" > "$dir/perf.txt" 2> /dev/null
-		n=$(grep -c 'cpu-clock' "$dir/perf.txt" || true)
-		row "perf record -g" $hz "$t" "$n" "$(wc -c < "$dir/perf.data")"
-		t0=$(now)
-		perf record -q -e cpu-clock -F $hz -g -o "$dir/perf.data" -- xz -9 -c -T1 "$input" > /dev/null 2>&1
-		perf script -i "$dir/perf.data" > "$dir/perf.txt" 2> /dev/null
-		t1=$(now)
-		row "  + perf script (text)" $hz "$(echo $((t1 - t0)) | awk '{ printf "%.3f", $1 / 1e9 }')" \
-		    "$n" "$(wc -c < "$dir/perf.txt")"
-	else
-		echo "note: perf not installed: no perf record column"
-	fi
-done
+printf 'fixed cost (around /bin/true): trace-record --sample %s s' \
+    "$(fixed "$TR" --sample -g -F 999 -o "$dir/out.txt" -- true)"
+command -v perf > /dev/null 2>&1 &&
+    printf ', perf record %s s' "$(fixed perf record -q -e cpu-clock -F 999 -g -o "$dir/perf.data" -- true)"
+echo

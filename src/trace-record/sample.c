@@ -209,6 +209,12 @@ sample_run(const struct sample_opts *o, char **argv)
 	pid_t child = 0;
 
 	memset(&r, 0, sizeof r);
+	/* Opened first: a run is not to be lost to a path that cannot be written. */
+	int ofd = -1;
+
+	if (o->output &&
+	    (ofd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
+		die(EXIT_SELF, "%s:", o->output);
 	if (clock_choose(&cal, o->clock) != 0)
 		die(EXIT_SELF, "--clock %s: %s", o->clock, cal.why);
 	memset(&sa, 0, sizeof sa);
@@ -272,12 +278,10 @@ sample_run(const struct sample_opts *o, char **argv)
 		sigsample_close(ss, &r);
 	perfev_close(pe);
 
-	if (o->output) {
-		int fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-
-		if (fd < 0 || dup2(fd, 1) < 0)
+	if (ofd >= 0) {
+		if (dup2(ofd, 1) < 0)
 			die(EXIT_SELF, "%s:", o->output);
-		close(fd);
+		close(ofd);
 	}
 	struct report_opts ro = { o->folded, "cpu-clock" };
 

@@ -139,6 +139,10 @@ within "-p attached to a running process" "$(shares "$tmp/attach")"
 expect "-p with the signal mechanism: refused" "$?/$(grep -c 'cannot attach' "$tmp/err")" 125/1
 "$TR" --sample -- /nonexistent/prog > /dev/null 2> "$tmp/err"
 expect "a program not found: 127" $? 127
+"$TR" --sample -o /nonexistent/dir/out -- "$tmp/hot" 100 2> "$tmp/err"
+expect "-o unwritable: 125 before the run" "$?/$(grep -c 'sampling at' "$tmp/err")" 125/0
+"$TR" --sample -- "$tmp/hot" 100 > /dev/full 2> "$tmp/err"
+expect "a full disk: 125, said" "$?/$(grep -c 'write error' "$tmp/err")" 125/1
 
 # A real program on one run: perf record samples trace-record and the
 # perl it samples, so both see the same execution.  Perf's ten hottest

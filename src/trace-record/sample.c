@@ -269,7 +269,11 @@ sample_run(const struct sample_opts *o, char **argv)
 			waitpid(child, NULL, 0);
 			warnx("cannot run %s: %s", err_quote(q, argv[0], strlen(argv[0]), 100),
 			    strerror(e));
-			exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+			perfev_close(pe);
+			if (ss)
+				sigsample_close(ss, &r);
+			recs_free(&r);
+			return e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 		}
 		close(report);
 		status = run(child, pe, ss, &r);

@@ -4,17 +4,21 @@
  * the same loop, 7 and 3 units per round.  Build with
  * -fno-omit-frame-pointer -O1.
  *
- *	hot MS [threads N | fork | early | forever | kill]
+ *	hot MS [threads N | fork | early | forever | kill | jit]
  *
  * MS: milliseconds of CPU time per thread or process.  threads: N
  * threads do it at once; fork: a child process does it too; early: exit
  * from a thread while another still burns (exit status 3); forever:
- * never stop; kill: SIGKILL itself after MS.
+ * never stop; kill: SIGKILL itself after MS; jit: run a loop copied
+ * into anonymous memory, named jitted_loop in /tmp/perf-PID.map as JITs
+ * name their code for perf (x86-64 only).
  */
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -96,6 +100,33 @@ early_exit(void *p)
 	exit(3);
 }
 
+/* dec %rdi; jnz .-3; ret */
+static const unsigned char loop_code[] = { 0x48, 0xff, 0xcf, 0x75, 0xfb, 0xc3 };
+
+static int
+jit(double ms)
+{
+	unsigned char *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char path[64];
+	FILE *fp;
+
+	if (code == MAP_FAILED)
+		return 1;
+	memcpy(code, loop_code, sizeof loop_code);
+	snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
+	if ((fp = fopen(path, "w")) == NULL)
+		return 1;
+	fprintf(fp, "%lx %zx jitted_loop\n", (unsigned long)code, sizeof loop_code);
+	fclose(fp);
+	void (*fn)(long) = (void (*)(long))(void *)code;
+	double end = cpu_ms() + ms;
+
+	while (cpu_ms() < end)
+		fn(1000000);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -124,6 +155,8 @@ main(int argc, char **argv)
 		work(-1);
 	} else if (strcmp(mode, "forever") == 0) {
 		work(-1);
+	} else if (strcmp(mode, "jit") == 0) {
+		return jit(run_ms);
 	} else if (strcmp(mode, "kill") == 0) {
 		work(run_ms);
 		raise(SIGKILL);

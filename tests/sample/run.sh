@@ -101,6 +101,13 @@ for m in perf signal; do
 	expect "$m killed: status 137" $? 137
 	within "$m killed" "$(shares "$tmp/$m.kill")"
 
+	# JIT code, named by /tmp/perf-PID.map (the run removes the file).
+	"$TR" --sample -g -F 999 --mechanism=$m -o "$tmp/$m.jit" -- "$tmp/hot" 300 jit 2> "$tmp/$m.err"
+	expect "$m: JIT code named from perf-PID.map" "$(awk '/ cpu-clock: $/ { getline; n++
+	    if ($2 ~ /^jitted_loop\+0x[0-5]$/ && $3 ~ /^\(\/tmp\/perf-[0-9]+\.map\)$/) j++ }
+	    END { print (j > n / 2) ? "most" : j "/" n }' "$tmp/$m.jit")" most
+	rm -f /tmp/perf-"$(awk '/ cpu-clock: $/ { split($2, a, "/"); print a[1]; exit }' "$tmp/$m.jit")".map
+
 	# Never stops: timeout's SIGTERM reaches trace-record and the
 	# program; the samples so far are written, and the last is whole.
 	timeout 1 "$TR" --sample -g -F 999 --mechanism=$m -o "$tmp/$m.forever" -- "$tmp/hot" 0 forever \

@@ -211,6 +211,14 @@ maps_text(struct replay *p, struct proc *pr, const char *s, size_t n)
 	}
 }
 
+/* Memory no file backs, where a JIT puts code: perf names it "//anon". */
+static int
+anon(const char *path)
+{
+	return strncmp(path, "//anon", 6) == 0 || strncmp(path, "[anon", 5) == 0 ||
+	    strncmp(path, "/memfd:", 7) == 0;
+}
+
 static void
 resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
     struct frame *f)
@@ -227,7 +235,7 @@ resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
 	} else {
 		const struct map *m = map_find(proc_get(p, pid), a);
 
-		if (m) {
+		if (m && !anon(p->files[m->file].path)) {
 			const struct file *fi = &p->files[m->file];
 
 			f->dso = fi->path;
@@ -237,7 +245,7 @@ resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
 		    (f->sym = symtab_lookup(t, look, &f->symoff)) != NULL) {
 			f->dso = symtab_path(t);
 		} else {
-			f->dso = "[unknown]";
+			f->dso = m ? p->files[m->file].path : "[unknown]";
 		}
 	}
 	if (f->sym)

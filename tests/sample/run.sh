@@ -35,13 +35,15 @@ shares() {
 	/hot70|hot30/ { o += w }
 	END { if (t == 0) { print "0 0 0"; exit } printf "%.1f %.1f %.1f\n", 100 * a / t, 100 * b / t, 100 * o / t }' "$1"
 }
-# within NAME SHARES: hot70 70±5, hot30 30±5, none by other paths.
+# within NAME SHARES: hot70 70±5, hot30 30±5, and at most 1% by other
+# paths (a sample taken before a function has pushed its frame pointer
+# misses its caller, as with perf record -g).
 within() {
 	set -- "$1" $2
-	if awk -v a="$2" -v b="$3" -v o="$4" 'BEGIN { exit !(a >= 65 && a <= 75 && b >= 25 && b <= 35 && o == 0) }'; then
+	if awk -v a="$2" -v b="$3" -v o="$4" 'BEGIN { exit !(a >= 65 && a <= 75 && b >= 25 && b <= 35 && o <= 1) }'; then
 		ok "$1: hot70 $2%, hot30 $3%"
 	else
-		bad "$1" "hot70 $2%, hot30 $3%, other paths $4% (want 70±5, 30±5, 0)"
+		bad "$1" "hot70 $2%, hot30 $3%, other paths $4% (want 70±5, 30±5, 1 at most)"
 	fi
 }
 samples() { sed -n 's/.*: \([0-9]*\) samples, \([0-9]*\) lost$/\1 \2/p' "$1"; }

@@ -98,7 +98,7 @@ for m in perf signal; do
 	    "$(grep -cE ';(early_exit|main);work;path_a;hot70 ' "$tmp/$m.early")" 2
 
 	# Killed: 128+9, and what was sampled before is written.
-	"$TR" --sample -g -F 999 --mechanism=$m --folded -o "$tmp/$m.kill" -- "$tmp/hot" $((ms / 3)) kill \
+	"$TR" --sample -g -F 999 --mechanism=$m --folded -o "$tmp/$m.kill" -- "$tmp/hot" $ms kill \
 	    2> "$tmp/$m.err"
 	expect "$m killed: status 137" $? 137
 	within "$m killed" "$(shares "$tmp/$m.kill")"
@@ -140,7 +140,7 @@ fi
 # -p: attach to a running process; stop on SIGINT.
 "$tmp/hot" 0 forever &
 hp=$!
-timeout -s INT 1 "$TR" --sample -g -F 999 --folded -o "$tmp/attach" -p $hp 2> "$tmp/attach.err"
+timeout -s INT 2 "$TR" --sample -g -F 999 --folded -o "$tmp/attach" -p $hp 2> "$tmp/attach.err"
 kill $hp
 wait $hp 2> /dev/null
 within "-p attached to a running process" "$(shares "$tmp/attach")"

@@ -39,8 +39,7 @@
 #include "clock.h"
 #include "collect.h"
 #include "sample.h"
-
-enum { EXIT_SELF = 125, EXIT_NOEXEC = 126, EXIT_NOTFOUND = 127 };
+#include "spawn.h"
 
 /* After the program exits, how long a straggler holding the socket may
  * stay silent before trace-record stops waiting for it. */
@@ -114,33 +113,18 @@ spawn(char **argv, int sock, int shm, const struct clockcal *cal)
 	if ((pid = fork()) < 0)
 		die(EXIT_SELF, "fork:");
 	if (pid == 0) {
-		int e;
-
 		close(report[0]);
 		setenv("TRACE_RECORD_FD", fd, 1);
 		setenv("TRACE_RECORD_CLOCK", modes[cal->mode], 1);
 		setenv("TRACE_RECORD_OFFSETS", offs, 1);
 		setenv("TRACE_RECORD_SHM", sfd, 1);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(report[1], &e, sizeof e) < 0)
-			_exit(EXIT_SELF);
-		_exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+		spawn_exec(argv, report[1]);
 	}
 	close(report[1]);
-	int e;
+	int st = spawn_failed(pid, report[0], argv);
 
-	if (read(report[0], &e, sizeof e) == (ssize_t)sizeof e) {
-		char q[512];
-
-		waitpid(pid, NULL, 0);
-		warnx("cannot run %s: %s", err_quote(q, argv[0], strlen(argv[0]), 100),
-		    strerror(e));
-		exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
-	}
-	close(report[0]);
+	if (st)
+		exit(st);
 	return pid;
 }
 

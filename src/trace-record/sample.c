@@ -37,8 +37,7 @@
 #include "recs.h"
 #include "report.h"
 #include "sigsample.h"
-
-enum { EXIT_SELF = 125, EXIT_NOEXEC = 126, EXIT_NOTFOUND = 127 };
+#include "spawn.h"
 
 static volatile sig_atomic_t got_signal;
 
@@ -61,21 +60,14 @@ spawn_held(char **argv, const struct sigsample *ss, int *go, int *report)
 		die(EXIT_SELF, "fork:");
 	if (pid == 0) {
 		char how;
-		int e;
 
 		close(g[1]);
 		close(r[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
 		if (read(g[0], &how, 1) != 1)
 			_exit(EXIT_SELF);
 		if (ss)
 			sigsample_child(ss, how == 's');
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(r[1], &e, sizeof e) < 0)
-			_exit(EXIT_SELF);
-		_exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+		spawn_exec(argv, r[1]);
 	}
 	close(g[0]);
 	close(r[1]);
@@ -188,13 +180,10 @@ run_attached(pid_t pid, struct perfev *pe, struct recs *r)
 }
 
 static void
-say_mechanism(const struct sample_opts *o, const char *how, int kernel,
-    const char *why)
+say_perf(unsigned hz, int kernel)
 {
-	warnx("sampling at %u Hz with %s%s%s%s", o->hz, how,
-	    kernel ? " (kernel and user stacks)" : strcmp(how, "perf_event_open") == 0 ?
-	    " (user stacks only: kernel ones not permitted)" : "",
-	    why ? "; perf_event_open: " : "", why ? why : "");
+	warnx("sampling at %u Hz with perf_event_open (%s)", hz, kernel ?
+	    "kernel and user stacks" : "user stacks only: kernel ones not permitted");
 }
 
 int
@@ -231,7 +220,7 @@ sample_run(const struct sample_opts *o, char **argv)
 		pe = perfev_open(o->attach, 1, o->hz, o->callchain, cal.mono_to_real, &kernel);
 		if (pe == NULL)
 			die(EXIT_SELF, "-p %d: perf_event_open:", (int)o->attach);
-		say_mechanism(o, "perf_event_open", kernel, NULL);
+		say_perf(o->hz, kernel);
 		run_attached(o->attach, pe, &r);
 	} else {
 		signal(SIGINT, SIG_IGN);
@@ -251,31 +240,28 @@ sample_run(const struct sample_opts *o, char **argv)
 			}
 		}
 		if (pe) {
-			say_mechanism(o, "perf_event_open", kernel, NULL);
+			say_perf(o->hz, kernel);
 			if (ss) {
 				sigsample_close(ss, &r);
 				ss = NULL;
 			}
+		} else if (strcmp(o->mechanism, "auto") == 0) {
+			warnx("sampling at %u Hz with SIGPROF timers in the program "
+			    "(LD_PRELOAD); perf_event_open: %s", o->hz, strerror(e));
 		} else {
-			say_mechanism(o, "SIGPROF timers in the program (LD_PRELOAD)", 0,
-			    strcmp(o->mechanism, "auto") == 0 ? strerror(e) : NULL);
+			warnx("sampling at %u Hz with SIGPROF timers in the program "
+			    "(LD_PRELOAD)", o->hz);
 		}
 		if (write(go, pe ? "p" : "s", 1) != 1)
 			die(EXIT_SELF, "starting the program:");
 		close(go);
-		if (read(report, &e, sizeof e) == (ssize_t)sizeof e) {
-			char q[512];
-
-			waitpid(child, NULL, 0);
-			warnx("cannot run %s: %s", err_quote(q, argv[0], strlen(argv[0]), 100),
-			    strerror(e));
+		if ((status = spawn_failed(child, report, argv)) != 0) {
 			perfev_close(pe);
 			if (ss)
 				sigsample_close(ss, &r);
 			recs_free(&r);
-			return e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+			return status;
 		}
-		close(report);
 		status = run(child, pe, ss, &r);
 	}
 	if (ss)

@@ -89,19 +89,22 @@ put(struct merge *m, const char *s, size_t n, long double count, int which,
 	uint32_t id;
 	int isnew;
 
-	if (m->bufcap < 2 * n + 8) {
-		m->bufcap = 2 * n + 8;
-		m->buf = xrealloc(m->buf, m->bufcap);
+	if (m->striphex || m->recursive) {
+		if (m->bufcap < 2 * n + 8) {
+			m->bufcap = 2 * n + 8;
+			m->buf = xrealloc(m->buf, m->bufcap);
+		}
+		if (m->striphex)
+			n = striphex(m->buf, s, n);
+		else
+			memcpy(m->buf, s, n);
+		if (m->recursive)
+			n = merge_unrecurse(m->buf, n);
+		s = m->buf;
 	}
-	if (m->striphex)
-		n = striphex(m->buf, s, n);
-	else
-		memcpy(m->buf, s, n);
-	if (m->recursive)
-		n = merge_unrecurse(m->buf, n);
 	if (m->integral)
 		count = floorl(count);
-	id = intern_put(&m->stacks, m->buf, n, &isnew);
+	id = intern_put(&m->stacks, s, n, &isnew);
 	if (id >= m->cap) {
 		size_t c = m->cap ? m->cap * 2 : 1024;
 

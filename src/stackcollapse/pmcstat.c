@@ -14,41 +14,68 @@
 #include <string.h>
 
 #include "../lib/err.h"
+#include "../lib/scan.h"
 #include "formats.h"
 
-/* The name last seen at one indentation, copied out of the line. */
+/*
+ * The name last seen at one indentation, copied out of the line, and the
+ * length of the stack that ends there ("NAME;CALLER;...;LEAF").
+ */
 struct level {
 	char *s;
 	size_t n, cap;
 	int set;
+	size_t tail;
 };
 
+/*
+ * The stack is kept joined, right-aligned in join: a deeper line puts
+ * its name in front of its caller's stack, so writing a node copies
+ * nothing.  A level keeps its name when the levels above it change (the
+ * script's array does), so after a jump deeper the levels between are
+ * put back from their names; valid is the deepest level whose stack is
+ * current.
+ */
 struct pmc {
 	struct level *at;	/* per indentation */
 	size_t cap;
 	long prev;		/* indentation of the last node, -1 before */
+	long valid;
 	uint64_t count;
 	char *join;
 	size_t joincap;
 };
 
+/* Put level k's name in front of the stack of level k - 1. */
+static void
+place(struct pmc *m, long k)
+{
+	struct level *v = &m->at[k];
+	size_t below = k ? m->at[k - 1].tail + 1 : 0;
+
+	v->tail = below + v->n;
+	if (v->tail > m->joincap) {
+		size_t cap = m->joincap * 2 > v->tail ? m->joincap * 2 : v->tail + 256;
+		char *j = xmalloc(cap);
+
+		if (below)
+			memcpy(j + cap - (below - 1), m->join + m->joincap -
+			    (below - 1), below - 1);
+		free(m->join);
+		m->join = j;
+		m->joincap = cap;
+	}
+	if (k)
+		m->join[m->joincap - below] = ';';
+	memcpy(m->join + m->joincap - v->tail, v->s, v->n);
+}
+
 static void
 emit(struct reader *r, struct pmc *m)
 {
-	size_t w = 0;
+	size_t t = m->at[m->prev].tail;
 
-	for (long i = m->prev; i >= 0; i--) {
-		const struct level *v = &m->at[i];
-
-		m->join = xgrow(m->join, &m->joincap, w + v->n + 1, 1);
-		if (i != m->prev)
-			m->join[w++] = ';';
-		if (v->set) {
-			memcpy(m->join + w, v->s, v->n);
-			w += v->n;
-		}
-	}
-	sink_put(r->sink, m->join, w, m->count, 0);
+	sink_put(r->sink, m->join + m->joincap - t, t, m->count, 0);
 }
 
 /* /^( *)[0-9.]+%  \[([0-9]+)\]\s*(\S+)/ */
@@ -56,11 +83,11 @@ static int
 node(const char *l, size_t n, size_t *ind, uint64_t *count, const char **f,
     size_t *fl)
 {
-	size_t i = 0, d;
+	const char *e = l + n, *b;
+	size_t i, d;
 	uint64_t c;
 
-	while (i < n && l[i] == ' ')
-		i++;
+	i = (size_t)(scan_skip(l, e, ' ', ' ') - l);
 	*ind = i;
 	for (d = i; i < n && ((l[i] >= '0' && l[i] <= '9') || l[i] == '.'); i++)
 		;
@@ -76,13 +103,11 @@ node(const char *l, size_t n, size_t *ind, uint64_t *count, const char **f,
 	if (i == d || i >= n || l[i] != ']')
 		return 0;
 	*count = c;
-	for (i++; i < n && (l[i] == ' ' || l[i] == '\t'); i++)
-		;
-	for (d = i; i < n && l[i] != ' ' && l[i] != '\t'; i++)
-		;
-	*f = l + d;
-	*fl = i - d;
-	return i > d;
+	*f = scan_skip(l + i + 1, e, ' ', '\t');
+	if ((b = scan_find2(*f, e, ' ', '\t')) == NULL)
+		b = e;
+	*fl = (size_t)(b - *f);
+	return *fl > 0;
 }
 
 int
@@ -97,6 +122,7 @@ pmcstat_collapse(struct reader *r)
 
 	memset(&m, 0, sizeof m);
 	m.prev = -1;
+	m.valid = -1;
 	while ((ret = rd_line(r, &l, &n)) > 0) {
 		if (!node(l, n, &ind, &count, &f, &fl))
 			continue;
@@ -113,6 +139,10 @@ pmcstat_collapse(struct reader *r)
 		memcpy(v->s, f, fl);
 		v->n = fl;
 		v->set = 1;
+		if (m.valid >= (long)ind)
+			m.valid = (long)ind - 1;
+		while (m.valid < (long)ind)
+			place(&m, ++m.valid);
 		m.count = count;
 		m.prev = (long)ind;
 	}

@@ -19,6 +19,7 @@
 
 #include "../lib/err.h"
 #include "../lib/intern.h"
+#include "../lib/scan.h"
 #include "formats.h"
 
 struct gp {
@@ -43,28 +44,41 @@ contains(const char *l, size_t n, const char *s)
 }
 
 /*
- * The end of the run of digits and blanks from l[i]: a sample's location
- * ids, dozens of bytes on each of millions of lines, so with SSE2 (every
- * x86-64) sixteen bytes are tested at a time.
+ * The end of the run of digits (and blanks, with blanks set) from l[i]:
+ * a sample's location ids, dozens of bytes on each of millions of lines,
+ * and its value, so with SSE2 (every x86-64) sixteen bytes are tested at
+ * a time.  The last part of a line shorter than sixteen is tested as the
+ * sixteen bytes that end the line, less those already passed.
  */
 static size_t
-ids_end(const char *l, size_t i, size_t n)
+digits_end(const char *l, size_t i, size_t n, int blanks)
 {
 #ifdef __SSE2__
 	const __m128i lo = _mm_set1_epi8('0' - 1), hi = _mm_set1_epi8('9' + 1),
-	    sp = _mm_set1_epi8(' ');
+	    sp = _mm_set1_epi8(blanks ? ' ' : '0');
+	size_t at;
 
-	for (; n - i >= 16; i += 16) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(l + i));
-		__m128i ok = _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(x, lo),
-		    _mm_cmplt_epi8(x, hi)), _mm_cmpeq_epi8(x, sp));
-		unsigned bad = ~(unsigned)_mm_movemask_epi8(ok) & 0xffffu;
+	if (n < 16)
+		goto bytes;
+	for (;;) {
+		__m128i x;
+		unsigned bad;
 
+		at = n - i >= 16 ? i : n - 16;
+		x = _mm_loadu_si128((const __m128i *)(const void *)(l + at));
+		bad = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_and_si128(
+		    _mm_cmpgt_epi8(x, lo), _mm_cmplt_epi8(x, hi)),
+		    _mm_cmpeq_epi8(x, sp))) & 0xffffu;
+		bad >>= i - at;
 		if (bad)
 			return i + (size_t)__builtin_ctz(bad);
+		if (at + 16 >= n)
+			return n;
+		i += 16;
 	}
+bytes:
 #endif
-	while (i < n && (digit(l[i]) || l[i] == ' '))
+	while (i < n && (digit(l[i]) || (blanks && l[i] == ' ')))
 		i++;
 	return i;
 }
@@ -78,23 +92,31 @@ sample_line(struct gp *g, const char *l, size_t n)
 	uint32_t id;
 	int isnew;
 
-	while (i < n && (l[i] == ' ' || l[i] == '\t'))
-		i++;
+	i = (size_t)(scan_skip(l, l + n, ' ', '\t') - l);
 	for (d = i; i < n && digit(l[i]); i++)
 		c = c > (UINT64_MAX - 9) / 10 ? UINT64_MAX : c * 10 +
 		    (uint64_t)(l[i] - '0');
 	if (i == d)
 		return 0;
-	while (i < n && (l[i] == ' ' || l[i] == '\t'))
-		i++;
-	for (d = i; i < n && digit(l[i]); i++)
-		;
-	if (i == d)
-		return 0;
-	if (n - i < 3 || l[i] != ':' || l[i + 1] != ' ' || !digit(l[i + 2]))
+	if (i < n && l[i] == ':') {
+		/* No blank between: the regex gives the value the last digit. */
+		if (i - d < 2)
+			return 0;
+		for (c = 0; d < i - 1; d++)
+			c = c > (UINT64_MAX - 9) / 10 ? UINT64_MAX : c * 10 +
+			    (uint64_t)(l[d] - '0');
+	} else {
+		i = (size_t)(scan_skip(l + i, l + n, ' ', '\t') - l);
+		d = i;
+		i = digits_end(l, i, n, 0);
+		if (i == d)
+			return 0;
+	}
+	if (n - i < 3 || l[i] != ':' || l[i + 1] != ' ' ||
+	    (!digit(l[i + 2]) && l[i + 2] != ' '))
 		return 0;
 	s = i + 2;
-	i = ids_end(l, s, n);
+	i = digits_end(l, s, n, 1);
 	id = intern_put(&g->stacks, l + s, i - s, &isnew);
 	if (isnew) {
 		g->count = xgrow(g->count, &g->ccap, id + 1, sizeof *g->count);

@@ -20,7 +20,6 @@
 
 #include "../lib/err.h"
 #include "../lib/num.h"
-#include "../lib/scan.h"
 #include "formats.h"
 #include "rustsym.h"
 
@@ -125,12 +124,20 @@ node(struct reader *r, struct smp *s, const char *l, size_t n)
 	while (fn && (rest[fn - 1] == ' ' || rest[fn - 1] == '\t'))
 		fn--;
 	if (!r->o->no_modules) {
-		/* After the last "(in ", up to ')'; without one, the line. */
+		/*
+		 * After the last "(in ", up to ')'; without one, the line.
+		 * It is near the end, after the function's own parentheses,
+		 * so the search goes backwards.
+		 */
 		const char *m = rest;
 
-		for (in = rest; (in = scan_mem(in, restn - (size_t)(in - rest),
-		    "(in ", 4)) != NULL; in += 4)
-			m = in + 4;
+		for (in = rest + restn; (in = memrchr(rest, '(', (size_t)(in -
+		    rest))) != NULL; )
+			if (restn - (size_t)(in - rest) >= 4 &&
+			    memcmp(in, "(in ", 4) == 0) {
+				m = in + 4;
+				break;
+			}
 		if ((cp = memchr(m, ')', restn - (size_t)(m - rest))) != NULL) {
 			mod = m;
 			mn = (size_t)(cp - m);

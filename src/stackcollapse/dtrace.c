@@ -159,7 +159,7 @@ end_stack(struct reader *r, struct dt *d, uint64_t count)
 	const char *s = fs_join(&d->fs, 1, &n);
 
 	if (r->o->includeoffset && d->fs.n) {
-		leaf = d->fs.off[1] - d->fs.off[0];
+		leaf = fs_len(&d->fs, 0);
 		n = n - leaf + last_plus(s + n - leaf, leaf);
 	}
 	sink_put(r->sink, s, n, count, 0);

@@ -53,9 +53,9 @@ void sink_finish(struct sink *s);
 
 /* A stack of frames; index 0 is the bottom. */
 struct fstack {
-	char *buf;
+	char *buf;		/* the frames joined with ';', bottom first */
 	size_t len, cap;
-	size_t *off;		/* start of each frame in buf, plus one past */
+	size_t *off;		/* start of each frame in buf; off[n] is len + 1 */
 	size_t n, ncap;
 	char *join;
 	size_t joincap;
@@ -68,6 +68,12 @@ void fs_push(struct fstack *f, const char *s, size_t n);
 void fs_push2(struct fstack *f, const char *a, size_t an, char sep,
     const char *b, size_t bn);
 void fs_truncate(struct fstack *f, size_t n);
+/* Frame i's length. */
+static inline size_t
+fs_len(const struct fstack *f, size_t i)
+{
+	return f->off[i + 1] - f->off[i] - 1;
+}
 /* Frames joined with ';', bottom first (or top first with reverse). */
 const char *fs_join(struct fstack *f, int reverse, size_t *len);
 

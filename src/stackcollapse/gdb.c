@@ -70,9 +70,9 @@ gdb_collapse(struct reader *r)
 			fs_truncate(&fs, 0);
 		} else if (n && l[0] == '#' && frame(l, n, &f, &fl)) {
 			/* The script's stack is one string: empty leaves vanish. */
-			if (fs.len == 0)
+			if (fs.len + 1 == fs.n)
 				fs_truncate(&fs, 0);
-			if (fs.len || fl)
+			if (fs.n || fl)
 				fs_push(&fs, f, fl);
 		} else if (fs.n) {
 			const char *s = fs_join(&fs, 1, &n);

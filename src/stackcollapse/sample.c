@@ -89,7 +89,7 @@ write_stack(struct reader *r, struct smp *s)
 	if (s->fs.n == 0)
 		return;
 	last = s->fs.buf + s->fs.off[s->fs.n - 1];
-	fl = s->fs.off[s->fs.n] - s->fs.off[s->fs.n - 1];
+	fl = fs_len(&s->fs, s->fs.n - 1);
 	for (size_t i = 0; i < sizeof idle / sizeof idle[0]; i++) {
 		size_t k = strlen(idle[i]);
 

@@ -4,7 +4,10 @@
  * recursion the one way; --no-aggregate writes each stack as it ends,
  * which is what a flame chart needs: time order, no merging of neighbours.
  * The frame stack keeps its frames in one byte buffer with offsets, so
- * pushing and popping frames costs no allocation once it has grown.
+ * pushing and popping frames costs no allocation once it has grown; the
+ * buffer holds them joined with ';' already, so a stack written root
+ * first (the call-tree formats, a line a frame and a stack per leaf) is
+ * handed over without a copy.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,20 +74,30 @@ fs_free(struct fstack *f)
 	free(f->join);
 }
 
+/* Room for a frame of n bytes and its separator; where it goes. */
 static char *
 fs_room(struct fstack *f, size_t n)
 {
-	f->buf = xgrow(f->buf, &f->cap, f->len + n, 1);
+	f->buf = xgrow(f->buf, &f->cap, f->len + 1 + n, 1);
 	f->off = xgrow(f->off, &f->ncap, f->n + 2, sizeof *f->off);
+	if (f->n)
+		f->buf[f->len++] = ';';
+	f->off[f->n] = f->len;
 	return f->buf + f->len;
+}
+
+static void
+fs_pushed(struct fstack *f, size_t n)
+{
+	f->len += n;
+	f->off[++f->n] = f->len + 1;
 }
 
 void
 fs_push(struct fstack *f, const char *s, size_t n)
 {
 	memcpy(fs_room(f, n), s, n);
-	f->len += n;
-	f->off[++f->n] = f->len;
+	fs_pushed(f, n);
 }
 
 void
@@ -96,8 +109,7 @@ fs_push2(struct fstack *f, const char *a, size_t an, char sep, const char *b,
 	memcpy(w, a, an);
 	w[an] = sep;
 	memcpy(w + an + 1, b, bn);
-	f->len += an + 1 + bn;
-	f->off[++f->n] = f->len;
+	fs_pushed(f, an + 1 + bn);
 }
 
 void
@@ -105,7 +117,7 @@ fs_truncate(struct fstack *f, size_t n)
 {
 	if (n < f->n) {
 		f->n = n;
-		f->len = f->off[n];
+		f->len = n ? f->off[n] - 1 : 0;
 	}
 }
 
@@ -114,14 +126,17 @@ fs_join(struct fstack *f, int reverse, size_t *len)
 {
 	size_t w = 0;
 
-	f->join = xgrow(f->join, &f->joincap, f->len + f->n + 1, 1);
-	for (size_t i = 0; i < f->n; i++) {
-		size_t k = reverse ? f->n - 1 - i : i;
-		size_t fl = f->off[k + 1] - f->off[k];
+	if (!reverse) {
+		*len = f->len;
+		return f->buf;
+	}
+	f->join = xgrow(f->join, &f->joincap, f->len + 1, 1);
+	for (size_t i = f->n; i-- > 0; ) {
+		size_t fl = f->off[i + 1] - f->off[i] - 1;
 
-		if (i)
+		if (i + 1 < f->n)
 			f->join[w++] = ';';
-		memcpy(f->join + w, f->buf + f->off[k], fl);
+		memcpy(f->join + w, f->buf + f->off[i], fl);
 		w += fl;
 	}
 	*len = w;

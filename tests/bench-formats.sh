@@ -4,10 +4,8 @@
 # same run.  Inputs are the captures and cases of the tests, repeated to
 # 20-40 MB so that start-up does not count; the Go profile gets its
 # sample lines repeated inside the Samples section.  Both sides are timed
-# as the best of several runs (ours 5, the script's 3): this machine's
-# timings wander by a third from run to run, and the best run is the one
-# least disturbed by the neighbours.  Formats with no script (ghcprof,
-# xctrace, chrome) show MB/s only.
+# as the best of interleaved runs (see pair).  Formats with no script
+# (ghcprof, xctrace, chrome) show MB/s only.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 SC="$top/bin/stackcollapse"
@@ -17,20 +15,32 @@ mkdir -p "$dir"
 FGD=${FLAMEGRAPH_DIR:-}
 
 now() { date +%s%N; }
-# secs N CMD...: the best of N wall times of CMD, output discarded.
-secs() {
-	n=$1
-	shift
-	b=
-	i=0
-	while [ $i -lt "$n" ]; do
-		t0=$(now)
-		"$@" > /dev/null 2>&1 || true
-		t=$(($(now) - t0))
-		if [ -z "$b" ] || [ $t -lt "$b" ]; then b=$t; fi
-		i=$((i + 1))
+# once CMD...: the wall time of CMD in ns, output discarded.
+once() {
+	t0=$(now)
+	"$@" > /dev/null 2>&1 || true
+	echo $(($(now) - t0))
+}
+# pair ARGS: our best time and the script's ("-" for none) in seconds,
+# "OURS THEIRS".  Five rounds of ours three times then the script once,
+# the best of each kept: the machine's speed wanders by a third over
+# seconds, and interleaving gives both sides the same good moments.
+pair() {
+	bo= bt=
+	r=0
+	while [ $r -lt 5 ]; do
+		for k in 1 2 3; do
+			t=$(once "$SC" "$@")
+			if [ -z "$bo" ] || [ "$t" -lt "$bo" ]; then bo=$t; fi
+		done
+		if [ -n "$theirs_cmd" ]; then
+			t=$(once $theirs_cmd)
+			if [ -z "$bt" ] || [ "$t" -lt "$bt" ]; then bt=$t; fi
+		fi
+		r=$((r + 1))
 	done
-	echo "$b" | awk '{ printf "%.3f", $1 / 1e9 }'
+	echo "$bo ${bt:--}" | awk '{ printf "%.3f %s", $1 / 1e9,
+	    $2 == "-" ? "-" : sprintf("%.3f", $2 / 1e9) }'
 }
 
 # grow IN OUT: IN doubled until OUT holds 20 to 40 MB, in a few cats.
@@ -85,21 +95,24 @@ row() {
 	shift 3
 	[ -f "$in" ] || return 0
 	mb=$(wc -c < "$in" | awk '{ printf "%.1f", $1 / 1048576 }')
-	ours=$(secs 5 "$SC" --format="$fmt" "$in")
+	theirs_cmd=
 	theirs=-
 	x=-
 	if [ -n "$FGD" ] && [ "$script" != - ] && [ -f "$FGD/$script" ]; then
 		case $script in
-		*.awk) theirs=$(secs 3 awk -f "$FGD/$script" "$in") ;;
+		*.awk) theirs_cmd="awk -f $FGD/$script $in" ;;
 		*) if perl -c "$FGD/$script" > /dev/null 2>&1; then
-			theirs=$(secs 3 perl "$FGD/$script" "$@" "$in")
+			theirs_cmd="perl $FGD/$script $* $in"
 		   else
 			theirs="broken"	# does not compile with this perl
 		   fi ;;
 		esac
-		[ "$theirs" != broken ] &&
-		    x=$(echo "$theirs $ours" | awk '{ printf "%.0f", $1 / ($2 > 0 ? $2 : 1e-9) }')
 	fi
+	set -- $(pair --format="$fmt" "$in")
+	ours=$1
+	[ -n "$theirs_cmd" ] && theirs=$2
+	[ -n "$theirs_cmd" ] &&
+	    x=$(echo "$theirs $ours" | awk '{ printf "%.0f", $1 / ($2 > 0 ? $2 : 1e-9) }')
 	mbs=$(echo "$mb $ours" | awk '{ printf "%.0f", $1 / ($2 > 0 ? $2 : 1e-9) }')
 	printf '%-9s %-30s %7s %9s %9s %9s %8s\n' "$fmt" "$script" "$mb" "$ours" "$theirs" "$x" "$mbs"
 }

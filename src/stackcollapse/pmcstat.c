@@ -18,13 +18,13 @@
 #include "formats.h"
 
 /*
- * The name last seen at one indentation, copied out of the line, and the
- * length of the stack that ends there ("NAME;CALLER;...;LEAF").
+ * The name last seen at one indentation, copied out of the line (none,
+ * an empty frame, at a level never seen), and the length of the stack
+ * that ends there ("NAME;CALLER;...;LEAF").
  */
 struct level {
 	char *s;
 	size_t n, cap;
-	int set;
 	size_t tail;
 };
 
@@ -67,7 +67,8 @@ place(struct pmc *m, long k)
 	}
 	if (k)
 		m->join[m->joincap - below] = ';';
-	memcpy(m->join + m->joincap - v->tail, v->s, v->n);
+	if (v->n)
+		memcpy(m->join + m->joincap - v->tail, v->s, v->n);
 }
 
 static void
@@ -123,6 +124,7 @@ pmcstat_collapse(struct reader *r)
 	memset(&m, 0, sizeof m);
 	m.prev = -1;
 	m.valid = -1;
+	m.join = xmalloc(m.joincap = 256);	/* never NULL, even for "" */
 	while ((ret = rd_line(r, &l, &n)) > 0) {
 		if (!node(l, n, &ind, &count, &f, &fl))
 			continue;
@@ -138,7 +140,6 @@ pmcstat_collapse(struct reader *r)
 		v->s = xgrow(v->s, &v->cap, fl + 1, 1);
 		memcpy(v->s, f, fl);
 		v->n = fl;
-		v->set = 1;
 		if (m.valid >= (long)ind)
 			m.valid = (long)ind - 1;
 		while (m.valid < (long)ind)

@@ -173,8 +173,9 @@ fi
 section "stackcollapse formats: real captures (tests/data/formats)"
 # Each capture against the FlameGraph script's output for its format
 # (stackcollapse-gdb.pl, -jstack.pl, -bpftrace.pl, -go.pl; the Node.js
-# profile against an independent fold of its JSON), recognized and named;
-# and --no-aggregate, merged again, gives the same stacks.
+# profile against an independent fold of its JSON), recognized and named,
+# with nothing on stderr (a real capture has no line to skip); and
+# --no-aggregate, merged again, gives the same stacks.
 for in in "$top"/tests/data/formats/*; do
 	case $in in *.folded) continue ;; esac
 	b=${in%.*}
@@ -183,8 +184,9 @@ for in in "$top"/tests/data/formats/*; do
 	*) fmt=$(basename "$in" | sed 's/-.*//') ;;
 	esac
 	for how in "--format=$fmt" ""; do
-		"$BIN/stackcollapse" $how "$in" > "$tmp/out" 2>/dev/null
+		"$BIN/stackcollapse" $how "$in" > "$tmp/out" 2> "$tmp/err"
 		check "$(basename "$in") ${how:-recognized}" "$b.folded" "$tmp/out"
+		check "$(basename "$in") ${how:-recognized}: stderr" /dev/null "$tmp/err"
 	done
 	"$BIN/stackcollapse" --no-aggregate "$in" 2>/dev/null |
 	    "$BIN/stackcollapse" --format=folded > "$tmp/out" 2>/dev/null

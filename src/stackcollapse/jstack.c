@@ -11,8 +11,9 @@
  * WAITING or NETWORK; the root frame is the thread name without its
  * "-NUMBER" (--thread-ids keeps it, --no-thread-names drops the frame);
  * --shorten-pkgs writes org.foo.Bar.run as o.f.Bar.run.  Lock lines
- * ("- locked ..."), the dump's date and banner are passed over; other
- * lines are counted and skipped.
+ * ("- locked ..."), the dump's date and banner, the "Threads class SMR
+ * info:" list (JDK 10 on), the "JNI global refs" count and a compiler
+ * thread's task are passed over; other lines are counted and skipped.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,14 @@ ends(const char *s, size_t n, const char *suf)
 	size_t k = strlen(suf);
 
 	return n >= k && memcmp(s + n - k, suf, k) == 0;
+}
+
+static int
+starts(const char *s, size_t n, const char *pre)
+{
+	size_t k = strlen(pre);
+
+	return n >= k && memcmp(s, pre, k) == 0;
 }
 
 static void
@@ -172,7 +181,7 @@ jstack_collapse(struct reader *r)
 	struct js j;
 	const char *l, *t;
 	size_t n, k;
-	int ret;
+	int ret, smr = 0;	/* in the list of threads of JDK 10 on */
 
 	memset(&j, 0, sizeof j);
 	fs_init(&j.fs);
@@ -180,6 +189,12 @@ jstack_collapse(struct reader *r)
 	while ((ret = rd_line(r, &l, &n)) > 0) {
 		if (n && l[0] == '#')
 			continue;
+		if (smr) {
+			/* Up to the "}" that closes the list, or a blank line. */
+			smr = n && !(n == 1 && l[0] == '}');
+			if (n)
+				continue;
+		}
 		if (n == 0) {
 			end_thread(r, &j);
 			continue;
@@ -197,11 +212,15 @@ jstack_collapse(struct reader *r)
 				;
 			if (n - k > 3 && memcmp(l + k, "at ", 3) == 0)
 				frame(r, &j, l + k + 3, n - k - 3);
-			else if ((k < n && l[k] == '-') || (n > 5 && l[0] == '2' &&
+			else if ((k < n && l[k] == '-') || starts(l + k, n - k,
+			    "No compile task") || starts(l + k, n - k, "Compiling:") ||
+			    (n > 5 && l[0] == '2' &&
 			    fmt_all_digits(l + 1, 3) && l[4] == '-') ||
 			    (n >= 16 && memcmp(l, "Full thread dump", 16) == 0) ||
-			    (n >= 21 && memcmp(l, "JNI global references:", 21) == 0))
+			    (n >= 15 && memcmp(l, "JNI global ref", 14) == 0))
 				continue;
+			else if (n >= 23 && memcmp(l, "Threads class SMR info:", 23) == 0)
+				smr = 1;
 			else
 				rd_skip(r, l, n);
 		}

@@ -61,10 +61,15 @@ hex(const char **p, unsigned long long *v)
 	return 0;
 }
 
+#define SHOWN 3		/* bad perf map lines named before only counted */
+
 /*
  * kallsyms: "ADDR TYPE NAME[\t[module]]", code symbols (t, T, w, W) at a
- * non-zero address; perf map: "START SIZE NAME", the name running to
- * the end of the line.  By hand: sscanf made kallsyms' 200,000 lines the
+ * non-zero address; other symbols are passed over.  perf map: "START
+ * SIZE NAME", the name running to the end of the line however long (a
+ * JIT's signatures can run to kilobytes); a line of another shape is
+ * named (the first few) and counted on stderr, since its code will show
+ * as [unknown].  By hand: sscanf made kallsyms' 200,000 lines the
  * largest cost of a short run.
  */
 static struct symtab *
@@ -72,28 +77,36 @@ load(const char *path, int kernel)
 {
 	FILE *fp = fopen(path, "re");
 	struct symtab *t;
-	char line[1024];
-	unsigned long long a, sz = 0;
+	char *line = NULL, quoted[4 * 60 + 8];
+	size_t linecap = 0;
+	ssize_t len;
+	unsigned long long a, sz = 0, lineno = 0, bad = 0;
 
 	if (fp == NULL)
 		return NULL;
 	t = xcalloc(1, sizeof *t);
 	snprintf(t->path, sizeof t->path, "%s", kernel ? "[kernel.kallsyms]" : path);
-	while (fgets(line, sizeof line, fp)) {
+	while ((len = getline(&line, &linecap, fp)) > 0) {
 		const char *q = line;
 		size_t n;
 
-		if (hex(&q, &a) != 0)
+		lineno++;
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len == 0)
 			continue;
 		if (kernel) {
-			if (a == 0 || !strchr("tTwW", *q) || *q == '\0' || q[1] != ' ')
+			if (hex(&q, &a) != 0 || a == 0 || !strchr("tTwW", *q) ||
+			    *q == '\0' || q[1] != ' ')
 				continue;
 			q += 2;
-			n = strcspn(q, " \t\n");
-		} else {
-			if (hex(&q, &sz) != 0)
-				continue;
-			n = strcspn(q, "\n");
+			n = strcspn(q, " \t");
+		} else if (hex(&q, &a) != 0 || hex(&q, &sz) != 0 ||
+		    (n = strlen(q)) == 0) {
+			if (bad++ < SHOWN)
+				warn_at(path, lineno, "skipped malformed line %s",
+				    err_quote(quoted, line, (size_t)len, 60));
+			continue;
 		}
 		if (n == 0)
 			continue;
@@ -105,7 +118,11 @@ load(const char *path, int kernel)
 		t->v[t->n].name[n] = '\0';
 		t->n++;
 	}
+	free(line);
 	fclose(fp);
+	if (bad)
+		warn_at(path, 0, "skipped %llu malformed line%s", bad,
+		    bad == 1 ? "" : "s");
 	if (t->n == 0) {
 		free(t->v);
 		free(t);

@@ -108,6 +108,10 @@ for m in perf signal; do
 	expect "$m: JIT code named from perf-PID.map" "$(awk '/ cpu-clock: $/ { getline; n++
 	    if ($2 ~ /^jitted_loop\+0x[0-5]$/ && $3 ~ /^\(\/tmp\/perf-[0-9]+\.map\)$/) j++ }
 	    END { print (j > n / 2) ? "most" : j "/" n }' "$tmp/$m.jit")" most
+	expect "$m: the perf map's bad line named, then counted" \
+	    "$(sed -n 's|^trace-record: /tmp/perf-[0-9]*\.map:||p' "$tmp/$m.err")" \
+	    '1: skipped malformed line "not a map line"
+ skipped 1 malformed line'
 	rm -f /tmp/perf-"$(awk '/ cpu-clock: $/ { split($2, a, "/"); print a[1]; exit }' "$tmp/$m.jit")".map
 
 	# Never stops: timeout's SIGTERM reaches trace-record and the

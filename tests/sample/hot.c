@@ -68,16 +68,26 @@ cpu_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Rounds of 7 + 3 units until ms of this thread's CPU time are used. */
+/*
+ * Rounds of 7 + 3 units until ms of this thread's CPU time are used.  The
+ * rounds vary in length: with a fixed one, the loop's period could lock
+ * to a sampling clock's (the signal mechanism's fires on the kernel's
+ * tick) and the samples fall on one phase of it; that once gave 59/40.
+ */
 static NOINLINE void
 work(double ms)
 {
 	double end = cpu_ms() + ms;
+	unsigned long r = (unsigned long)pthread_self();
 
 	do {
 		for (int i = 0; i < 20; i++) {
-			path_a(10000);
-			path_b(10000);
+			long n;
+
+			r = r * 6364136223846793005ul + 1442695040888963407ul;
+			n = 5000 + (long)(r >> 33) % 10000;
+			path_a(n);
+			path_b(n);
 		}
 	} while (ms < 0 || cpu_ms() < end);
 }

@@ -82,6 +82,9 @@ static struct tr_shm *shm;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake;		/* on CLOCK_MONOTONIC */
 static struct tr_bufhdr *queue, *qlast;	/* linked by index + 1 */
+/* The writer's batch from the first buffer not yet announced, for a
+ * fatal signal's handler to send if the process dies first. */
+static struct tr_bufhdr *sending;
 static struct thr *threads;
 static uint32_t nslots;
 static int stopping;
@@ -594,6 +597,7 @@ write_loop(void *arg)
 		}
 		idle_ns = queue ? 1000000 : idle_ns < 8000000 ? idle_ns * 2 : idle_ns;
 		b = queue;
+		__atomic_store_n(&sending, b, __ATOMIC_RELEASE);
 		queue = qlast = NULL;
 		int done = stopping && b == NULL;
 		pthread_mutex_unlock(&mu);
@@ -605,6 +609,7 @@ write_loop(void *arg)
 			next = b->next ? TR_BUF(shm, b->next - 1) : NULL;
 			if (announce(b, b->pk.count, &t, b->pad, 0) < 0)
 				__atomic_store_n(&tr_recording, 0, __ATOMIC_RELAXED);	/* reader gone */
+			__atomic_store_n(&sending, next, __ATOMIC_RELEASE);
 		}
 	}
 }
@@ -657,22 +662,42 @@ finish(void)
  * A fatal signal: send what every thread has made, unlocked and without
  * allocating (duplicates of packets the writer is sending are dropped by
  * trace-record), then die of the signal as the program would have.
+ *
+ * The writer's batch not yet announced and the queue are walked while
+ * the writer may be announcing them, and a buffer trace-record has been
+ * told of goes back on the shared free stack, whose links are the same
+ * `next`: a walk may wander off its list.  So it takes at most as many
+ * steps as there are buffers, stops at a buffer another process filled
+ * (or one not whole), and asks trace-record to keep what it names: freed
+ * a second time, a buffer would link to itself, which once held this
+ * handler in a loop (and left the free stack corrupt for the program's
+ * other processes).
  */
 static struct sigaction old_act[NSIG];
+
+static NOINST void
+announce_list(struct tr_bufhdr *b)
+{
+	uint32_t steps = 0;
+
+	for (; b && steps++ < shm->nbufs && b->pk.magic == TR_MAGIC &&
+	    b->pk.pid == (uint32_t)pid && b->pk.count <= TR_BUF_EVENTS;
+	    b = b->next && b->next <= shm->nbufs ? TR_BUF(shm, b->next - 1) : NULL) {
+		struct thr q = { .tid = (pid_t)b->pk.tid, .dropped = b->pk.dropped };
+
+		announce(b, b->pk.count, &q, 1, 1);
+	}
+}
 
 static NOINST void
 on_fatal(int sig)
 {
 	struct thr *t;
-	struct tr_bufhdr *b;
 
 	if (tr_recording && getpid() == pid) {
 		tr_recording = 0;
-		for (b = queue; b; b = b->next ? TR_BUF(shm, b->next - 1) : NULL) {
-			struct thr q = { .tid = (pid_t)b->pk.tid, .dropped = b->pk.dropped };
-
-			announce(b, b->pk.count, &q, b->pad, 1);
-		}
+		announce_list(__atomic_load_n(&sending, __ATOMIC_ACQUIRE));
+		announce_list(queue);
 		for (t = threads; t; t = t->next) {
 			uint32_t n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
 

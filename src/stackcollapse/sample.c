@@ -23,11 +23,16 @@
 #include "formats.h"
 #include "rustsym.h"
 
-static const char *const idle[] = {
-	"__psynch_cvwait", "__select", "__semwait_signal", "__ulock_wait",
-	"__wait4", "__workq_kernreturn", "kevent", "mach_msg_trap", "read",
-	"semaphore_wait_trap",
+#define W(s) { s, sizeof s - 1 }
+static const struct {
+	const char *s;
+	size_t n;
+} idle[] = {
+	W("__psynch_cvwait"), W("__select"), W("__semwait_signal"),
+	W("__ulock_wait"), W("__wait4"), W("__workq_kernreturn"), W("kevent"),
+	W("mach_msg_trap"), W("read"), W("semaphore_wait_trap"),
 };
+#undef W
 
 static int
 starts(const char *l, size_t n, const char *s)
@@ -90,12 +95,10 @@ write_stack(struct reader *r, struct smp *s)
 		return;
 	last = s->fs.buf + s->fs.off[s->fs.n - 1];
 	fl = fs_len(&s->fs, s->fs.n - 1);
-	for (size_t i = 0; i < sizeof idle / sizeof idle[0]; i++) {
-		size_t k = strlen(idle[i]);
-
-		if (fl >= k && memcmp(last + fl - k, idle[i], k) == 0)
+	for (size_t i = 0; i < sizeof idle / sizeof idle[0]; i++)
+		if (fl >= idle[i].n && last[fl - 1] == idle[i].s[idle[i].n - 1] &&
+		    memcmp(last + fl - idle[i].n, idle[i].s, idle[i].n) == 0)
 			return;
-	}
 	st = fs_join(&s->fs, 0, &n);
 	sink_put(r->sink, st, n, s->count, 1);
 }

@@ -78,8 +78,11 @@ fs_free(struct fstack *f)
 static char *
 fs_room(struct fstack *f, size_t n)
 {
-	f->buf = xgrow(f->buf, &f->cap, f->len + 1 + n, 1);
-	f->off = xgrow(f->off, &f->ncap, f->n + 2, sizeof *f->off);
+	/* A frame a line, in most formats: the common case makes no call. */
+	if (f->len + 1 + n > f->cap)
+		f->buf = xgrow(f->buf, &f->cap, f->len + 1 + n, 1);
+	if (f->n + 2 > f->ncap)
+		f->off = xgrow(f->off, &f->ncap, f->n + 2, sizeof *f->off);
 	if (f->n)
 		f->buf[f->len++] = ';';
 	f->off[f->n] = f->len;

@@ -339,29 +339,19 @@ input_head(struct input *in, size_t want, const char **p, size_t *n)
 	return 0;
 }
 
+/* input_getline when the block is used up: the next one, and its first line. */
 int
-input_getline(struct input *in, const char **line, size_t *len)
+input_getline_next(struct input *in, const char **line, size_t *len)
 {
-	const char *nl, *e;
+	const char *p;
+	size_t n;
+	int atb, r = input_next(in, &p, &n, &atb);
 
-	if (in->lp == in->lend) {
-		const char *p;
-		size_t n;
-		int atb, r = input_next(in, &p, &n, &atb);
-
-		if (r <= 0)
-			return r;
-		in->lp = p;
-		in->lend = p + n;
-	}
-	nl = memchr(in->lp, '\n', (size_t)(in->lend - in->lp));
-	e = nl ? nl : in->lend;
-	*line = in->lp;
-	*len = (size_t)(e - in->lp);
-	if (*len && e[-1] == '\r')
-		(*len)--;
-	in->lp = nl ? nl + 1 : in->lend;
-	return 1;
+	if (r <= 0)
+		return r;
+	in->lp = p;
+	in->lend = p + n;
+	return input_getline(in, line, len);
 }
 
 void

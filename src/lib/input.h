@@ -25,6 +25,7 @@
 #define FT_INPUT_H
 
 #include <stddef.h>
+#include <string.h>
 
 #define INPUT_WINDOW (8u << 20)
 #define INPUT_MAXWIN (64u << 20)
@@ -89,7 +90,25 @@ int input_head(struct input *in, size_t want, const char **p, size_t *n);
  * *len set, 0 at end of input, -1 on an error (reported).  The line is
  * valid until the next call.  Use either this or input_next, not both.
  */
-int input_getline(struct input *in, const char **line, size_t *len);
+int input_getline_next(struct input *in, const char **line, size_t *len);
+
+/* Inline: the call cost a tenth of a line's parse in the fast formats. */
+static inline int
+input_getline(struct input *in, const char **line, size_t *len)
+{
+	const char *nl, *e;
+
+	if (in->lp == in->lend)
+		return input_getline_next(in, line, len);
+	nl = memchr(in->lp, '\n', (size_t)(in->lend - in->lp));
+	e = nl ? nl : in->lend;
+	*line = in->lp;
+	*len = (size_t)(e - in->lp);
+	if (*len && e[-1] == '\r')
+		(*len)--;
+	in->lp = nl ? nl + 1 : in->lend;
+	return 1;
+}
 
 /* Close and free; safe to call twice. */
 void input_close(struct input *in);

@@ -138,16 +138,6 @@ folded_detect(const char *p, size_t n)
 }
 
 int
-rd_line(struct reader *r, const char **l, size_t *n)
-{
-	int ret = input_getline(r->in, l, n);
-
-	if (ret > 0)
-		r->line++;
-	return ret;
-}
-
-int
 rd_fail(struct reader *r, const char *fmt, ...)
 {
 	char msg[512];

@@ -88,7 +88,15 @@ struct reader {
 };
 
 /* The next line (newline and '\r' removed); 1, 0 at the end, -1 error. */
-int rd_line(struct reader *r, const char **l, size_t *n);
+static inline int
+rd_line(struct reader *r, const char **l, size_t *n)
+{
+	int ret = input_getline(r->in, l, n);
+
+	if (ret > 0)
+		r->line++;
+	return ret;
+}
 /* "file:line: what" on stderr; returns -1. */
 int rd_fail(struct reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -32,18 +32,45 @@ struct js {
 	size_t tmpcap;
 };
 
+/* Whether s[0..n) holds, or ends with, a string literal. */
+#define HAS(s, n, lit) (scan_mem(s, n, lit, sizeof lit - 1) != NULL)
+#define ENDS(s, n, lit) ((n) >= sizeof lit - 1 && \
+	memcmp((s) + (n) - (sizeof lit - 1), lit, sizeof lit - 1) == 0)
+
+/*
+ * /epollWait|EPoll.wait/, the test of every frame: anchored on their
+ * capitals (W, P), rare in Java names, where an anchor on their first
+ * letter stopped at every 'e'.
+ */
 static int
-has(const char *s, size_t n, const char *needle)
+in_epoll(const char *f, size_t n)
 {
-	return scan_mem(s, n, needle, strlen(needle)) != NULL;
+	const char *e = f + n, *c;
+
+	for (c = f; (c = scan_find2(c, e, 'W', 'P')) != NULL; c++)
+		if (*c == 'W' ? c - f >= 5 && e - c >= 4 &&
+		    memcmp(c - 5, "epollWait", 9) == 0 : c - f >= 1 && e - c >= 9 &&
+		    memcmp(c - 1, "EPoll.wait", 10) == 0)
+			return 1;
+	return 0;
 }
 
-static int
-ends(const char *s, size_t n, const char *suf)
+/*
+ * "java.lang.Thread.State: " in a line, or NULL: found at its ':' (one a
+ * frame line, at its line number), where an anchor on 'j' stopped at
+ * every "java".
+ */
+static const char *
+state_in(const char *l, size_t n)
 {
-	size_t k = strlen(suf);
+	static const char st[] = "java.lang.Thread.State: ";
+	const char *e = l + n, *c;
 
-	return n >= k && memcmp(s + n - k, suf, k) == 0;
+	for (c = l; (c = scan_byte(c, e, ':')) != NULL; c++)
+		if (c - l >= 22 && e - c >= 2 && c[1] == ' ' &&
+		    memcmp(c - 22, st, 22) == 0)
+			return c + 2;
+	return NULL;
 }
 
 static int
@@ -67,9 +94,9 @@ set_state(struct js *j, const char *s, size_t n)
 static int
 socket_accept(const char *f, size_t n)
 {
-	const char *s = scan_mem(f, n, "Socket", 6);
+	const char *s;
 
-	return s && ends(f, n, "accept0") &&
+	return ENDS(f, n, "accept0") && (s = scan_mem(f, n, "Socket", 6)) &&
 	    (size_t)(s - f) + 6 <= n - 7;
 }
 
@@ -153,8 +180,8 @@ header(struct reader *r, struct js *j, const char *l, size_t n)
 		j->have_tname = 1;
 	}
 	if (compiler_thread(name, nl) ||
-	    has(name, nl, "Signal Dispatcher") || has(name, nl, "Service Thread") ||
-	    has(name, nl, "Attach Listener"))
+	    HAS(name, nl, "Signal Dispatcher") || HAS(name, nl, "Service Thread") ||
+	    HAS(name, nl, "Attach Listener"))
 		set_state(j, "BACKGROUND", 10);
 }
 
@@ -168,10 +195,10 @@ frame(struct reader *r, struct js *j, const char *f, size_t n)
 	if (r->o->shorten_pkgs)
 		f = shorten(j, f, &n);
 	fs_push(&j->fs, f, n);
-	if (has(f, n, "epollWait") || has(f, n, "EPoll.wait"))
+	if (in_epoll(f, n))
 		set_state(j, "WAITING", 7);
-	if (ends(f, n, "socketAccept") || socket_accept(f, n) ||
-	    ends(f, n, "socketRead0"))
+	if (ENDS(f, n, "socketAccept") || socket_accept(f, n) ||
+	    ENDS(f, n, "socketRead0"))
 		set_state(j, "NETWORK", 7);
 }
 
@@ -201,8 +228,7 @@ jstack_collapse(struct reader *r)
 		}
 		if (l[0] == '"') {
 			header(r, &j, l, n);
-		} else if ((t = scan_mem(l, n, "java.lang.Thread.State: ", 24))) {
-			t += 24;
+		} else if ((t = state_in(l, n)) != NULL) {
 			for (k = 0; t + k < l + n && t[k] != ' ' && t[k] != '\t'; k++)
 				;
 			if (k && strcmp(j.state, "?") == 0)

@@ -20,6 +20,7 @@
 
 #include "../lib/err.h"
 #include "../lib/num.h"
+#include "../lib/scan.h"
 #include "formats.h"
 #include "rustsym.h"
 
@@ -42,7 +43,7 @@ last_plus(const char *s, size_t n)
 static size_t
 uncpp(const char *s, size_t n)
 {
-	const char *sc = memmem(s, n, "::", 2);
+	const char *sc = scan_mem(s, n, "::", 2);
 	size_t cut = n;
 
 	if (sc)
@@ -166,6 +167,23 @@ end_stack(struct reader *r, struct dt *d, uint64_t count)
 	fs_truncate(&d->fs, 0);
 }
 
+/*
+ * The last " : " in s[0..n), or NULL, as the script's greedy s/.* : //
+ * finds it (in " : : " the second, which overlaps the first): the last
+ * ':' with a blank on each side.
+ */
+static const char *
+colon_sep(const char *s, size_t n)
+{
+	const char *c;
+
+	for (size_t k = n; k > 2 && (c = memrchr(s + 1, ':', k - 2)) != NULL;
+	    k = (size_t)(c - s))
+		if (c[-1] == ' ' && c[1] == ' ')
+			return c - 1;
+	return NULL;
+}
+
 /* stap: "0xADDR : func+0xoff/0xsize [mod]" -> "func". */
 static void
 stap_frame(struct dt *d, const char *s, size_t n)
@@ -173,7 +191,7 @@ stap_frame(struct dt *d, const char *s, size_t n)
 	const char *sep;
 
 	n = last_plus(s, n);
-	while ((sep = memmem(s, n, " : ", 3)) != NULL) {
+	if ((sep = colon_sep(s, n)) != NULL) {
 		n -= (size_t)(sep + 3 - s);
 		s = sep + 3;
 	}
@@ -188,8 +206,8 @@ static int
 collapse(struct reader *r, int stap)
 {
 	struct dt d = { 0 };
-	const char *l;
-	size_t n;
+	const char *l, *t;
+	size_t n, k;
 	uint64_t count;
 	int ret, c, header = !stap;
 
@@ -207,12 +225,13 @@ collapse(struct reader *r, int stap)
 			end_stack(r, &d, count);
 			continue;
 		}
-		if ((n = fmt_trim(&l, n)) == 0)
+		t = l;
+		if ((k = fmt_trim(&t, n)) == 0)
 			continue;
-		if (stap)
-			stap_frame(&d, l, n);
+		if (stap)	/* the script trims the front only: "a : " is "-" */
+			stap_frame(&d, t, n - (size_t)(t - l));
 		else
-			dtrace_frame(&d, l, n, r->o->includeoffset);
+			dtrace_frame(&d, t, k, r->o->includeoffset);
 	}
 	if (ret == 0 && header)
 		warn_at(r->name, 0, "input ended while skipping the header "
@@ -282,7 +301,7 @@ stap_detect(const char *p, size_t n)
 			continue;
 		if (fmt_all_digits(l, len))
 			return frames;
-		if (len > 2 && l[0] == '0' && l[1] == 'x' && memmem(l, len, " : ", 3))
+		if (len > 2 && l[0] == '0' && l[1] == 'x' && colon_sep(l, len))
 			frames = 1;
 		else
 			return 0;

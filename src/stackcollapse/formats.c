@@ -99,8 +99,7 @@ fmt_all_digits(const char *s, size_t n)
 static int
 blank(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
-	    c == '\f';
+	return c == ' ' || (unsigned char)(c - '\t') <= '\r' - '\t';
 }
 
 size_t

@@ -82,13 +82,19 @@ rust_frame(struct dt *d, const char *f, size_t *np, int includeoffset)
 
 /* One part of a "->" chain, tidied as a JVM name, pushed. */
 static void
-push_part(struct dt *d, const char *f, size_t n, int strip_l, int inlined)
+push_part(struct dt *d, const char *f, size_t n, int strip_l, int inlined,
+    int semi)
 {
-	char buf[256], *w = n + 4 <= sizeof buf ? buf : xmalloc(n + 4);
+	char buf[256], *w;
 
 	if (strip_l)
 		while (n && *f == 'L')
 			f++, n--;
+	if (!semi && !inlined) {
+		fs_push(&d->fs, f, n);
+		return;
+	}
+	w = n + 4 <= sizeof buf ? buf : xmalloc(n + 4);
 	for (size_t i = 0; i < n; i++)
 		w[i] = f[i] == ';' ? ':' : f[i];
 	if (inlined) {
@@ -104,17 +110,15 @@ push_part(struct dt *d, const char *f, size_t n, int strip_l, int inlined)
 static void
 dtrace_frame(struct dt *d, const char *s, size_t n, int includeoffset)
 {
-	int inl = 0, cpp = 0, semi = 0;
+	const char *e = s + n, *c;
+	int inl = 0, cpp = 0, semi;
 	size_t i, cuts[64], nc = 0;
 
-	for (i = 0; i < n; i++) {
-		if (s[i] == '>' && i && s[i - 1] == '-')
-			inl = 1;
-		else if (s[i] == ':' && i && s[i - 1] == ':')
-			cpp = 1;
-		else if (s[i] == ';')
-			semi = 1;
-	}
+	/* Most frames hold none of these bytes: looked for eight at a time. */
+	semi = scan_byte(s, e, ';') != NULL;
+	for (c = s; (c = scan_find2(c, e, '>', ':')) != NULL; c++)
+		if (c > s && c[-1] == (*c == '>' ? '-' : ':'))
+			*(*c == '>' ? &inl : &cpp) = 1;
 	if (includeoffset)
 		inl = cpp = semi = 1;
 	else
@@ -127,7 +131,7 @@ dtrace_frame(struct dt *d, const char *s, size_t n, int includeoffset)
 	}
 	s = rust_frame(d, s, &n, includeoffset);
 	if (!inl) {
-		push_part(d, s, n, 0, 0);
+		push_part(d, s, n, 0, 0, semi);
 		return;
 	}
 	/* The chain's parts, caller first, go on the stack in reverse. */
@@ -136,9 +140,9 @@ dtrace_frame(struct dt *d, const char *s, size_t n, int includeoffset)
 		if (s[i] == '-' && s[i + 1] == '>')
 			cuts[nc++] = i + 2;
 	for (size_t k = nc; k-- > 0;) {
-		size_t e = k + 1 < nc ? cuts[k + 1] - 2 : n;
+		size_t end = k + 1 < nc ? cuts[k + 1] - 2 : n;
 
-		push_part(d, s + cuts[k], e - cuts[k], 1, k > 0);
+		push_part(d, s + cuts[k], end - cuts[k], 1, k > 0, semi);
 	}
 }
 

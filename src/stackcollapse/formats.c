@@ -12,6 +12,7 @@
 
 #include "../lib/err.h"
 #include "../lib/folded.h"
+#include "../lib/scan.h"
 #include "formats.h"
 
 #define SHOWN 5			/* skipped lines named before only counted */
@@ -105,6 +106,11 @@ blank(char c)
 size_t
 fmt_trim(const char **s, size_t n)
 {
+	/* Blanks first, eight at a time: DTrace indents by a dozen or more. */
+	const char *b = scan_skip(*s, *s + n, ' ', '\t');
+
+	n -= (size_t)(b - *s);
+	*s = b;
 	while (n && blank(**s)) {
 		(*s)++;
 		n--;

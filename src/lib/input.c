@@ -339,7 +339,6 @@ input_head(struct input *in, size_t want, const char **p, size_t *n)
 	return 0;
 }
 
-/* input_getline when the block is used up: the next one, and its first line. */
 int
 input_getline_next(struct input *in, const char **line, size_t *len)
 {

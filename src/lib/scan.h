@@ -61,9 +61,13 @@ scan_eq(uint64_t x, unsigned char c)
 }
 #endif
 
-/* The first byte in [p, e) that is a or b, or NULL. */
+/*
+ * The first byte in [p, e) that is (match set) or is not (match clear) a
+ * or b, or NULL: the body of scan_find2 and scan_skip, which pass match
+ * as a constant.
+ */
 static inline const char *
-scan_find2(const char *p, const char *e, char a, char b)
+scan_run(const char *p, const char *e, char a, char b, int match)
 {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -72,15 +76,24 @@ scan_find2(const char *p, const char *e, char a, char b)
 
 		memcpy(&x, p, 8);
 		t = scan_eq(x, (unsigned char)a) | scan_eq(x, (unsigned char)b);
+		if (!match)
+			t = ~t & 0x8080808080808080ull;
 		if (t)
 			return p + (__builtin_ctzll(t) >> 3);
 		p += 8;
 	}
 #endif
 	for (; p < e; p++)
-		if (*p == a || *p == b)
+		if ((*p == a || *p == b) == match)
 			return p;
 	return NULL;
+}
+
+/* The first byte in [p, e) that is a or b, or NULL. */
+static inline const char *
+scan_find2(const char *p, const char *e, char a, char b)
+{
+	return scan_run(p, e, a, b, 1);
 }
 
 /* The first byte in [p, e) that is neither a nor b, or e: the end of a
@@ -88,22 +101,9 @@ scan_find2(const char *p, const char *e, char a, char b)
 static inline const char *
 scan_skip(const char *p, const char *e, char a, char b)
 {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	while (e - p >= 8) {
-		uint64_t x, t;
+	const char *q = scan_run(p, e, a, b, 0);
 
-		memcpy(&x, p, 8);
-		t = ~(scan_eq(x, (unsigned char)a) | scan_eq(x, (unsigned char)b)) &
-		    0x8080808080808080ull;
-		if (t)
-			return p + (__builtin_ctzll(t) >> 3);
-		p += 8;
-	}
-#endif
-	while (p < e && (*p == a || *p == b))
-		p++;
-	return p;
+	return q ? q : e;
 }
 
 static inline const char *

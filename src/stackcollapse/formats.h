@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../lib/input.h"
 #include "merge.h"
@@ -120,6 +121,12 @@ const struct format *fmt_find(const char *name);
 const struct format *fmt_guess(const char *p, size_t n);
 /* "perf, dtrace, ..." for messages. */
 const char *fmt_names(void);
+
+/* Whether s[0..n) starts, or ends, with the string literal lit. */
+#define FMT_STARTS(s, n, lit) ((n) >= sizeof lit - 1 && \
+	memcmp(s, lit, sizeof lit - 1) == 0)
+#define FMT_ENDS(s, n, lit) ((n) >= sizeof lit - 1 && \
+	memcmp((s) + (n) - (sizeof lit - 1), lit, sizeof lit - 1) == 0)
 
 /* Line helpers for the parsers. */
 int fmt_nextline(const char **p, const char *e, const char **l, size_t *n);

@@ -32,10 +32,8 @@ struct js {
 	size_t tmpcap;
 };
 
-/* Whether s[0..n) holds, or ends with, a string literal. */
+/* Whether s[0..n) holds a string literal. */
 #define HAS(s, n, lit) (scan_mem(s, n, lit, sizeof lit - 1) != NULL)
-#define ENDS(s, n, lit) ((n) >= sizeof lit - 1 && \
-	memcmp((s) + (n) - (sizeof lit - 1), lit, sizeof lit - 1) == 0)
 
 /*
  * /epollWait|EPoll.wait/, the test of every frame: anchored on their
@@ -47,11 +45,14 @@ in_epoll(const char *f, size_t n)
 {
 	const char *e = f + n, *c;
 
-	for (c = f; (c = scan_find2(c, e, 'W', 'P')) != NULL; c++)
-		if (*c == 'W' ? c - f >= 5 && e - c >= 4 &&
-		    memcmp(c - 5, "epollWait", 9) == 0 : c - f >= 1 && e - c >= 9 &&
-		    memcmp(c - 1, "EPoll.wait", 10) == 0)
+	for (c = f; (c = scan_find2(c, e, 'W', 'P')) != NULL; c++) {
+		if (*c == 'W' && c - f >= 5 &&
+		    FMT_STARTS(c - 5, (size_t)(e - c) + 5, "epollWait"))
 			return 1;
+		if (*c == 'P' && c - f >= 1 &&
+		    FMT_STARTS(c - 1, (size_t)(e - c) + 1, "EPoll.wait"))
+			return 1;
+	}
 	return 0;
 }
 
@@ -73,14 +74,6 @@ state_in(const char *l, size_t n)
 	return NULL;
 }
 
-static int
-starts(const char *s, size_t n, const char *pre)
-{
-	size_t k = strlen(pre);
-
-	return n >= k && memcmp(s, pre, k) == 0;
-}
-
 static void
 set_state(struct js *j, const char *s, size_t n)
 {
@@ -96,7 +89,7 @@ socket_accept(const char *f, size_t n)
 {
 	const char *s;
 
-	return ENDS(f, n, "accept0") && (s = scan_mem(f, n, "Socket", 6)) &&
+	return FMT_ENDS(f, n, "accept0") && (s = scan_mem(f, n, "Socket", 6)) &&
 	    (size_t)(s - f) + 6 <= n - 7;
 }
 
@@ -197,8 +190,8 @@ frame(struct reader *r, struct js *j, const char *f, size_t n)
 	fs_push(&j->fs, f, n);
 	if (in_epoll(f, n))
 		set_state(j, "WAITING", 7);
-	if (ENDS(f, n, "socketAccept") || socket_accept(f, n) ||
-	    ENDS(f, n, "socketRead0"))
+	if (FMT_ENDS(f, n, "socketAccept") || socket_accept(f, n) ||
+	    FMT_ENDS(f, n, "socketRead0"))
 		set_state(j, "NETWORK", 7);
 }
 
@@ -238,14 +231,15 @@ jstack_collapse(struct reader *r)
 				;
 			if (n - k > 3 && memcmp(l + k, "at ", 3) == 0)
 				frame(r, &j, l + k + 3, n - k - 3);
-			else if ((k < n && l[k] == '-') || starts(l + k, n - k,
-			    "No compile task") || starts(l + k, n - k, "Compiling:") ||
+			else if ((k < n && l[k] == '-') ||
+			    FMT_STARTS(l + k, n - k, "No compile task") ||
+			    FMT_STARTS(l + k, n - k, "Compiling:") ||
 			    (n > 5 && l[0] == '2' &&
 			    fmt_all_digits(l + 1, 3) && l[4] == '-') ||
-			    (n >= 16 && memcmp(l, "Full thread dump", 16) == 0) ||
-			    (n >= 15 && memcmp(l, "JNI global ref", 14) == 0))
+			    FMT_STARTS(l, n, "Full thread dump") ||
+			    FMT_STARTS(l, n, "JNI global ref"))
 				continue;
-			else if (n >= 23 && memcmp(l, "Threads class SMR info:", 23) == 0)
+			else if (FMT_STARTS(l, n, "Threads class SMR info:"))
 				smr = 1;
 			else
 				rd_skip(r, l, n);

@@ -35,14 +35,6 @@ static const struct {
 #undef W
 
 static int
-starts(const char *l, size_t n, const char *s)
-{
-	size_t k = strlen(s);
-
-	return n >= k && memcmp(l, s, k) == 0;
-}
-
-static int
 indent_char(char c)
 {
 	return c == ' ' || c == '+' || c == '|' || c == ':' || c == '!';
@@ -189,7 +181,7 @@ sample_collapse(struct reader *r)
 	int ret;
 
 	fs_init(&s.fs);
-	while ((ret = rd_line(r, &l, &n)) > 0 && !starts(l, n, "Call graph:"))
+	while ((ret = rd_line(r, &l, &n)) > 0 && !FMT_STARTS(l, n, "Call graph:"))
 		;
 	if (ret == 0) {
 		warn_at(r->name, 0, "no \"Call graph:\" line: nothing to fold");
@@ -200,9 +192,9 @@ sample_collapse(struct reader *r)
 			n--;
 		if (n == 0)
 			continue;
-		if (starts(l, n, "    "))
+		if (FMT_STARTS(l, n, "    "))
 			ret = graph_line(r, &s, l, n) < 0 ? -1 : 1;
-		else if (starts(l, n, "Total number in stack")) {
+		else if (FMT_STARTS(l, n, "Total number in stack")) {
 			write_stack(r, &s);
 			break;
 		} else
@@ -228,11 +220,11 @@ sample_detect(const char *p, size_t n)
 	int start = 0;
 
 	while (fmt_nextline(&p, e, &l, &len)) {
-		if (starts(l, len, "Call graph:"))
+		if (FMT_STARTS(l, len, "Call graph:"))
 			start = 1;
-		else if (start && starts(l, len, "Total number in stack"))
+		else if (start && FMT_STARTS(l, len, "Total number in stack"))
 			return 1;
-		else if (start && starts(l, len, "    ") && len > 4 &&
+		else if (start && FMT_STARTS(l, len, "    ") && len > 4 &&
 		    indent_char(l[4]))
 			return 1;
 	}

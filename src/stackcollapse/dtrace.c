@@ -116,9 +116,12 @@ dtrace_frame(struct dt *d, const char *s, size_t n, int includeoffset)
 
 	/* Most frames hold none of these bytes: looked for eight at a time. */
 	semi = scan_byte(s, e, ';') != NULL;
-	for (c = s; (c = scan_find2(c, e, '>', ':')) != NULL; c++)
-		if (c > s && c[-1] == (*c == '>' ? '-' : ':'))
-			*(*c == '>' ? &inl : &cpp) = 1;
+	for (c = s; (c = scan_find2(c, e, '>', ':')) != NULL; c++) {
+		if (c > s && *c == '>' && c[-1] == '-')
+			inl = 1;
+		if (c > s && *c == ':' && c[-1] == ':')
+			cpp = 1;
+	}
 	if (includeoffset)
 		inl = cpp = semi = 1;
 	else

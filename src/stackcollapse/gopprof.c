@@ -83,29 +83,39 @@ bytes:
 	return i;
 }
 
+/* The digits s[0..n) as a count, UINT64_MAX when it is larger. */
+static uint64_t
+count_of(const char *s, size_t n)
+{
+	uint64_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c = c > (UINT64_MAX - 9) / 10 ? UINT64_MAX : c * 10 +
+		    (uint64_t)(s[i] - '0');
+	return c;
+}
+
 /* /^\s*([0-9]+)\s*[0-9]+: ([0-9 ]+)/ */
 static int
 sample_line(struct gp *g, const char *l, size_t n)
 {
-	size_t i = 0, d, s;
-	uint64_t c = 0;
+	size_t i, d, s;
+	uint64_t c;
 	uint32_t id;
 	int isnew;
 
-	i = (size_t)(scan_skip(l, l + n, ' ', '\t') - l);
-	for (d = i; i < n && digit(l[i]); i++)
-		c = c > (UINT64_MAX - 9) / 10 ? UINT64_MAX : c * 10 +
-		    (uint64_t)(l[i] - '0');
+	d = (size_t)(scan_skip(l, l + n, ' ', '\t') - l);
+	for (i = d; i < n && digit(l[i]); i++)
+		;
 	if (i == d)
 		return 0;
 	if (i < n && l[i] == ':') {
 		/* No blank between: the regex gives the value the last digit. */
 		if (i - d < 2)
 			return 0;
-		for (c = 0; d < i - 1; d++)
-			c = c > (UINT64_MAX - 9) / 10 ? UINT64_MAX : c * 10 +
-			    (uint64_t)(l[d] - '0');
+		c = count_of(l + d, i - 1 - d);
 	} else {
+		c = count_of(l + d, i - d);
 		i = (size_t)(scan_skip(l + i, l + n, ' ', '\t') - l);
 		d = i;
 		i = digits_end(l, i, n, 0);

@@ -133,7 +133,7 @@ folded_detect(const char *p, size_t n)
 
 		if (p == e && l + len == e && e[-1] != '\n' && seen)
 			break;	/* a last line cut by the head */
-		if (fmt_trim(&l, len) == 0)
+		if ((len = fmt_trim(&l, len)) == 0)
 			continue;
 		if (folded_parse(l, len, &f) < 0)
 			return 0;

@@ -241,31 +241,43 @@ fold_diff(char **argv, int recursive, int normalize, int strip)
 
 /*
  * Recognize the format of the open input from its head: 1 with *f set,
- * 0 for an input with nothing but blanks (nothing to fold), -1 after an
- * error.
+ * 0 for an empty input or one of blank lines only (nothing to fold; the
+ * latter is said), -1 after an error.  Detection starts at the first line
+ * that is not blank, however far in; a NUL byte is not blank.
  */
 static int
 guess(struct input *in, const struct format **f)
 {
 	const char *p;
-	size_t n, i, want;
+	size_t n, i, want, from;
 	int full;
 
 	for (want = HEAD_BYTES;; want *= 8) {
 		if (input_head(in, want, &p, &n) < 0)
 			return -1;
-		for (i = 0; i < n && strchr(" \t\r\n", p[i]) != NULL; i++)
+		full = n >= want;
+		for (i = 0; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' ||
+		    p[i] == '\n'); i++)
 			;
-		if (i == n)
+		if (i == n && !full) {
+			if (n)
+				warn_at(in->name, 0, "nothing to fold: the input "
+				    "has only blank lines");
 			return 0;
-		/* A full head may end inside a line: detect on whole ones. */
-		if ((full = n >= want)) {
-			const char *nl = memrchr(p, '\n', n);
-
-			n = nl ? (size_t)(nl + 1 - p) : n;
 		}
-		if ((*f = fmt_guess(p, n)) != NULL)
-			return 1;
+		if (i < n) {
+			/* A full head may end inside a line: detect on whole ones. */
+			from = i;
+			while (from > 0 && p[from - 1] != '\n')
+				from--;
+			if (full) {
+				const char *nl = memrchr(p + from, '\n', n - from);
+
+				n = nl ? (size_t)(nl + 1 - p) : n;
+			}
+			if ((*f = fmt_guess(p + from, n - from)) != NULL)
+				return 1;
+		}
 		if (!full || want >= HEAD_MAX)
 			break;
 	}

@@ -216,6 +216,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	size_t nopen = 0, opencap = 0, idscap = 0, li, i;
 	uint32_t *ids = NULL;
 	long double time = 0;
+	struct count sum = { 0, 0 };	/* time, exactly: the overflow test */
 	const char *prev = "";
 	size_t prevn = 0;
 	char *prevbuf = NULL;	/* prev's storage when rewritten (chain) */
@@ -272,15 +273,13 @@ flame_build(struct flame *f, const struct flame_opts *o)
 			nopen++;
 		}
 		if (li < f->nlines) {
-			long double c = fl.count;
-
-			if (time + c < time || time + c > 18446744073709551615.0L) {
+			if (count_add(&sum, &fl.c) < 0) {
 				free(open);
 				free(ids);
 				free(prevbuf);
 				return -1;
 			}
-			time += c;
+			time += fl.count;
 		}
 	}
 	f->total = time;

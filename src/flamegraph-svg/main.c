@@ -108,13 +108,18 @@ read_folded(struct flame *f, struct input *in, uint64_t *nbad_total)
 	pl.name = in->name;
 	while ((r = input_getline(in, &p, &n)) > 0) {
 		struct folded fl;
+		char q[4 * 60 + 8];
+		int fr;
 
 		pl.line++;
-		if (folded_parse(p, n, &fl) == 0) {
+		if ((fr = folded_parse(p, n, &fl)) == 0) {
 			flame_add_line(f, p, n);
+		} else if (fr == -2) {
+			warn_at(pl.name, pl.line, "count " COUNT_RANGE_WHAT ": %s",
+			    err_quote(q, p, n, 60));
+			r = -1;
+			break;
 		} else if (n > 0) {
-			char q[4 * 60 + 8];
-
 			if (pl.nbad++ < MAX_SHOWN)
 				warn_at(pl.name, pl.line, "skipped invalid line %s",
 				    err_quote(q, p, n, 60));
@@ -408,13 +413,13 @@ main(int argc, char **argv)
 		o.title = fo.order == ORDER_INPUT ? "Flame Chart" :
 		    o.inverted ? "Icicle Graph" : "Flame Graph";
 	if (flame_build(&f, &fo) < 0)
-		die(EXIT_INPUT, "the counts add up to more than 2^64");
+		die(EXIT_INPUT, "the counts add up to 2^64 or more");
 	if (f.total <= 0) {
 		warnx("no stack counts found");
 		svg_write_empty(&o);
 		out_flush();
 		flame_free(&f);
-		return EXIT_USAGE;
+		return status ? status : EXIT_USAGE;	/* an error said first wins */
 	}
 	elided = svg_write(&f, &o);
 	out_flush();

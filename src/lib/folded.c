@@ -14,13 +14,15 @@ is_blank(unsigned char c)
 
 /*
  * The count at the end of s[0..*n): on success *n becomes the length of
- * what precedes it minus one blank, and *v its value.
+ * what precedes it minus one blank, *c its value and *v that for layout.
+ * Returns 0 or 1 (count_parse's), -1 (no count there) or -2 (a count out
+ * of range).
  */
 static int
-last_count(const char *s, size_t *n, long double *v)
+last_count(const char *s, size_t *n, struct count *c, long double *v)
 {
 	size_t e = *n, i = e, dot = e;
-	long double x = 0;
+	int r;
 
 	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
 		i--;
@@ -34,33 +36,41 @@ last_count(const char *s, size_t *n, long double *v)
 	}
 	if (i == e || i == 0 || !is_blank((unsigned char)s[i - 1]))
 		return -1;
+	if ((r = count_parse(s + i, e - i, c)) < 0)
+		return r;
 	if (dot < e) {
-		/* A fraction: converted as Perl converts it, to a double. */
+		/*
+		 * A fraction: converted as Perl converts it, to a double.  Its
+		 * digits past the buffer are zeros (count_parse said so).
+		 */
 		char buf[64];
 		size_t k = e - i < sizeof buf - 1 ? e - i : sizeof buf - 1;
 
 		memcpy(buf, s + i, k);
 		buf[k] = '\0';
-		x = strtod(buf, NULL);
-	} else {
-		for (size_t k = i; k < e; k++)
-			x = x * 10 + (s[k] - '0');
-	}
-	*v = x;
+		*v = strtod(buf, NULL);
+	} else
+		*v = count_ld(c);
 	*n = i - 1;
-	return 0;
+	return r;
 }
 
 int
 folded_parse(const char *s, size_t n, struct folded *f)
 {
 	size_t len = n;
+	int r;
 
 	if (len && s[len - 1] == '\r')
 		len--;
-	if (last_count(s, &len, &f->count) < 0)
-		return -1;
-	f->has2 = last_count(s, &len, &f->count1) == 0;
+	if ((r = last_count(s, &len, &f->c, &f->count)) < 0)
+		return r;
+	f->cut = r;
+	r = last_count(s, &len, &f->c1, &f->count1);
+	if (r == -2)
+		return r;
+	f->has2 = r >= 0;
+	f->cut |= r == 1;
 	f->stack = s;
 	f->stacklen = len;
 	return 0;

@@ -135,8 +135,8 @@ folded_detect(const char *p, size_t n)
 			break;	/* a last line cut by the head */
 		if ((len = fmt_trim(&l, len)) == 0)
 			continue;
-		if (folded_parse(l, len, &f) < 0)
-			return 0;
+		if (folded_parse(l, len, &f) == -1)
+			return 0;	/* a count out of range is folded's error */
 		seen = 1;
 	}
 	return seen;

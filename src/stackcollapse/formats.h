@@ -40,17 +40,25 @@ struct sink {
 	struct merge m;		/* aggregated: summed, written sorted */
 	int noagg;		/* written at once, one line per stack */
 	int recursive;
+	const struct reader *rd;	/* the input read, for messages */
+	int failed;		/* a sum did not fit: nothing is written */
 	char *buf;
 	size_t cap;
 };
 
 void sink_init(struct sink *s, int noagg, int recursive);
-/* Add count to the stack s[0..n), or with replace set it (inferno's
- * "insert" for formats whose lines carry totals). */
+/*
+ * Add count to the stack s[0..n), or with replace set it (inferno's
+ * "insert" for formats whose lines carry totals).  A sum of 2^64 or more
+ * is reported at s->rd's line and sets s->failed.
+ */
 void sink_put(struct sink *s, const char *st, size_t n, uint64_t count,
     int replace);
-/* Write the aggregated stacks (nothing with noagg) and free. */
-void sink_finish(struct sink *s);
+/*
+ * Write the aggregated stacks (nothing with noagg, with write 0, or after
+ * a failure) and free.
+ */
+void sink_finish(struct sink *s, int write);
 
 /* A stack of frames; index 0 is the bottom. */
 struct fstack {

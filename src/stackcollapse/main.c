@@ -228,8 +228,8 @@ fold_diff(char **argv, int recursive, int normalize, int strip)
 	for (int i = 0; i < 2; i++)
 		if (merge_read(&m, argv[i], i) < 0)
 			status = EXIT_INPUT;
-	if (status == 0)
-		merge_write(&m, 1, normalize);
+	if (status == 0 && merge_write(&m, 1, normalize) < 0)
+		status = EXIT_INPUT;
 	out_flush();
 	merge_free(&m);
 	return status;
@@ -299,7 +299,11 @@ collapse_other(const struct format *f, struct input *in,
 	r.name = in->name;
 	r.o = fo;
 	r.sink = sink;
+	sink->rd = &r;
 	ret = f->collapse(&r);
+	sink->rd = NULL;
+	if (sink->failed)
+		ret = -1;
 	if (r.nskipped)
 		warn_at(r.name, 0, "skipped %llu unrecognized line%s",
 		    (unsigned long long)r.nskipped, r.nskipped == 1 ? "" : "s");
@@ -503,7 +507,9 @@ main(int argc, char **argv)
 	}
 	if (any_perf && !noagg && stacks_write(ctx, nthreads, recursive) < 0)
 		die(EXIT_INPUT, "a stack's total count does not fit in 64 bits");
-	sink_finish(&sink);
+	/* A sum of folded files missing one would look complete. */
+	sink_finish(&sink, status == 0 || fmt == NULL ||
+	    strcmp(fmt->name, "folded") != 0);
 	out_flush();
 	for (i = 0; i < nthreads; i++)
 		perf_ctx_free(&ctx[i]);

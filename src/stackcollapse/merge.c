@@ -1,8 +1,8 @@
 /*
  * merge: see merge.h.  Stacks are interned whole (after the transforms,
- * so that stacks which become equal are summed), counts kept as long
- * double, which on x86-64 holds every integer below 2^64 exactly and also
- * sums fractional counts.  Output is sorted bytewise like every other
+ * so that stacks which become equal are summed), counts kept exactly
+ * (count.h): a sum out of range is an error at the line that made it.
+ * Output is sorted bytewise like every other
  * stackcollapse output, where difffolded.pl prints in hash order.
  */
 #include <math.h>
@@ -82,10 +82,11 @@ striphex(char *d, const char *s, size_t n)
 	return w;
 }
 
-static void
-put(struct merge *m, const char *s, size_t n, long double count, int which,
-    int replace)
+static int
+put(struct merge *m, const char *s, size_t n, const struct count *count,
+    int which, int replace)
 {
+	struct count add = *count;
 	uint32_t id;
 	int isnew;
 
@@ -103,7 +104,7 @@ put(struct merge *m, const char *s, size_t n, long double count, int which,
 		s = m->buf;
 	}
 	if (m->integral)
-		count = floorl(count);
+		add.frac = 0;
 	id = intern_put(&m->stacks, s, n, &isnew);
 	if (id >= m->cap) {
 		size_t c = m->cap ? m->cap * 2 : 1024;
@@ -115,21 +116,23 @@ put(struct merge *m, const char *s, size_t n, long double count, int which,
 		m->cap = c;
 	}
 	if (replace)
-		m->count[which][id] = count;
-	else
-		m->count[which][id] += count;
+		m->count[which][id] = add;
+	else if (count_add(&m->count[which][id], &add) < 0)
+		return -1;
+	return 0;
+}
+
+int
+merge_add(struct merge *m, const char *s, size_t n, const struct count *count,
+    int which)
+{
+	return put(m, s, n, count, which, 0);
 }
 
 void
-merge_add(struct merge *m, const char *s, size_t n, long double count, int which)
+merge_set(struct merge *m, const char *s, size_t n, const struct count *count)
 {
-	put(m, s, n, count, which, 0);
-}
-
-void
-merge_set(struct merge *m, const char *s, size_t n, long double count)
-{
-	put(m, s, n, count, 0, 1);
+	(void)put(m, s, n, count, 0, 1);
 }
 
 long long
@@ -155,19 +158,37 @@ merge_read_input(struct merge *m, struct input *in, int which)
 
 	while ((r = input_getline(in, &l, &len)) > 0) {
 		struct folded f;
+		char q[4 * 60 + 8];
+		int fr;
 
 		line++;
 		if (len == 0)
 			continue;
-		if (folded_parse(l, len, &f) < 0 || f.has2) {
-			char q[4 * 60 + 8];
-
+		if ((fr = folded_parse(l, len, &f)) == -2) {
+			warn_at(in->name, line, "count " COUNT_RANGE_WHAT ": %s",
+			    err_quote(q, l, len, 60));
+			r = -1;
+			break;
+		}
+		/* --diff cuts counts to whole numbers: its decimals do not matter */
+		if (fr == 0 && f.cut && !f.has2 && !m->integral) {
+			warn_at(in->name, line, "count " COUNT_CUT_WHAT ": %s",
+			    err_quote(q, l, len, 60));
+			r = -1;
+			break;
+		}
+		if (fr < 0 || f.has2) {
 			if (bad++ < SHOWN)
 				warn_at(in->name, line, "skipped invalid line %s",
 				    err_quote(q, l, len, 60));
 			continue;
 		}
-		merge_add(m, f.stack, f.stacklen, f.count, which);
+		if (merge_add(m, f.stack, f.stacklen, &f.c, which) < 0) {
+			warn_at(in->name, line, "the stack's counts sum to 2^64 "
+			    "or more: %s", err_quote(q, l, len, 60));
+			r = -1;
+			break;
+		}
 	}
 	if (bad)
 		warn_at(in->name, 0, "ignored %llu line%s with invalid format", bad,
@@ -175,50 +196,57 @@ merge_read_input(struct merge *m, struct input *in, int which)
 	return r < 0 ? -1 : (long long)bad;
 }
 
-/* A count: whole numbers exactly, fractions with up to 10 decimals. */
 static void
-put_count(long double v)
+put_count(const struct count *c)
 {
-	if (v == floorl(v) && v >= 0 && v < 18446744073709551616.0L)
-		out_u64((uint64_t)v);
-	else {
-		char b[64];
-		int n = snprintf(b, sizeof b, "%.10Lf", v);
+	char b[COUNT_TEXT_MAX];
 
-		while (n > 0 && b[n - 1] == '0')
-			n--;
-		if (n > 0 && b[n - 1] == '.')
-			n--;
-		out_write(b, (size_t)n);
-	}
+	out_write(b, count_fmt(b, c));
 }
 
-void
+int
 merge_write(struct merge *m, int diff, int normalize)
 {
 	size_t n = intern_count(&m->stacks);
 	uint32_t *ids = xmalloc((n + 1) * sizeof *ids);
+	struct count *scaled = NULL;
 	long double t0 = 0, t1 = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		ids[i] = (uint32_t)i;
-		t0 += m->count[0][i];
-		t1 += m->count[1][i];
+		t0 += count_ld(&m->count[0][i]);
+		t1 += count_ld(&m->count[1][i]);
+	}
+	/*
+	 * -n scales by a ratio, as difffolded.pl does in floating point:
+	 * the one count here that is computed, not summed.
+	 */
+	if (diff && normalize && t0 != t1 && t0 > 0) {
+		scaled = xmalloc((n + 1) * sizeof *scaled);
+		for (size_t i = 0; i < n; i++) {
+			long double v = floorl(count_ld(&m->count[0][i]) * t1 / t0);
+
+			if (!(v < 18446744073709551616.0L)) {
+				warnx("a scaled count (-n) does not fit in 64 bits");
+				free(scaled);
+				free(ids);
+				return -1;
+			}
+			scaled[i] = (struct count){ (uint64_t)v, 0 };
+		}
 	}
 	intern_sort(&m->stacks, ids, n);
 	for (size_t i = 0; i < n; i++) {
-		long double c0 = m->count[0][ids[i]];
-
 		out_write(intern_str(&m->stacks, ids[i]), intern_len(&m->stacks, ids[i]));
 		out_char(' ');
-		if (diff && normalize && t0 != t1 && t0 > 0)
-			c0 = floorl(c0 * t1 / t0);
-		put_count(c0);
+		put_count(scaled ? &scaled[ids[i]] : &m->count[0][ids[i]]);
 		if (diff) {
 			out_char(' ');
-			put_count(m->count[1][ids[i]]);
+			put_count(&m->count[1][ids[i]]);
 		}
 		out_char('\n');
 	}
+	free(scaled);
 	free(ids);
+	return 0;
 }

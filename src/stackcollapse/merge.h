@@ -9,11 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/count.h"
 #include "../lib/intern.h"
 
 struct merge {
 	struct intern stacks;
-	long double *count[2];	/* per stack: before (or only), after */
+	struct count *count[2];	/* per stack: before (or only), after */
 	size_t cap;
 	int recursive;		/* a;b;b;c -> a;b;c */
 	int striphex;		/* 0x1234 -> 0x... */
@@ -25,17 +26,22 @@ struct merge {
 void merge_init(struct merge *m);
 void merge_free(struct merge *m);
 
-/* Add count to stack s[0..n) (transformed as m says) in column which. */
-void merge_add(struct merge *m, const char *s, size_t n, long double count,
-    int which);
+/*
+ * Add count to stack s[0..n) (transformed as m says) in column which.
+ * Returns 0, or -1 (nothing added) when the sum would not fit (count.h).
+ */
+int merge_add(struct merge *m, const char *s, size_t n,
+    const struct count *count, int which);
 
 /* Set stack s's count (the only column), replacing what it had. */
-void merge_set(struct merge *m, const char *s, size_t n, long double count);
+void merge_set(struct merge *m, const char *s, size_t n,
+    const struct count *count);
 
 /*
  * Read the folded file path ("-": stdin) into column which.  Lines that
  * are not folded stacks are reported (the first few, then a count) and
- * skipped.  Returns the number skipped, or -1 on a read error.
+ * skipped.  Returns the number skipped, or -1 on a read error or a count
+ * that is out of range or sums out of range (reported with its line).
  */
 long long merge_read(struct merge *m, const char *path, int which);
 /* The same from an input already open (left open). */
@@ -48,8 +54,9 @@ size_t merge_unrecurse(char *s, size_t n);
 /*
  * Write the stacks sorted bytewise: "STACK COUNT", or with diff
  * "STACK BEFORE AFTER" (normalize: BEFORE scaled to AFTER's total, cut to
- * a whole number, as difffolded.pl -n does).
+ * a whole number, as difffolded.pl -n does).  Returns 0, or -1 (reported,
+ * nothing written) when a scaled count does not fit.
  */
-void merge_write(struct merge *m, int diff, int normalize);
+int merge_write(struct merge *m, int diff, int normalize);
 
 #endif

@@ -29,6 +29,8 @@ sink_init(struct sink *s, int noagg, int recursive)
 void
 sink_put(struct sink *s, const char *st, size_t n, uint64_t count, int replace)
 {
+	struct count c = { count, 0 };
+
 	if (s->noagg) {
 		if (s->recursive) {
 			s->buf = xgrow(s->buf, &s->cap, n + 1, 1);
@@ -43,16 +45,19 @@ sink_put(struct sink *s, const char *st, size_t n, uint64_t count, int replace)
 		return;
 	}
 	if (replace)
-		merge_set(&s->m, st, n, (long double)count);
-	else
-		merge_add(&s->m, st, n, (long double)count, 0);
+		merge_set(&s->m, st, n, &c);
+	else if (merge_add(&s->m, st, n, &c, 0) < 0 && !s->failed) {
+		warn_at(s->rd ? s->rd->name : NULL, s->rd ? s->rd->line : 0,
+		    "a stack's counts sum to 2^64 or more");
+		s->failed = 1;
+	}
 }
 
 void
-sink_finish(struct sink *s)
+sink_finish(struct sink *s, int write)
 {
-	if (!s->noagg)
-		merge_write(&s->m, 0, 0);
+	if (!s->noagg && write && !s->failed)
+		(void)merge_write(&s->m, 0, 0);
 	merge_free(&s->m);
 	free(s->buf);
 }

@@ -49,8 +49,9 @@ run(const struct format *f, const char *path, int second)
 	r.name = "fuzz";
 	r.o = &o;
 	r.sink = &sink;
+	sink.rd = &r;
 	f->collapse(&r);
-	sink_finish(&sink);
+	sink_finish(&sink, 1);
 	out_flush();
 	input_close(&in);
 }

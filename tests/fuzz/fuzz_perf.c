@@ -69,11 +69,12 @@ run_folded(const char *p, size_t n)
 		size_t len = (size_t)((nl ? nl : end) - p);
 		struct folded f;
 
+		/* a sum out of range is refused, and the merge goes on */
 		if (folded_parse(p, len, &f) == 0)
-			merge_add(&m, f.stack, f.stacklen, f.count, f.has2);
+			(void)merge_add(&m, f.stack, f.stacklen, &f.c, f.has2);
 		p = nl ? nl + 1 : end;
 	}
-	merge_write(&m, 1, 1);
+	(void)merge_write(&m, 1, 1);
 	out_flush();
 	merge_free(&m);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "lib/arena.h"
+#include "lib/count.h"
 #include "lib/err.h"
 #include "lib/input.h"
 #include "lib/intern.h"
@@ -56,6 +57,59 @@ test_num(void)
 		num_fmt_fixed(a, -0.04, 1);
 		check("num: fixed-point keeps -0.0", strcmp(a, "-0.0") == 0);
 	}
+}
+
+/* count_parse then count_fmt: the text written back, or "ERR n". */
+static const char *
+count_round(const char *s, char buf[COUNT_TEXT_MAX])
+{
+	struct count c;
+	int r = count_parse(s, strlen(s), &c);
+
+	if (r != 0) {
+		snprintf(buf, COUNT_TEXT_MAX, "ERR %d", r);
+		return buf;
+	}
+	buf[count_fmt(buf, &c)] = '\0';
+	return buf;
+}
+
+static void
+test_count(void)
+{
+	char b[COUNT_TEXT_MAX];
+	struct count a, c;
+
+	check("count: max", strcmp(count_round("18446744073709551615", b),
+	    "18446744073709551615") == 0);
+	check("count: 2^64", strcmp(count_round("18446744073709551616", b),
+	    "ERR -2") == 0);
+	check("count: 401 digits", strcmp(count_round("1000000000000000000000"
+	    "0000000000000000000000000000000000000000000000000000000000000000", b),
+	    "ERR -2") == 0);
+	check("count: widest", strcmp(count_round("18446744073709551615."
+	    "999999999999999999", b), "18446744073709551615.999999999999999999") == 0);
+	check("count: trailing zeros", strcmp(count_round("007.2500000000000000000000",
+	    b), "7.25") == 0);
+	check("count: 19th decimal cut", strcmp(count_round("0.1234567890123456789",
+	    b), "ERR 1") == 0);
+	check("count: no digits after the point", strcmp(count_round("5.", b),
+	    "5") == 0);
+	check("count: not a count", strcmp(count_round(".5", b), "ERR -1") == 0 &&
+	    strcmp(count_round("1e5", b), "ERR -1") == 0 &&
+	    strcmp(count_round("", b), "ERR -1") == 0 &&
+	    strcmp(count_round("1.2.3", b), "ERR -1") == 0);
+	count_parse("0.1", 3, &a);
+	count_parse("0.2", 3, &c);
+	check("count: 0.1 + 0.2", count_add(&a, &c) == 0 &&
+	    (b[count_fmt(b, &a)] = '\0', strcmp(b, "0.3") == 0));
+	count_parse("18446744073709551614.5", 22, &a);
+	count_parse("0.5", 3, &c);
+	check("count: carry to the max", count_add(&a, &c) == 0 &&
+	    a.whole == UINT64_MAX && a.frac == 0);
+	check("count: past the max", count_add(&a, &c) == 0 &&
+	    count_add(&a, &c) < 0 && a.whole == UINT64_MAX &&
+	    a.frac == COUNT_ONE / 2);
 }
 
 static void
@@ -275,6 +329,7 @@ main(int argc, char **argv)
 	(void)argc;
 	err_init(argv[0]);
 	test_num();
+	test_count();
 	test_arena();
 	test_intern();
 	test_quote();

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "../lib/num.h"
 #include "../lib/scan.h"
 #include "formats.h"
 
@@ -21,19 +22,16 @@ end_line(const char *l, size_t n, size_t *body, uint64_t *count)
 	if (scan_byte(l, l + n, ']') == NULL)	/* every frame line */
 		return 0;
 	for (size_t i = n; i-- > 0;) {
-		uint64_t v = 0;
 		size_t d = i + 3;
 
 		if (i + 3 >= n || memcmp(l + i, "]: ", 3) != 0 ||
 		    l[d] < '0' || l[d] > '9')
 			continue;
-		for (; d < n && l[d] >= '0' && l[d] <= '9'; d++) {
-			if (v > (UINT64_MAX - 9) / 10)
-				return -1;
-			v = v * 10 + (uint64_t)(l[d] - '0');
-		}
+		while (d < n && l[d] >= '0' && l[d] <= '9')
+			d++;
+		if (num_parse_u64(l + i + 3, d - (i + 3), count) < 0)
+			return -1;
 		*body = i;
-		*count = v;
 		return 1;
 	}
 	return 0;

@@ -262,7 +262,10 @@ main(int argc, char **argv)
 			o.countname = optarg;
 			break;
 		case O_FACTOR:
-			o.factor = number_arg("--factor", optarg, 0);
+			/* 0 would make every percentage 0/0 */
+			if ((o.factor = number_arg("--factor", optarg, 0)) == 0)
+				die(EXIT_USAGE, "--factor takes a number greater "
+				    "than 0, not \"%s\"", optarg);
 			break;
 		case O_FLAMECHART:
 			fo.order = ORDER_INPUT;

@@ -1,6 +1,7 @@
 /*
  * svg: see svg.h for the design note.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,7 +287,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		long double etime = root ? timemax : fr->etime;
 		double x1 = XPAD + (double)fr->stime * wpt;
 		double x2 = XPAD + (double)etime * wpt, y1, rx1, rx2;
-		char samples[64], x1s[32], x2s[32], wbuf[32];
+		/* "%.0Lf" of any long double: --factor may be up to 1e308 */
+		char samples[LDBL_MAX_10_EXP + 3], x1s[32], x2s[32], wbuf[32];
 		long double count = (etime - fr->stime) * o->factor;
 		const struct frame_attrs *attrs;
 		struct rgb c;
@@ -359,9 +361,14 @@ svg_write(struct flame *f, const struct svg_opts *o)
 			xml_out(o->countname, strlen(o->countname));
 			out_str(", 100%)");
 		} else {
-			/* In double, as Perl computes: 0.095 must round up. */
-			double pct = 100 * strtod(samples, NULL) /
-			    ((double)timemax * o->factor);
+			/*
+			 * In double, as Perl computes: 0.095 must round up.
+			 * Past double's range (a --factor near 1e308) that is
+			 * inf / inf: the share of the time instead.
+			 */
+			double all = (double)timemax * o->factor;
+			double pct = isfinite(all) ? 100 * strtod(samples, NULL) /
+			    all : (double)(100 * (etime - fr->stime) / timemax);
 
 			xml_out(name, shown);
 			out_str(" (");

@@ -328,10 +328,10 @@ static void
 emit(struct cp *c, struct fstack *fs, uint32_t i, uint64_t count)
 {
 	const char *s;
-	size_t n, guard = 0;
+	size_t n;
 
 	fs_truncate(fs, 0);
-	for (; i != NONE && guard <= c->nn; i = c->nodes[i].pidx, guard++) {
+	for (; i != NONE; i = c->nodes[i].pidx) {	/* no cycles: check_cycles */
 		uint32_t nm = c->nodes[i].name;
 
 		if (c->nodes[i].pidx == NONE && intern_len(&c->names, nm) == 6 &&
@@ -342,6 +342,39 @@ emit(struct cp *c, struct fstack *fs, uint32_t i, uint64_t count)
 	s = fs_join(fs, 1, &n);
 	if (n)
 		sink_put(c->r->sink, s, n, count, 0);
+}
+
+/*
+ * Whether following parents from every node reaches a root.  A cycle
+ * would make each of its nodes' stacks as deep as the profile (375 MB
+ * from 1.2 MB), so it is an error naming a node on it.  Each node is
+ * walked once: 0 new, 1 on the path walked now, 2 reaches a root.
+ */
+static int
+check_cycles(struct cp *c)
+{
+	unsigned char *state = xcalloc(c->nn + 1, 1);
+	int ret = 0;
+
+	for (size_t k = 0; k < c->nn && ret == 0; k++) {
+		uint32_t i = (uint32_t)k;
+
+		while (i != NONE && state[i] == 0) {
+			state[i] = 1;
+			i = c->nodes[i].pidx;
+		}
+		if (i != NONE && state[i] == 1) {
+			warn_at(c->r->name, 0, "profile nodes form a cycle: node "
+			    "id %llu is its own ancestor",
+			    (unsigned long long)c->nodes[i].id);
+			ret = -1;
+		}
+		for (i = (uint32_t)k; i != NONE && state[i] == 1;
+		    i = c->nodes[i].pidx)
+			state[i] = 2;
+	}
+	free(state);
+	return ret;
 }
 
 static int
@@ -374,6 +407,8 @@ finish(struct cp *c)
 		if (ch != NONE && p != NONE)
 			c->nodes[ch].pidx = p;
 	}
+	if (check_cycles(c) < 0)
+		return -1;
 	fs_init(&fs);
 	for (size_t k = 0; k < c->ns; k++) {
 		uint32_t i = lookup(c, c->samps[k].prof, c->samps[k].id);

@@ -48,6 +48,16 @@ int count_parse(const char *s, size_t n, struct count *c);
 /* *a += *b.  Returns 0, or -1 (and *a unchanged) when the sum is 2^64 or more. */
 int count_add(struct count *a, const struct count *b);
 
+/* The same for whole counts, where every count is one (perf periods). */
+static inline int
+count_add_u64(uint64_t *a, uint64_t b)
+{
+	if (*a > UINT64_MAX - b)
+		return -1;
+	*a += b;
+	return 0;
+}
+
 /*
  * Write c in decimal to buf (no NUL): the whole part, then the fraction
  * without its trailing zeros, if it has one.  buf must hold

@@ -17,8 +17,10 @@
 #include <emmintrin.h>
 #endif
 
+#include "../lib/count.h"
 #include "../lib/err.h"
 #include "../lib/intern.h"
+#include "../lib/num.h"
 #include "../lib/scan.h"
 #include "formats.h"
 
@@ -83,19 +85,10 @@ bytes:
 	return i;
 }
 
-/* The digits s[0..n) as a count, UINT64_MAX when it is larger. */
-static uint64_t
-count_of(const char *s, size_t n)
-{
-	uint64_t c = 0;
-
-	for (size_t i = 0; i < n; i++)
-		c = c > (UINT64_MAX - 9) / 10 ? UINT64_MAX : c * 10 +
-		    (uint64_t)(s[i] - '0');
-	return c;
-}
-
-/* /^\s*([0-9]+)\s*[0-9]+: ([0-9 ]+)/ */
+/*
+ * /^\s*([0-9]+)\s*[0-9]+: ([0-9 ]+)/: 1 a sample, 0 not one, -1 a count
+ * or a stack's sum of counts that does not fit in 64 bits.
+ */
 static int
 sample_line(struct gp *g, const char *l, size_t n)
 {
@@ -113,9 +106,11 @@ sample_line(struct gp *g, const char *l, size_t n)
 		/* No blank between: the regex gives the value the last digit. */
 		if (i - d < 2)
 			return 0;
-		c = count_of(l + d, i - 1 - d);
+		if (num_parse_u64(l + d, i - 1 - d, &c) < 0)
+			return -1;
 	} else {
-		c = count_of(l + d, i - d);
+		if (num_parse_u64(l + d, i - d, &c) < 0)
+			return -1;
 		i = (size_t)(scan_skip(l + i, l + n, ' ', '\t') - l);
 		d = i;
 		i = digits_end(l, i, n, 0);
@@ -132,8 +127,7 @@ sample_line(struct gp *g, const char *l, size_t n)
 		g->count = xgrow(g->count, &g->ccap, id + 1, sizeof *g->count);
 		g->count[id] = 0;
 	}
-	g->count[id] += c;
-	return 1;
+	return count_add_u64(&g->count[id], c) < 0 ? -1 : 1;
 }
 
 /* /^\s*([0-9]*): 0x[0-9a-f]+ (M=[0-9]+ )?([^ ]+) .*<dollar>/ */
@@ -239,7 +233,14 @@ gopprof_collapse(struct reader *r)
 			if (contains(l, n, "Samples:"))
 				state = 1;
 		} else if (state == 1) {
-			if (!sample_line(&g, l, n) && contains(l, n, "Locations"))
+			int k = sample_line(&g, l, n);
+
+			if (k < 0) {
+				ret = rd_fail(r, "a count or a stack's sum of counts "
+				    "does not fit in 64 bits");
+				break;
+			}
+			if (k == 0 && contains(l, n, "Locations"))
 				state = 2;
 		} else {
 			if (contains(l, n, "Mappings"))

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../lib/err.h"
+#include "../lib/num.h"
 #include "../lib/scan.h"
 #include "formats.h"
 
@@ -79,14 +80,16 @@ emit(struct reader *r, struct pmc *m)
 	sink_put(r->sink, m->join + m->joincap - t, t, m->count, 0);
 }
 
-/* /^( *)[0-9.]+%  \[([0-9]+)\]\s*(\S+)/ */
+/*
+ * /^( *)[0-9.]+%  \[([0-9]+)\]\s*(\S+)/: 1 a node, 0 not one, -1 a count
+ * that does not fit in 64 bits.
+ */
 static int
 node(const char *l, size_t n, size_t *ind, uint64_t *count, const char **f,
     size_t *fl)
 {
 	const char *e = l + n, *b;
 	size_t i, d;
-	uint64_t c;
 
 	i = (size_t)(scan_skip(l, e, ' ', ' ') - l);
 	*ind = i;
@@ -95,15 +98,12 @@ node(const char *l, size_t n, size_t *ind, uint64_t *count, const char **f,
 	if (i == d || n - i < 4 || memcmp(l + i, "%  [", 4) != 0)
 		return 0;
 	i += 4;
-	/* The count in a local: through *count, every digit is a store. */
-	for (d = i, c = 0; i < n && l[i] >= '0' && l[i] <= '9'; i++) {
-		if (c > (UINT64_MAX - 9) / 10)
-			return 0;
-		c = c * 10 + (uint64_t)(l[i] - '0');
-	}
+	for (d = i; i < n && l[i] >= '0' && l[i] <= '9'; i++)
+		;
 	if (i == d || i >= n || l[i] != ']')
 		return 0;
-	*count = c;
+	if (num_parse_u64(l + d, i - d, count) < 0)
+		return -1;
 	*f = scan_skip(l + i + 1, e, ' ', '\t');
 	if ((b = scan_find2(*f, e, ' ', '\t')) == NULL)
 		b = e;
@@ -126,7 +126,13 @@ pmcstat_collapse(struct reader *r)
 	m.valid = -1;
 	m.join = xmalloc(m.joincap = 256);	/* never NULL, even for "" */
 	while ((ret = rd_line(r, &l, &n)) > 0) {
-		if (!node(l, n, &ind, &count, &f, &fl))
+		int k = node(l, n, &ind, &count, &f, &fl);
+
+		if (k < 0) {
+			ret = rd_fail(r, "count does not fit in 64 bits");
+			break;
+		}
+		if (k == 0)
 			continue;
 		if ((long)ind <= m.prev)
 			emit(r, &m);
@@ -165,7 +171,7 @@ pmcstat_detect(const char *p, size_t n)
 	int k = 0;
 
 	while (fmt_nextline(&p, e, &l, &len) && k < 3)
-		if (len && l[0] != '@' && (k++, !node(l, len, &ind, &c, &f, &fl)))
+		if (len && l[0] != '@' && (k++, node(l, len, &ind, &c, &f, &fl) == 0))
 			return 0;
 	return k > 0;
 }

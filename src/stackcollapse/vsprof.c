@@ -61,11 +61,13 @@ number(const char **s, size_t *n, uint64_t *v, const char **why)
 				*why = "a number lacks a thousands separator";
 				return -1;
 			}
-			if (*v > (UINT64_MAX - 9) / 10) {
+			unsigned d = (unsigned)(*c - '0');
+
+			if (*v > (UINT64_MAX - d) / 10) {
 				*why = "a number does not fit in 64 bits";
 				return -1;
 			}
-			*v = *v * 10 + (uint64_t)(*c - '0');
+			*v = *v * 10 + d;
 			group++;
 		} else if (*c == ',' || *c == '.' || *c == ' ') {
 			if ((!first && group < 3) || (sep && sep != *c)) {

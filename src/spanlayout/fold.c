@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/count.h"
 #include "../lib/err.h"
 #include "../lib/intern.h"
 #include "../lib/out.h"
@@ -120,9 +121,8 @@ fold_write(const struct tree *t, const struct spanset *s, int total, int by_trac
 			memset(sum + capsum, 0, (c - capsum) * sizeof *sum);
 			capsum = c;
 		}
-		if (sum[id] > UINT64_MAX - w)
+		if (count_add_u64(&sum[id], w) < 0)
 			ret = -1;
-		sum[id] += w;
 	}
 	nids = intern_count(&agg);
 	ids = xmalloc((nids + 1) * sizeof *ids);

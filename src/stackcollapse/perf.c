@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/count.h"
 #include "../lib/err.h"
 #include "../lib/num.h"
 #include "formats.h"
@@ -560,10 +561,8 @@ end_sample(struct perf_ctx *c)
 			    sizeof *c->counts);
 			c->counts[id] = 0;
 		}
-		if (c->counts[id] > UINT64_MAX - c->period)
+		if (count_add_u64(&c->counts[id], c->period) < 0)
 			ret = -1;
-		else
-			c->counts[id] += c->period;
 	}
 done:
 	c->in_sample = c->have_pname = 0;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../lib/arena.h"
+#include "../lib/count.h"
 #include "../lib/err.h"
 #include "../lib/out.h"
 #include "merge.h"
@@ -80,11 +81,10 @@ stacks_write(struct perf_ctx *ctx, int nctx, int recursive)
 
 		for (j = i + 1; j < nlines && cmp_line(&lines[i], &lines[j]) == 0;
 		    j++) {
-			if (sum > UINT64_MAX - lines[j].count) {
+			if (count_add_u64(&sum, lines[j].count) < 0) {
 				ret = -1;
 				goto done;
 			}
-			sum += lines[j].count;
 		}
 		lines[i].count = sum;
 	}

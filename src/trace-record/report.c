@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/count.h"
 #include "../lib/err.h"
 #include "../lib/intern.h"
 #include "../lib/out.h"
@@ -345,7 +346,8 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 	p->counts = xgrow(p->counts, &p->countcap, (size_t)id + 1, sizeof *p->counts);
 	if (isnew)
 		p->counts[id] = 0;
-	p->counts[id] += s->period;
+	if (count_add_u64(&p->counts[id], s->period) < 0)
+		die(EXIT_INPUT, "a stack's total period does not fit in 64 bits");
 }
 
 static void

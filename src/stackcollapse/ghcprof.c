@@ -106,8 +106,11 @@ node(struct reader *r, struct fstack *fs, const char *l, size_t n,
 		return rd_fail(r, "invalid cost \"%.*s\"", (int)cl, c);
 	if (r->o->ghc_source == 0)
 		cost *= 10.0;
-	w = !(cost > 0) ? 0 : cost >= 18446744073709551615.0 ? UINT64_MAX :
-	    (uint64_t)cost;
+	/* Cut to a whole number as inferno does; past 2^64 an error, not 2^64-1. */
+	if (cost >= 18446744073709551616.0)
+		return rd_fail(r, "cost \"%.*s\" does not fit in 64 bits",
+		    (int)cl, c);
+	w = !(cost > 0) ? 0 : (uint64_t)cost;
 	fl = word_at(l, n, 0, &f);
 	ml = word_at(l, n, modcol, &m);
 	fs_push2(fs, m, ml, '.', f, fl);

@@ -74,8 +74,11 @@ node(struct reader *r, struct fstack *fs, const char *l, size_t n)
 	else
 		fs_push(fs, fn, fl);
 	ms = round(secs * 1000.0);
-	w = !(ms > 0) ? 0 : ms >= 18446744073709551615.0 ? UINT64_MAX :
-	    (uint64_t)ms;
+	/* Past 2^64 milliseconds an error, not 2^64-1. */
+	if (ms >= 18446744073709551616.0)
+		return rd_fail(r, "CPU Time:Self \"%.*s\" does not fit in 64 "
+		    "bits of milliseconds", (int)tl, t);
+	w = !(ms > 0) ? 0 : (uint64_t)ms;
 	if (w > 0) {
 		size_t jn;
 		const char *st = fs_join(fs, 0, &jn);

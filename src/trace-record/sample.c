@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,6 +39,7 @@
 #include "report.h"
 #include "sigsample.h"
 #include "spawn.h"
+#include "symtab.h"
 
 static volatile sig_atomic_t got_signal;
 
@@ -76,7 +78,8 @@ spawn_held(char **argv, const struct sigsample *ss, int *go, int *report)
 	return pid;
 }
 
-/* What -p would have seen announced: mappings and thread names. */
+/* What -p would have seen announced: mappings and thread names; and
+ * whose perf map to trust. */
 static void
 synthesize(pid_t pid, struct recs *r, int64_t now)
 {
@@ -84,7 +87,11 @@ synthesize(pid_t pid, struct recs *r, int64_t now)
 	FILE *fp;
 	DIR *d;
 	struct dirent *e;
+	struct stat st;
 
+	snprintf(path, sizeof path, "/proc/%d", (int)pid);
+	if (stat(path, &st) == 0)
+		symtab_perfmap_owner(st.st_uid);
 	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
 	if ((fp = fopen(path, "re")) != NULL) {
 		unsigned long long a, b, off;

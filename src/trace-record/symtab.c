@@ -4,12 +4,25 @@
  * JITs write for perf).  Both become a sorted array searched by binary
  * search.  Kernel symbols have no size: one reaches to the next.  A
  * kallsyms whose addresses are all zero (kptr_restrict) counts as none.
+ *
+ * /tmp is anyone's: a perf map for a pid to come can be planted there by
+ * any user, as a FIFO (open would block for ever), a link to /dev/zero
+ * (a line without end) or a file of lies.  So, as perf does, the map is
+ * opened without following a link and without blocking, and used only
+ * if it is a regular file owned by root, by this user or by the sampled
+ * process's user; of it, at most PERFMAP_MAX bytes are read and lines of
+ * at most PERFMAP_LINE bytes used.  What is refused is said on stderr.
  */
 #include "symtab.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../lib/err.h"
 
@@ -62,37 +75,105 @@ hex(const char **p, unsigned long long *v)
 }
 
 #define SHOWN 3		/* bad perf map lines named before only counted */
+#define PERFMAP_MAX	(256u << 20)	/* bytes of a perf map read */
+#define PERFMAP_LINE	65536		/* the longest perf map line used */
+
+/* The sampled process's user, whose perf maps are trusted too. */
+static uid_t owner = (uid_t)-1;
+
+/* The perf map open for reading, or -1: absent, or refused (and said). */
+static int
+perfmap_open(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == ELOOP)
+			warn_at(path, 0, "refused: a symbolic link");
+		else if (errno != ENOENT)
+			warn_at(path, 0, "not read:");
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		warn_at(path, 0, "not read:");
+	} else if (!S_ISREG(st.st_mode)) {
+		warn_at(path, 0, "refused: not a regular file");
+	} else if (st.st_uid != 0 && st.st_uid != geteuid() && st.st_uid != owner) {
+		warn_at(path, 0, "refused: owned by uid %u, not by root or the "
+		    "sampled program's user", (unsigned)st.st_uid);
+	} else {
+		return fd;
+	}
+	close(fd);
+	return -1;
+}
+
+/* Up to max bytes of fd, in *len (a NUL after them); *cut when more. */
+static char *
+slurp(int fd, size_t max, size_t *len, int *cut)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = xmalloc(cap + 1), c;
+	ssize_t r;
+
+	while (n < max) {
+		if (n == cap) {
+			cap = cap > max / 2 ? max : cap * 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		r = read(fd, buf + n, (cap < max ? cap : max) - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	*cut = n == max && read(fd, &c, 1) > 0;
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
 
 /*
  * kallsyms: "ADDR TYPE NAME[\t[module]]", code symbols (t, T, w, W) at a
  * non-zero address; other symbols are passed over.  perf map: "START
  * SIZE NAME", the name running to the end of the line however long (a
- * JIT's signatures can run to kilobytes); a line of another shape is
- * named (the first few) and counted on stderr, since its code will show
- * as [unknown].  By hand: sscanf made kallsyms' 200,000 lines the
- * largest cost of a short run.
+ * JIT's signatures can run to kilobytes, not to PERFMAP_LINE); a line of
+ * another shape is named (the first few) and counted on stderr, since
+ * its code will show as [unknown].  By hand: sscanf made kallsyms'
+ * 200,000 lines the largest cost of a short run.
  */
 static struct symtab *
 load(const char *path, int kernel)
 {
-	FILE *fp = fopen(path, "re");
+	int fd = kernel ? open(path, O_RDONLY | O_CLOEXEC) : perfmap_open(path), cut;
 	struct symtab *t;
-	char *line = NULL, quoted[4 * 60 + 8];
-	size_t linecap = 0;
-	ssize_t len;
+	char *buf, *line, *nl, quoted[4 * 60 + 8];
+	size_t len, size;
 	unsigned long long a, sz = 0, lineno = 0, bad = 0;
 
-	if (fp == NULL)
+	if (fd < 0)
 		return NULL;
+	buf = slurp(fd, kernel ? SIZE_MAX / 2 : PERFMAP_MAX, &size, &cut);
+	close(fd);
+	if (cut) {
+		warn_at(path, 0, "read only the first %u bytes", PERFMAP_MAX);
+		/* The last line is cut short: not a name to trust. */
+		while (size > 0 && buf[size - 1] != '\n')
+			size--;
+	}
 	t = xcalloc(1, sizeof *t);
 	snprintf(t->path, sizeof t->path, "%s", kernel ? "[kernel.kallsyms]" : path);
-	while ((len = getline(&line, &linecap, fp)) > 0) {
+	for (line = buf; line < buf + size; line = nl + 1) {
 		const char *q = line;
 		size_t n;
 
 		lineno++;
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
+		if ((nl = memchr(line, '\n', (size_t)(buf + size - line))) == NULL)
+			nl = buf + size;
+		*nl = '\0';
+		len = (size_t)(nl - line);
 		if (len == 0)
 			continue;
 		if (kernel) {
@@ -101,11 +182,14 @@ load(const char *path, int kernel)
 				continue;
 			q += 2;
 			n = strcspn(q, " \t");
-		} else if (hex(&q, &a) != 0 || hex(&q, &sz) != 0 ||
-		    (n = strlen(q)) == 0) {
-			if (bad++ < SHOWN)
+		} else if (len > PERFMAP_LINE || hex(&q, &a) != 0 ||
+		    hex(&q, &sz) != 0 || (n = strlen(q)) == 0) {
+			if (bad++ < SHOWN && len > PERFMAP_LINE)
+				warn_at(path, lineno, "skipped a line of %zu bytes (more "
+				    "than %u)", len, PERFMAP_LINE);
+			else if (bad <= SHOWN)
 				warn_at(path, lineno, "skipped malformed line %s",
-				    err_quote(quoted, line, (size_t)len, 60));
+				    err_quote(quoted, line, len, 60));
 			continue;
 		}
 		if (n == 0)
@@ -118,8 +202,7 @@ load(const char *path, int kernel)
 		t->v[t->n].name[n] = '\0';
 		t->n++;
 	}
-	free(line);
-	fclose(fp);
+	free(buf);
 	if (bad)
 		warn_at(path, 0, "skipped %llu malformed line%s", bad,
 		    bad == 1 ? "" : "s");
@@ -186,6 +269,12 @@ symtab_lookup(const struct symtab *t, uint64_t addr, uint64_t *symoff)
 		return NULL;
 	*symoff = addr - s->addr;
 	return s->name;
+}
+
+void
+symtab_perfmap_owner(uid_t uid)
+{
+	owner = uid;
 }
 
 const char *

@@ -4,14 +4,18 @@
  * the same loop, 7 and 3 units per round.  Build with
  * -fno-omit-frame-pointer -O1.
  *
- *	hot MS [threads N | fork | early | forever | kill | jit]
+ *	hot MS [threads N | fork | early | forever | kill | jit [PLANT]]
  *
  * MS: milliseconds of CPU time per thread or process.  threads: N
  * threads do it at once; fork: a child process does it too; early: exit
  * from a thread while another still burns (exit status 3); forever:
  * never stop; kill: SIGKILL itself after MS; jit: run a loop copied
  * into anonymous memory, named jitted_loop in /tmp/perf-PID.map as JITs
- * name their code for perf (x86-64 only).
+ * name their code for perf (x86-64 only).  PLANT: the perf map is one
+ * another user could have planted in /tmp instead: fifo (a FIFO), link
+ * (a symbolic link to /dev/zero), other (the right lines, but the file
+ * owned by uid 65534; exit status 4 when it cannot be given away), or
+ * long (the right lines after one of 70,000 bytes).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -19,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,7 +119,7 @@ early_exit(void *p)
 static const unsigned char loop_code[] = { 0x48, 0xff, 0xcf, 0x75, 0xfb, 0xc3 };
 
 static int
-jit(double ms)
+jit(double ms, const char *plant)
 {
 	unsigned char *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -125,12 +130,28 @@ jit(double ms)
 		return 1;
 	memcpy(code, loop_code, sizeof loop_code);
 	snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
-	if ((fp = fopen(path, "w")) == NULL)
-		return 1;
-	/* A line of another shape, which trace-record names and skips. */
-	fprintf(fp, "not a map line\n%lx %zx jitted_loop\n", (unsigned long)code,
-	    sizeof loop_code);
-	fclose(fp);
+	if (strcmp(plant, "fifo") == 0) {
+		if (mkfifo(path, 0666) != 0)
+			return 1;
+	} else if (strcmp(plant, "link") == 0) {
+		if (symlink("/dev/zero", path) != 0)
+			return 1;
+	} else {
+		if ((fp = fopen(path, "w")) == NULL)
+			return 1;
+		if (strcmp(plant, "long") == 0)
+			for (int i = 0; i < 7000; i++)
+				fputs("0123456789", fp);
+		/* A line of another shape, which trace-record names and skips. */
+		fprintf(fp, "%s\n%lx %zx jitted_loop\n", *plant ? "" : "not a map line",
+		    (unsigned long)code, sizeof loop_code);
+		if (fclose(fp) != 0)
+			return 1;
+		if (strcmp(plant, "other") == 0 && chown(path, 65534, 65534) != 0) {
+			unlink(path);
+			return 4;
+		}
+	}
 	void (*fn)(long) = (void (*)(long))(void *)code;
 	double end = cpu_ms() + ms;
 
@@ -168,7 +189,7 @@ main(int argc, char **argv)
 	} else if (strcmp(mode, "forever") == 0) {
 		work(-1);
 	} else if (strcmp(mode, "jit") == 0) {
-		return jit(run_ms);
+		return jit(run_ms, argc > 3 ? argv[3] : "");
 	} else if (strcmp(mode, "kill") == 0) {
 		work(run_ms);
 		raise(SIGKILL);

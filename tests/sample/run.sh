@@ -127,6 +127,36 @@ for m in perf signal; do
 	fi
 done
 
+# A perf map planted in /tmp for the program's pid by another user: a
+# FIFO, a link to /dev/zero or a file not the program's user's is
+# refused, and said; a line past the bound is skipped, and said.
+# (timeout only guards the suite: without the checks, the FIFO blocks.)
+for plant in fifo link other long; do
+	timeout 60 "$TR" --sample -F 999 -o "$tmp/plant.$plant" -- "$tmp/hot" 300 jit $plant \
+	    2> "$tmp/plant.err"
+	st=$?
+	pid=$(awk '/ cpu-clock: $/ { split($2, a, "/"); print a[1]; exit }' "$tmp/plant.$plant")
+	[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"
+	if [ $plant = other ] && [ $st -eq 4 ]; then
+		printf 'skip perf map owned by another user: cannot give a file away here\n'
+		continue
+	fi
+	got="$st $(awk '/ cpu-clock: $/ { getline; n++; if ($2 ~ /^jitted_loop\+/) j++ }
+	    END { print (n > 0 && j > n / 2) ? "named" : "unnamed" }' "$tmp/plant.$plant")
+$(grep -v -e '^trace-record: sampling at' -e ' samples, [0-9]* lost$' "$tmp/plant.err" |
+	    sed 's|^trace-record: /tmp/perf-[0-9]*\.map||')"
+	case $plant in
+	fifo) want=': refused: not a regular file' ;;
+	link) want=': refused: a symbolic link' ;;
+	other) want=": refused: owned by uid 65534, not by root or the sampled program's user" ;;
+	long) want=':1: skipped a line of 70000 bytes (more than 65536)
+: skipped 1 malformed line' ;;
+	esac
+	[ $plant = long ] && n=named || n=unnamed
+	expect "perf map planted as $plant: refused and said" "$got" "0 $n
+$want"
+done
+
 # perf script text: stackcollapse's --kernel folding of it has the same
 # stacks --folded writes (two runs, so the same stacks, not counts).
 "$BIN/stackcollapse" --kernel "$tmp/perf.forever" | sed 's/ [0-9]*$//' | sort -u > "$tmp/a"

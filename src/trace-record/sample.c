@@ -186,6 +186,58 @@ run_attached(pid_t pid, struct perfev *pe, struct recs *r)
 	drain(pe, NULL, r);
 }
 
+/*
+ * -o is opened before the run, so that a path that cannot be written
+ * costs no run, but emptied only once there is something to write in
+ * it: a run that does not happen (no such program, no such -p process)
+ * leaves the file as it was, and removes one it created.
+ */
+struct outfile {
+	const char	*path;
+	int		 fd, created;
+};
+
+static void
+output_open(struct outfile *of, const char *path)
+{
+	of->path = path;
+	of->created = 0;
+	if (path == NULL) {
+		of->fd = -1;
+		return;
+	}
+	of->fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (of->fd < 0 && errno == ENOENT &&
+	    (of->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) >= 0)
+		of->created = 1;
+	else if (of->fd < 0 && errno == EEXIST)	/* a dangling link, or a race */
+		of->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	if (of->fd < 0)
+		die(EXIT_SELF, "%s:", path);
+}
+
+/* The run did not happen. */
+static void
+output_abandon(const struct outfile *of)
+{
+	if (of->created)
+		unlink(of->path);
+}
+
+/* Standard output to the file, emptied (if a regular file). */
+static void
+output_start(const struct outfile *of)
+{
+	struct stat st;
+
+	if (of->fd < 0)
+		return;
+	if (fstat(of->fd, &st) != 0 || (S_ISREG(st.st_mode) && ftruncate(of->fd, 0) != 0) ||
+	    dup2(of->fd, 1) < 0)
+		die(EXIT_SELF, "%s:", of->path);
+	close(of->fd);
+}
+
 static void
 say_perf(unsigned hz, int kernel)
 {
@@ -204,13 +256,10 @@ sample_run(const struct sample_opts *o, char **argv)
 	int kernel = 0, status = 0, go = -1, report = -1, e = 0;
 	pid_t child = 0;
 
-	memset(&r, 0, sizeof r);
-	/* Opened first: a run is not to be lost to a path that cannot be written. */
-	int ofd = -1;
+	struct outfile of;
 
-	if (o->output &&
-	    (ofd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
-		die(EXIT_SELF, "%s:", o->output);
+	memset(&r, 0, sizeof r);
+	output_open(&of, o->output);
 	if (clock_choose(&cal, o->clock) != 0)
 		die(EXIT_SELF, "--clock %s: %s", o->clock, cal.why);
 	memset(&sa, 0, sizeof sa);
@@ -220,13 +269,17 @@ sample_run(const struct sample_opts *o, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	if (o->attach) {
 		sigaction(SIGINT, &sa, NULL);
-		if (strcmp(o->mechanism, "signal") == 0)
+		if (strcmp(o->mechanism, "signal") == 0) {
+			output_abandon(&of);
 			die(EXIT_SELF, "-p: the signal mechanism cannot attach to a "
 			    "running process; it needs perf_event_open");
+		}
 		synthesize(o->attach, &r, clock_mono() + cal.mono_to_real);
 		pe = perfev_open(o->attach, 1, o->hz, o->callchain, cal.mono_to_real, &kernel);
-		if (pe == NULL)
+		if (pe == NULL) {
+			output_abandon(&of);
 			die(EXIT_SELF, "-p %d: perf_event_open:", (int)o->attach);
+		}
 		say_perf(o->hz, kernel);
 		run_attached(o->attach, pe, &r);
 	} else {
@@ -242,6 +295,7 @@ sample_run(const struct sample_opts *o, char **argv)
 			if (pe == NULL && strcmp(o->mechanism, "perf") == 0) {
 				kill(child, SIGKILL);
 				waitpid(child, NULL, 0);
+				output_abandon(&of);
 				errno = e;
 				die(EXIT_SELF, "--mechanism=perf: perf_event_open:");
 			}
@@ -263,6 +317,7 @@ sample_run(const struct sample_opts *o, char **argv)
 			die(EXIT_SELF, "starting the program:");
 		close(go);
 		if ((status = spawn_failed(child, report, argv)) != 0) {
+			output_abandon(&of);
 			perfev_close(pe);
 			if (ss)
 				sigsample_close(ss, &r);
@@ -275,11 +330,7 @@ sample_run(const struct sample_opts *o, char **argv)
 		sigsample_close(ss, &r);
 	perfev_close(pe);
 
-	if (ofd >= 0) {
-		if (dup2(ofd, 1) < 0)
-			die(EXIT_SELF, "%s:", o->output);
-		close(ofd);
-	}
+	output_start(&of);
 	struct report_opts ro = { o->folded, "cpu-clock" };
 
 	report_write(&r, &ro);

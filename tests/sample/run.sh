@@ -184,6 +184,27 @@ expect "-p with the signal mechanism: refused" "$?/$(grep -c 'cannot attach' "$t
 expect "a program not found: 127" $? 127
 "$TR" --sample -o /nonexistent/dir/out -- "$tmp/hot" 100 2> "$tmp/err"
 expect "-o unwritable: 125 before the run" "$?/$(grep -c 'sampling at' "$tmp/err")" 125/0
+# A run that does not happen leaves -o as it was, and creates no file.
+printf '#!/bin/sh\n' > "$tmp/noexec"
+chmod 644 "$tmp/noexec"
+sh -c 'exit 0' &
+gone=$!
+wait $gone
+for how in "127 -- /nonexistent/prog" "126 -- $tmp/noexec" "125 -p $gone"; do
+	set -- $how
+	want=$1
+	shift
+	echo precious > "$tmp/precious"
+	rm -f "$tmp/new"
+	"$TR" --sample -o "$tmp/precious" "$@" 2> /dev/null
+	st=$?
+	"$TR" --sample -o "$tmp/new" "$@" 2> /dev/null
+	expect "a run that does not happen ($*): -o kept, none made" \
+	    "$st $? $(cat "$tmp/precious") $(ls "$tmp/new" 2> /dev/null)" "$want $want precious "
+done
+yes precious | head -n 100000 > "$tmp/precious"
+"$TR" --sample --folded -o "$tmp/precious" -- "$tmp/hot" 100 2> /dev/null
+expect "a run that happens replaces -o whole" "$?/$(grep -c precious "$tmp/precious")" 0/0
 "$TR" --sample -- "$tmp/hot" 100 > /dev/full 2> "$tmp/err"
 expect "a full disk: 125, said" "$?/$(grep -c 'write error' "$tmp/err")" 125/1
 

@@ -20,6 +20,15 @@
  * first, spaces in it as '_', unknown frames as [dso], kernel frames
  * with _[k]), each with the sum of its samples' periods (nanoseconds
  * of CPU time, as stackcollapse-perf.pl counts), sorted bytewise.
+ *
+ * Names are the program's to choose (a thread names itself, a file is
+ * named by whoever made it), so in both forms a control byte in a comm,
+ * a symbol or a file is written as \xHH: a newline would end the line
+ * and forge samples or frames, a tab would make a header a frame line.
+ * A comm's ';' is written ':' (folded(5)'s rule for writers, applied to
+ * the text too, since stackcollapse takes the comm as the root frame
+ * unchanged), and a blank starting it \x20, since a header starts with
+ * a non-blank.
  */
 #include "report.h"
 
@@ -75,7 +84,44 @@ struct replay {
 	size_t		 countcap;
 	char		*line;
 	size_t		 linecap;
+	char		*esc;		/* text_name's */
+	size_t		 esccap;
 };
+
+/*
+ * The n bytes of s as they are written: control bytes as \xHH, and for a
+ * comm ';' as ':' and a blank at the start as \x20.  dst holds 4 * n
+ * bytes.  Returns the length.
+ */
+static size_t
+escape(char *dst, const char *s, size_t n, int comm)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f || (comm && i == 0 && c == ' ')) {
+			dst[k++] = '\\';
+			dst[k++] = 'x';
+			dst[k++] = hex[c >> 4];
+			dst[k++] = hex[c & 15];
+		} else {
+			dst[k++] = comm && c == ';' ? ':' : (char)c;
+		}
+	}
+	return k;
+}
+
+/* Perf script text's form of a name (p->esc, valid until the next call). */
+static const char *
+text_name(struct replay *p, const char *s, size_t n, int comm)
+{
+	p->esc = xgrow(p->esc, &p->esccap, 4 * n + 1, 1);
+	p->esc[escape(p->esc, s, n, comm)] = '\0';
+	return p->esc;
+}
 
 /* Linear with a move-to-front: a run has few processes and threads, and
  * samples come in runs from one thread. */
@@ -254,14 +300,15 @@ resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
 }
 
 static void
-script_frame(uint64_t a, const struct frame *f)
+script_frame(struct replay *p, uint64_t a, const struct frame *f)
 {
 	out_fmt("\t%16llx ", (unsigned long long)a);
 	if (f->sym)
-		out_fmt("%s+0x%llx", f->sym, (unsigned long long)f->symoff);
+		out_fmt("%s+0x%llx", text_name(p, f->sym, strlen(f->sym), 0),
+		    (unsigned long long)f->symoff);
 	else
 		out_str("[unknown]");
-	out_fmt(" (%s)\n", f->dso);
+	out_fmt(" (%s)\n", text_name(p, f->dso, strlen(f->dso), 0));
 }
 
 /* Append one folded frame name to p->line at *n. */
@@ -280,7 +327,7 @@ fold_frame(struct replay *p, size_t *n, const struct frame *f, int java)
 		name = tmp;
 	}
 	len = strlen(name);
-	p->line = xgrow(p->line, &p->linecap, *n + len + 8, 1);
+	p->line = xgrow(p->line, &p->linecap, *n + 4 * len + 8, 1);
 	if (*n)
 		p->line[(*n)++] = ';';
 	if (java && name[0] == 'L' && strchr(name, '/')) {
@@ -292,7 +339,10 @@ fold_frame(struct replay *p, size_t *n, const struct frame *f, int java)
 
 		if (c == '"' || c == '\'')
 			continue;
-		p->line[(*n)++] = c == ';' ? ':' : c;
+		if (c == ';')
+			p->line[(*n)++] = ':';
+		else
+			*n += escape(p->line + *n, &c, 1, 0);
 	}
 	if (f->kernel) {
 		memcpy(p->line + *n, "_[k]", 4);
@@ -314,25 +364,29 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 		snprintf(cbuf, sizeof cbuf, ":%u", e->tid);
 		comm = cbuf;
 	}
+	size_t n = strnlen(comm, 16);
+
 	if (!o->folded) {
-		out_fmt("%.16s %u/%u %lld.%09lld: %llu %s: \n", comm, e->pid, e->tid,
+		out_fmt("%s %u/%u %lld.%09lld: %llu %s: \n", text_name(p, comm, n, 1),
+		    e->pid, e->tid,
 		    (long long)(e->time / 1000000000), (long long)(e->time % 1000000000),
 		    (unsigned long long)s->period, o->event);
 		for (i = 0; i < s->n; i++) {
 			struct frame f;
 
 			resolve(p, e->pid, fr[i], i < s->nkernel, i == 0, &f);
-			script_frame(fr[i], &f);
+			script_frame(p, fr[i], &f);
 		}
 		out_char('\n');
 		return;
 	}
-	size_t n = strnlen(comm, 16);
-
-	p->line = xgrow(p->line, &p->linecap, n + 1, 1);
-	for (size_t k = 0; k < n; k++)
-		p->line[k] = comm[k] == ' ' ? '_' : comm[k];
 	int java = n >= 4 && memcmp(comm, "java", 4) == 0;
+
+	p->line = xgrow(p->line, &p->linecap, 4 * n + 1, 1);
+	n = escape(p->line, comm, n, 1);
+	for (size_t k = 0; k < n; k++)
+		if (p->line[k] == ' ')
+			p->line[k] = '_';
 
 	for (i = s->n; i-- > 0;) {
 		struct frame f;
@@ -438,6 +492,7 @@ report_write(struct recs *r, const struct report_opts *o)
 	free(p.files);
 	free(p.counts);
 	free(p.line);
+	free(p.esc);
 	intern_free(&p.paths);
 	intern_free(&p.stacks);
 }

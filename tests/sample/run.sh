@@ -127,6 +127,27 @@ for m in perf signal; do
 	fi
 done
 
+# A program whose name, so its comm, holds a blank first, a tab, a
+# newline and a ';': in the text, every line is a header with the comm
+# escaped, a frame or blank; in --folded and in stackcollapse's folding
+# of the text, every stack starts with that comm, and forges no frame.
+evil=$(printf ' e\tv\nil;fake')
+ecomm='\x20e\x09v\x0ail:fake'
+cp "$tmp/hot" "$tmp/$evil"
+"$TR" --sample -g -F 999 -o "$tmp/evil.txt" -- "$tmp/$evil" 300 2> /dev/null
+expect "a comm with control bytes: text lines" "$(ecomm=$ecomm awk '
+    / cpu-clock: $/ && index($0, ENVIRON["ecomm"] " ") == 1 { h++; next }
+    /^\t/ || /^$/ { next } { o++ } END { print (h > 0 ? "headers" : "no headers") ", " o + 0 " others" }' \
+    "$tmp/evil.txt")" "headers, 0 others"
+"$BIN/stackcollapse" "$tmp/evil.txt" > "$tmp/evil.sc"
+"$TR" --sample -g -F 999 --folded -- "$tmp/$evil" 300 > "$tmp/evil.f" 2> /dev/null
+for f in evil.sc evil.f; do
+	expect "a comm with control bytes: $f roots, forged frames" "$(awk -F';' '
+	    { r[$1] = 1; for (i = 2; i <= NF; i++) if ($i ~ /^fake/) forged++ }
+	    END { for (k in r) printf "%s, ", k; print forged + 0 }' "$tmp/$f")" "$ecomm, 0"
+done
+rm -f "$tmp/$evil"
+
 # A perf map planted in /tmp for the program's pid by another user: a
 # FIFO, a link to /dev/zero or a file not the program's user's is
 # refused, and said; a line past the bound is skipped, and said.

@@ -18,12 +18,25 @@
  * memory map it starts from; an exec'd program loads this library again
  * through the inherited environment.  The memory map (for symbols) is
  * sent at start and after each dlopen: the handler cannot read it.
+ *
+ * The program is to see the user's LD_PRELOAD, and what it executes
+ * after trace-record is gone must not be told to preload a /proc/PID/fd
+ * path that names nothing (ld.so complains in every such program): so
+ * once loaded, the sampler takes its own path out of LD_PRELOAD, and
+ * the exec and posix_spawn functions put it back in the environment
+ * they pass on, if that environment still carries TRACE_RECORD_SAMPLE,
+ * while trace-record still reads the ring.  Built on the stack: an exec
+ * may come in a vfork child, where malloc is not to be called.  system()
+ * and popen() spawn inside libc, past these wrappers: what they run is
+ * not followed.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +65,7 @@ static unsigned char *data;
 static uint64_t mask;
 static int clk = CLK_MONO;
 static pthread_key_t timer_key;
+static const char *self;		/* our path in LD_PRELOAD, from SR_ENV */
 
 static __thread uintptr_t stack_lo, stack_hi;
 static __thread timer_t timer;
@@ -320,6 +334,193 @@ dlopen(const char *file, int mode)
 	return h;
 }
 
+#define PRELOAD		"LD_PRELOAD="
+#define PRELOAD_LEN	(sizeof PRELOAD - 1)
+
+/*
+ * For an environment about to be passed on: 0 when it goes unchanged
+ * (trace-record is done, or the environment is not ours), else the
+ * sizes with_us needs: *n entries, *len bytes for LD_PRELOAD.
+ */
+static int
+preload_room(char *const *envp, size_t *n, size_t *len)
+{
+	const char *old = NULL;
+	int ours = 0;
+
+	if (ring == NULL || self == NULL || envp == NULL ||
+	    __atomic_load_n(&ring->closed, __ATOMIC_ACQUIRE) || access(self, R_OK) != 0)
+		return 0;
+	for (*n = 0; envp[*n]; ++*n)
+		if (strncmp(envp[*n], SR_ENV "=", sizeof SR_ENV) == 0)
+			ours = 1;
+		else if (strncmp(envp[*n], PRELOAD, PRELOAD_LEN) == 0)
+			old = envp[*n] + PRELOAD_LEN;
+	*n += 2;
+	*len = PRELOAD_LEN + strlen(self) + (old ? strlen(old) + 1 : 0) + 1;
+	return ours;
+}
+
+/* envp with our path first in LD_PRELOAD, in v and buf (preload_room's sizes). */
+static char *const *
+with_us(char *const *envp, char **v, char *buf)
+{
+	size_t k = 0, n = PRELOAD_LEN + strlen(self);
+	int put = 0;
+
+	memcpy(buf, PRELOAD, PRELOAD_LEN);
+	memcpy(buf + PRELOAD_LEN, self, n - PRELOAD_LEN + 1);
+	for (size_t i = 0; envp[i]; i++)
+		if (strncmp(envp[i], PRELOAD, PRELOAD_LEN) == 0) {
+			if (!put) {
+				buf[n] = ':';
+				memcpy(buf + n + 1, envp[i] + PRELOAD_LEN,
+				    strlen(envp[i] + PRELOAD_LEN) + 1);
+				v[k++] = buf;
+				put = 1;
+			}
+		} else {
+			v[k++] = envp[i];
+		}
+	if (!put)
+		v[k++] = buf;
+	v[k] = NULL;
+	return v;
+}
+
+/* The real function, or -1 with ENOSYS. */
+#define REAL(name) \
+	static __typeof__(&name) real; \
+	if (real == NULL) \
+		*(void **)&real = dlsym(RTLD_NEXT, #name); \
+	if (real == NULL) \
+		return errno = ENOSYS, -1
+
+/* Call real with the environment e fixed, args before and after it. */
+#define WITH_ENV(e, call) do { \
+	size_t n_, len_; \
+	if (preload_room(e, &n_, &len_)) { \
+		char *v_[n_], buf_[len_]; \
+		char *const *env_ = with_us(e, v_, buf_); \
+		return call; \
+	} else { \
+		char *const *env_ = e; \
+		return call; \
+	} \
+} while (0)
+
+EXPORT int
+execve(const char *path, char *const argv[], char *const envp[])
+{
+	REAL(execve);
+	WITH_ENV(envp, real(path, argv, env_));
+}
+
+EXPORT int
+execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	REAL(execvpe);
+	WITH_ENV(envp, real(file, argv, env_));
+}
+
+EXPORT int
+fexecve(int fd, char *const argv[], char *const envp[])
+{
+	REAL(fexecve);
+	WITH_ENV(envp, real(fd, argv, env_));
+}
+
+EXPORT int
+execv(const char *path, char *const argv[])
+{
+	return execve(path, argv, environ);
+}
+
+EXPORT int
+execvp(const char *file, char *const argv[])
+{
+	return execvpe(file, argv, environ);
+}
+
+/* execl, execle, execlp: the arguments as an array, on the stack. */
+#define LIST_ARGS(first, ap, argv) \
+	size_t argc_ = 1; \
+	va_start(ap, first); \
+	while (va_arg(ap, char *) != NULL) \
+		argc_++; \
+	va_end(ap); \
+	char *argv[argc_ + 1]; \
+	va_start(ap, first); \
+	argv[0] = (char *)first; \
+	for (size_t i_ = 1; i_ <= argc_; i_++) \
+		argv[i_] = va_arg(ap, char *)
+
+EXPORT int
+execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+
+	LIST_ARGS(arg, ap, argv);
+	va_end(ap);
+	return execve(path, argv, environ);
+}
+
+EXPORT int
+execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+
+	LIST_ARGS(arg, ap, argv);
+	va_end(ap);
+	return execvpe(file, argv, environ);
+}
+
+EXPORT int
+execle(const char *path, const char *arg, ...)
+{
+	va_list ap;
+
+	LIST_ARGS(arg, ap, argv);
+	char *const *envp = va_arg(ap, char *const *);
+
+	va_end(ap);
+	return execve(path, argv, envp);
+}
+
+EXPORT int
+posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+    const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	REAL(posix_spawn);
+	WITH_ENV(envp, real(pid, path, fa, attr, argv, env_));
+}
+
+EXPORT int
+posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+    const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	REAL(posix_spawnp);
+	WITH_ENV(envp, real(pid, file, fa, attr, argv, env_));
+}
+
+/*
+ * Take our path out of LD_PRELOAD: "SELF" was an unset variable,
+ * "SELF:VALUE" the user's VALUE (empty too).
+ */
+static void
+unpreload(const char *path)
+{
+	const char *v = getenv("LD_PRELOAD");
+	size_t n = strlen(path);
+
+	if (v == NULL || strncmp(v, path, n) != 0)
+		return;
+	if (v[n] == '\0')
+		unsetenv("LD_PRELOAD");
+	else if (v[n] == ':')
+		setenv("LD_PRELOAD", v + n + 1, 1);
+}
+
 __attribute__((constructor)) static void
 sampler_init(void)
 {
@@ -329,6 +530,11 @@ sampler_init(void)
 
 	if (env == NULL)
 		return;
+	/* The path, before unpreload changes the environment env is in. */
+	const char *sp = strrchr(env, ' ');
+
+	if (sp && sp[1] == '/' && (self = strdup(sp + 1)) != NULL)
+		unpreload(self);
 	long fd = strtol(env, &end, 10);
 	const char *mode = end;
 

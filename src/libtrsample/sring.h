@@ -20,7 +20,7 @@
 #define SR_MAGIC	0x31474e4952525453ull	/* "STRRING1" */
 #define SR_HEAD		4096			/* header page */
 #define SR_MAXFRAMES	256
-#define SR_ENV		"TRACE_RECORD_SAMPLE"	/* "FD HZ CLOCK" */
+#define SR_ENV		"TRACE_RECORD_SAMPLE"	/* "FD CLOCK SAMPLER" */
 
 enum { SR_SAMPLE = 1, SR_MAPS = 2, SR_FORK = 3 };
 
@@ -31,6 +31,8 @@ struct sr_ring {
 	uint64_t	tail;		/* next byte to read */
 	uint64_t	lost;		/* samples with no room */
 	uint64_t	period;		/* ns of CPU time between samples */
+	uint64_t	closed;		/* the reader is done: exec no more with
+					 * the sampler preloaded */
 };
 
 /*

@@ -9,6 +9,12 @@
  * sring.h is a second memory file, inherited by the program's processes
  * by descriptor number.  Reading it is the one consumer's side of the
  * protocol: take published records from tail, zero them, move tail.
+ *
+ * The sampler's path goes first in LD_PRELOAD, before the user's value
+ * if there is one ("PATH" alone when there is none, "PATH:" when it is
+ * empty), so that the sampler can take it out again once loaded and
+ * leave the program the user's value exactly; it puts itself back for
+ * the programs exec'd while trace-record reads (sampler.c).
  */
 #include "sigsample.h"
 
@@ -28,7 +34,7 @@ struct sigsample {
 	int		 ringfd, sofd;
 	struct sr_ring	*ring;
 	unsigned char	*data;
-	char		 preload[4200], env[96];
+	char		*preload, *env;
 	const struct clockcal *cal;
 	unsigned char	*rec;
 	size_t		 reccap;
@@ -62,9 +68,14 @@ sigsample_new(unsigned hz, const struct clockcal *cal)
 	s->ring->size = RING_BYTES;
 	s->ring->period = 1000000000u / hz;
 	s->ring->magic = SR_MAGIC;
-	snprintf(s->preload, sizeof s->preload, "/proc/%d/fd/%d%s%s", (int)getpid(),
-	    s->sofd, old && *old ? ":" : "", old && strlen(old) < 4000 ? old : "");
-	snprintf(s->env, sizeof s->env, "%d %s", s->ringfd, modes[cal->mode & 3]);
+	char path[64];
+	size_t n = (size_t)snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)getpid(),
+	    s->sofd);
+
+	s->preload = xmalloc(n + (old ? strlen(old) + 2 : 1));
+	sprintf(s->preload, "%s%s%s", path, old ? ":" : "", old ? old : "");
+	s->env = xmalloc(n + 32);
+	sprintf(s->env, "%d %s %s", s->ringfd, modes[cal->mode & 3], path);
 	return s;
 }
 
@@ -155,12 +166,15 @@ sigsample_read(struct sigsample *s, struct recs *r)
 void
 sigsample_close(struct sigsample *s, struct recs *r)
 {
+	__atomic_store_n(&s->ring->closed, 1, __ATOMIC_RELEASE);
 	r->lost += __atomic_load_n(&s->ring->lost, __ATOMIC_RELAXED);
 	if (s->ring->tail < s->ring->head)
 		r->lost++;	/* a writer that died mid-record, and what followed */
 	munmap(s->ring, SR_HEAD + RING_BYTES);
 	close(s->ringfd);
 	close(s->sofd);
+	free(s->preload);
+	free(s->env);
 	free(s->rec);
 	free(s);
 }

@@ -127,6 +127,38 @@ for m in perf signal; do
 	fi
 done
 
+# The signal mechanism's LD_PRELOAD: the program and what it executes
+# see the user's value exactly (unset, empty, or 6000 bytes) and are
+# sampled; what is executed after trace-record is gone is not told to
+# preload a file that is gone with it.
+printf 'int x;\n' > "$tmp/null.c"
+$CC -shared -fPIC -o "$tmp/libnull.so" "$tmp/null.c"
+printf '%s\n' 'printf "%s %s\n" "${LD_PRELOAD-unset}" "$(grep -q trsample /proc/$$/maps && echo sampled)"' \
+    > "$tmp/env.sh"
+long=$(i=0; while [ $i -lt 300 ]; do printf '%s:' "$tmp/libnull.so"; i=$((i + 1)); done)
+env_run() {
+	"$TR" --sample --mechanism=signal -o /dev/null -- \
+	    sh -c '{ . "$1"; exec sh "$1"; } > "$2" 2>&1' sh "$tmp/env.sh" "$tmp/env.out" 2> /dev/null
+	cat "$tmp/env.out"
+}
+expect "LD_PRELOAD unset: so for the program and what it executes" \
+    "$(unset LD_PRELOAD; env_run)" "unset sampled
+unset sampled"
+expect "LD_PRELOAD empty: so for the program and what it executes" \
+    "$(LD_PRELOAD= env_run)" " sampled
+ sampled"
+expect "LD_PRELOAD of ${#long} bytes: kept whole for the program and what it executes" \
+    "$(LD_PRELOAD=$long env_run)" "$long sampled
+$long sampled"
+rm -f "$tmp/go" "$tmp/gone"
+mkfifo "$tmp/go" "$tmp/gone"
+(unset LD_PRELOAD; "$TR" --sample --mechanism=signal -o /dev/null -- \
+    sh -c '(read x < "$1"; exec sh "$2" > "$3" 2>&1) &' sh "$tmp/go" "$tmp/env.sh" "$tmp/gone" \
+    2> /dev/null)
+echo > "$tmp/go"
+expect "executed after trace-record ended: LD_PRELOAD as the user's, nothing else said" \
+    "$(cat "$tmp/gone")" "unset "
+
 # A program whose name, so its comm, holds a blank first, a tab, a
 # newline and a ';': in the text, every line is a header with the comm
 # escaped, a frame or blank; in --folded and in stackcollapse's folding

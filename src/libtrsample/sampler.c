@@ -131,6 +131,7 @@ emit(struct sr_rec *h, const void *body, size_t n)
 	if (ring == NULL || len > ring->size / 4 || !reserve(len, &at))
 		return;
 	h->len = 0;
+	h->size = l;
 	put(at, h, sizeof *h);
 	put(at + sizeof *h, body, n);
 	__atomic_store_n((uint32_t *)(void *)(data + (at & mask)), l, __ATOMIC_RELEASE);

@@ -9,6 +9,11 @@
  * then publishes it by storing its length in the first word last; with
  * no room it counts the sample in lost and returns.  The reader takes
  * published records from tail in order, zeroes them and moves tail.
+ * A writer that dies between reserving and publishing (its process
+ * killed in the handler) would stop the reader at its record for good:
+ * the header, with the record's size, is written first, and a record
+ * unpublished for a while is skipped by that size and counted as lost
+ * (or, with no header written either, everything reserved up to then).
  * Records are 8-byte multiples, so a header never straddles the end of
  * the ring; a body may, and is copied in two parts.
  */
@@ -51,7 +56,7 @@ struct sr_rec {
 	uint64_t	time;
 	uint32_t	cpu, n;
 	uint32_t	periods;	/* timer periods it stands for (overruns + 1) */
-	uint32_t	pad;
+	uint32_t	size;		/* len to be, written with the header */
 	char		comm[16];
 };
 

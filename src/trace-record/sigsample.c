@@ -8,7 +8,9 @@
  * process of the program can open while trace-record runs.  The ring of
  * sring.h is a second memory file, inherited by the program's processes
  * by descriptor number.  Reading it is the one consumer's side of the
- * protocol: take published records from tail, zero them, move tail.
+ * protocol: take published records from tail, zero them, move tail;
+ * and skip a record that stays unpublished for STUCK_NS (its writer is
+ * taken as dead), or at the end, when no writer is left.
  *
  * The sampler's path goes first in LD_PRELOAD, before the user's value
  * if there is one ("PATH" alone when there is none, "PATH:" when it is
@@ -18,10 +20,12 @@
  */
 #include "sigsample.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../lib/err.h"
@@ -29,6 +33,8 @@
 #include "sampler_so.h"
 
 #define RING_BYTES	(32u << 20)
+/* A writer publishes within microseconds: one silent this long is dead. */
+#define STUCK_NS	1000000000
 
 struct sigsample {
 	int		 ringfd, sofd;
@@ -38,6 +44,8 @@ struct sigsample {
 	const struct clockcal *cal;
 	unsigned char	*rec;
 	size_t		 reccap;
+	uint64_t	 stuck;		/* tail unpublished since stuck_at */
+	int64_t		 stuck_at;	/* 0: not stuck */
 };
 
 struct sigsample *
@@ -118,8 +126,48 @@ to_ns(const struct clockcal *c, uint64_t raw, uint32_t cpu)
 	return clock_to_ns(c, raw);
 }
 
-void
-sigsample_read(struct sigsample *s, struct recs *r)
+/* Zero [from, to) for the writers to come. */
+static void
+clear(struct sigsample *s, uint64_t from, uint64_t to)
+{
+	for (; from < to; from++)
+		s->data[from & (RING_BYTES - 1)] = 0;
+}
+
+/*
+ * The record at tail is unpublished: how far to skip it, or 0 to wait
+ * for its writer.  dead: no writer is left.
+ */
+static uint64_t
+skip_stuck(struct sigsample *s, uint64_t tail, uint64_t head, int dead)
+{
+	struct timespec ts;
+	int64_t now;
+
+	if (!dead) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		if (s->stuck_at == 0 || s->stuck != tail) {
+			s->stuck = tail;
+			s->stuck_at = now;
+			return 0;
+		}
+		if (now - s->stuck_at < STUCK_NS)
+			return 0;
+	}
+	s->stuck_at = 0;
+	uint32_t size = __atomic_load_n((uint32_t *)(void *)(s->data +
+	    ((tail + offsetof(struct sr_rec, size)) & (RING_BYTES - 1))), __ATOMIC_RELAXED);
+
+	if (size >= sizeof(struct sr_rec) && size <= RING_BYTES / 4 && !(size & 7) &&
+	    size <= head - tail)
+		return size;
+	return head - tail;	/* not even the header: what follows is lost too */
+}
+
+/* Move the published records into r; dead: skip what is unpublished. */
+static void
+read_ring(struct sigsample *s, struct recs *r, int dead)
 {
 	uint64_t tail = s->ring->tail;
 	uint64_t head = __atomic_load_n(&s->ring->head, __ATOMIC_ACQUIRE);
@@ -129,11 +177,20 @@ sigsample_read(struct sigsample *s, struct recs *r)
 		    (tail & (RING_BYTES - 1))), __ATOMIC_ACQUIRE);
 		struct sr_rec h;
 
-		if (len == 0)
-			break;		/* reserved, not yet written */
+		if (len == 0) {
+			uint64_t skip = skip_stuck(s, tail, head, dead);
+
+			if (skip == 0)
+				break;		/* reserved, not yet written */
+			r->lost++;
+			clear(s, tail, tail + skip);
+			tail += skip;
+			continue;
+		}
 		if (len < sizeof h || len > RING_BYTES / 4 || (len & 7)) {
 			/* Not ours to trust: drop everything up to head. */
 			r->lost++;
+			clear(s, tail, head);
 			tail = head;
 			break;
 		}
@@ -164,12 +221,18 @@ sigsample_read(struct sigsample *s, struct recs *r)
 }
 
 void
+sigsample_read(struct sigsample *s, struct recs *r)
+{
+	read_ring(s, r, 0);
+}
+
+void
 sigsample_close(struct sigsample *s, struct recs *r)
 {
 	__atomic_store_n(&s->ring->closed, 1, __ATOMIC_RELEASE);
+	/* The program is gone: what is still unpublished never will be. */
+	read_ring(s, r, 1);
 	r->lost += __atomic_load_n(&s->ring->lost, __ATOMIC_RELAXED);
-	if (s->ring->tail < s->ring->head)
-		r->lost++;	/* a writer that died mid-record, and what followed */
 	munmap(s->ring, SR_HEAD + RING_BYTES);
 	close(s->ringfd);
 	close(s->sofd);

@@ -19,11 +19,12 @@ struct sigsample *sigsample_new(unsigned hz, const struct clockcal *cal);
  */
 void		 sigsample_child(const struct sigsample *s, int use);
 
-/* Move the published samples into r. */
+/* Move the published samples into r; one left unpublished for a
+ * second (its writer killed while writing) is skipped, counted as lost. */
 void		 sigsample_read(struct sigsample *s, struct recs *r);
 
-/* After the last read: samples lost (ring full, or a writer killed
- * while writing) into r->lost. */
+/* After the program's end: what is left, and the samples lost (ring
+ * full, or a writer killed while writing), into r. */
 void		 sigsample_close(struct sigsample *s, struct recs *r);
 
 #endif

@@ -4,7 +4,7 @@
  * the same loop, 7 and 3 units per round.  Build with
  * -fno-omit-frame-pointer -O1.
  *
- *	hot MS [threads N | fork | early | forever | kill | jit [PLANT]]
+ *	hot MS [threads N | fork | early | forever | kill | jit [PLANT] | stall]
  *
  * MS: milliseconds of CPU time per thread or process.  threads: N
  * threads do it at once; fork: a child process does it too; early: exit
@@ -15,9 +15,13 @@
  * another user could have planted in /tmp instead: fifo (a FIFO), link
  * (a symbolic link to /dev/zero), other (the right lines, but the file
  * owned by uid 65534; exit status 4 when it cannot be given away), or
- * long (the right lines after one of 70,000 bytes).
+ * long (the right lines after one of 70,000 bytes).  stall: under the
+ * signal mechanism, reserve a record in its ring and never publish it,
+ * as a writer killed in the middle would, then work (exit status 5
+ * without the ring).
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -27,6 +31,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../../src/libtrsample/sring.h"
 
 #define NOINLINE __attribute__((noinline))
 
@@ -160,6 +166,31 @@ jit(double ms, const char *plant)
 	return 0;
 }
 
+static int
+stall(void)
+{
+	const char *env = getenv(SR_ENV);
+	struct sr_ring *r;
+	struct sr_rec h = { .type = SR_SAMPLE, .size = 64 };
+
+	if (env == NULL)
+		return 5;
+	r = mmap(NULL, SR_HEAD, PROT_READ, MAP_SHARED, atoi(env), 0);
+	if (r == MAP_FAILED)
+		return 5;
+	uint64_t size = r->size;
+
+	munmap(r, SR_HEAD);
+	r = mmap(NULL, SR_HEAD + size, PROT_READ | PROT_WRITE, MAP_SHARED, atoi(env), 0);
+	if (r == MAP_FAILED)
+		return 5;
+	uint64_t at = __atomic_fetch_add(&r->head, h.size, __ATOMIC_ACQ_REL);
+
+	memcpy((unsigned char *)r + SR_HEAD + (at & (size - 1)), &h, sizeof h);
+	work(run_ms);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -190,6 +221,8 @@ main(int argc, char **argv)
 		work(-1);
 	} else if (strcmp(mode, "jit") == 0) {
 		return jit(run_ms, argc > 3 ? argv[3] : "");
+	} else if (strcmp(mode, "stall") == 0) {
+		return stall();
 	} else if (strcmp(mode, "kill") == 0) {
 		work(run_ms);
 		raise(SIGKILL);

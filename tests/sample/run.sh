@@ -127,6 +127,18 @@ for m in perf signal; do
 	fi
 done
 
+# A record reserved in the signal mechanism's ring and never published
+# (its writer killed): skipped and counted as lost, the samples after it
+# still read.
+"$TR" --sample -F 999 --mechanism=signal -o /dev/null -- "$tmp/hot" 1500 stall 2> "$tmp/err"
+st=$?
+set -- $(samples "$tmp/err")
+if [ $st -eq 0 ] && [ "${1:-0}" -ge 300 ] && [ "${2:-0}" -eq 1 ]; then
+	ok "an unpublished record in the ring: skipped, $1 samples after it, 1 lost"
+else
+	bad "an unpublished record in the ring" "status $st, $(cat "$tmp/err")"
+fi
+
 # The signal mechanism's LD_PRELOAD: the program and what it executes
 # see the user's value exactly (unset, empty, or 6000 bytes) and are
 # sampled; what is executed after trace-record is gone is not told to

@@ -51,6 +51,8 @@ struct perfev {
 	size_t		 page;
 	unsigned char	*rec;		/* one record, unwrapped */
 	size_t		 reccap;
+	size_t		 ntasks, missed;	/* tasks asked for, and not (wholly) had */
+	int		 misserr;
 };
 
 static int
@@ -102,24 +104,29 @@ tasks(pid_t pid, int attach, size_t *n)
 	return v;
 }
 
+/* Each task on each CPU; a task refused on some CPU is counted missed. */
 static int
 open_all(struct perfev *pe, struct perf_event_attr *a, const pid_t *t, size_t nt)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	int opened = 0, err = 0;
 
-	for (size_t i = 0; i < nt; i++)
+	pe->ntasks = nt;
+	pe->missed = 0;
+	for (size_t i = 0; i < nt; i++) {
+		int refused = 0;
+
 		for (int cpu = 0; cpu < ncpu; cpu++) {
 			int fd = open_event(a, t[i], cpu);
 
 			if (fd < 0) {
 				/* An offline CPU, or a thread gone meanwhile. */
 				if (errno != ENODEV && errno != ESRCH)
-					err = errno;
+					refused = err = errno;
 				continue;
 			}
 			if (ring_join(pe, fd, cpu) != 0) {
-				err = errno;
+				refused = err = errno;
 				close(fd);
 				continue;
 			}
@@ -127,6 +134,11 @@ open_all(struct perfev *pe, struct perf_event_attr *a, const pid_t *t, size_t nt
 			pe->fds[pe->nfds++] = fd;
 			opened++;
 		}
+		if (refused) {
+			pe->missed++;
+			pe->misserr = refused;
+		}
+	}
 	if (err && opened == 0) {
 		errno = err;
 		return -1;
@@ -405,6 +417,14 @@ perfev_parse(struct recs *r, const unsigned char *p, size_t n, int callchain,
 		p += h.size;
 		n -= h.size;
 	}
+}
+
+size_t
+perfev_missed(const struct perfev *pe, size_t *ntasks, int *err)
+{
+	*ntasks = pe->ntasks;
+	*err = pe->misserr;
+	return pe->missed;
 }
 
 void

@@ -5,6 +5,7 @@
 #define TR_PERFEV_H
 
 #include <poll.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -23,6 +24,14 @@ struct perfev;
  */
 struct perfev	*perfev_open(pid_t pid, int attach, unsigned hz, int callchain,
 		    int64_t to_real, int *kernel);
+
+/*
+ * The tasks perfev_open was asked for (the threads of an attached
+ * process, else 1) in *ntasks, and how many of them some event was
+ * refused for (EMFILE, ...), with the last such errno in *err: those
+ * are not sampled, or not on every CPU.
+ */
+size_t		 perfev_missed(const struct perfev *pe, size_t *ntasks, int *err);
 
 /* Up to max poll entries for the rings; the count. */
 int		 perfev_pollfds(const struct perfev *pe, struct pollfd *p, int max);

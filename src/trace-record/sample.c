@@ -238,11 +238,24 @@ output_start(const struct outfile *of)
 	close(of->fd);
 }
 
-static void
-say_perf(unsigned hz, int kernel)
+/* Which mechanism, and what it could not open: 1 when something. */
+static int
+say_perf(const struct perfev *pe, unsigned hz, int kernel, pid_t attach)
 {
+	size_t nt, missed;
+	int e;
+
 	warnx("sampling at %u Hz with perf_event_open (%s)", hz, kernel ?
 	    "kernel and user stacks" : "user stacks only: kernel ones not permitted");
+	if ((missed = perfev_missed(pe, &nt, &e)) == 0)
+		return 0;
+	if (attach)
+		warnx("-p %d: %zu of %zu threads not sampled, or not on every CPU "
+		    "(perf_event_open: %s)", (int)attach, missed, nt, strerror(e));
+	else
+		warnx("the program is not sampled on every CPU (perf_event_open: %s)",
+		    strerror(e));
+	return 1;
 }
 
 int
@@ -253,9 +266,8 @@ sample_run(const struct sample_opts *o, char **argv)
 	struct perfev *pe = NULL;
 	struct sigsample *ss = NULL;
 	struct sigaction sa;
-	int kernel = 0, status = 0, go = -1, report = -1, e = 0;
+	int kernel = 0, status = 0, go = -1, report = -1, e = 0, partial = 0;
 	pid_t child = 0;
-
 	struct outfile of;
 
 	memset(&r, 0, sizeof r);
@@ -280,7 +292,7 @@ sample_run(const struct sample_opts *o, char **argv)
 			output_abandon(&of);
 			die(EXIT_SELF, "-p %d: perf_event_open:", (int)o->attach);
 		}
-		say_perf(o->hz, kernel);
+		partial = say_perf(pe, o->hz, kernel, o->attach);
 		run_attached(o->attach, pe, &r);
 	} else {
 		signal(SIGINT, SIG_IGN);
@@ -301,7 +313,7 @@ sample_run(const struct sample_opts *o, char **argv)
 			}
 		}
 		if (pe) {
-			say_perf(o->hz, kernel);
+			say_perf(pe, o->hz, kernel, 0);
 			if (ss) {
 				sigsample_close(ss, &r);
 				ss = NULL;
@@ -339,7 +351,7 @@ sample_run(const struct sample_opts *o, char **argv)
 	    (unsigned long long)r.lost);
 	recs_free(&r);
 	if (o->attach)
-		return 0;
+		return partial ? EXIT_SELF : 0;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

@@ -232,8 +232,8 @@ output_start(const struct outfile *of)
 
 	if (of->fd < 0)
 		return;
-	if (fstat(of->fd, &st) != 0 || (S_ISREG(st.st_mode) && ftruncate(of->fd, 0) != 0) ||
-	    dup2(of->fd, 1) < 0)
+	if (fstat(of->fd, &st) != 0 ||
+	    (S_ISREG(st.st_mode) && ftruncate(of->fd, 0) != 0) || dup2(of->fd, 1) < 0)
 		die(EXIT_SELF, "%s:", of->path);
 	close(of->fd);
 }
@@ -289,7 +289,9 @@ sample_run(const struct sample_opts *o, char **argv)
 		synthesize(o->attach, &r, clock_mono() + cal.mono_to_real);
 		pe = perfev_open(o->attach, 1, o->hz, o->callchain, cal.mono_to_real, &kernel);
 		if (pe == NULL) {
+			e = errno;
 			output_abandon(&of);
+			errno = e;
 			die(EXIT_SELF, "-p %d: perf_event_open:", (int)o->attach);
 		}
 		partial = say_perf(pe, o->hz, kernel, o->attach);

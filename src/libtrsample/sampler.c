@@ -355,28 +355,36 @@ preload_room(char *const *envp, size_t *n, size_t *len)
 	for (*n = 0; envp[*n]; ++*n)
 		if (strncmp(envp[*n], SR_ENV "=", sizeof SR_ENV) == 0)
 			ours = 1;
-		else if (strncmp(envp[*n], PRELOAD, PRELOAD_LEN) == 0)
-			old = envp[*n] + PRELOAD_LEN;
+		else if (old == NULL && strncmp(envp[*n], PRELOAD, PRELOAD_LEN) == 0)
+			old = envp[*n] + PRELOAD_LEN;	/* the first, as getenv */
 	*n += 2;
 	*len = PRELOAD_LEN + strlen(self) + (old ? strlen(old) + 1 : 0) + 1;
 	return ours;
 }
 
-/* envp with our path first in LD_PRELOAD, in v and buf (preload_room's sizes). */
+/*
+ * envp with our path first in its first LD_PRELOAD (a later one, which
+ * getenv would not see either, is left out), in v and buf, of
+ * preload_room's sizes nv and len: within them even if another thread
+ * changed the environment meanwhile.
+ */
 static char *const *
-with_us(char *const *envp, char **v, char *buf)
+with_us(char *const *envp, char **v, size_t nv, char *buf, size_t len)
 {
 	size_t k = 0, n = PRELOAD_LEN + strlen(self);
 	int put = 0;
 
 	memcpy(buf, PRELOAD, PRELOAD_LEN);
 	memcpy(buf + PRELOAD_LEN, self, n - PRELOAD_LEN + 1);
-	for (size_t i = 0; envp[i]; i++)
+	for (size_t i = 0; envp[i] && k < nv - 2; i++)
 		if (strncmp(envp[i], PRELOAD, PRELOAD_LEN) == 0) {
-			if (!put) {
+			if (!put && len >= n + 2) {
+				const char *old = envp[i] + PRELOAD_LEN;
+				size_t m = strnlen(old, len - n - 2);
+
 				buf[n] = ':';
-				memcpy(buf + n + 1, envp[i] + PRELOAD_LEN,
-				    strlen(envp[i] + PRELOAD_LEN) + 1);
+				memcpy(buf + n + 1, old, m);
+				buf[n + 1 + m] = '\0';
 				v[k++] = buf;
 				put = 1;
 			}
@@ -402,7 +410,7 @@ with_us(char *const *envp, char **v, char *buf)
 	size_t n_, len_; \
 	if (preload_room(e, &n_, &len_)) { \
 		char *v_[n_], buf_[len_]; \
-		char *const *env_ = with_us(e, v_, buf_); \
+		char *const *env_ = with_us(e, v_, n_, buf_, len_); \
 		return call; \
 	} else { \
 		char *const *env_ = e; \

@@ -116,14 +116,16 @@ for m in perf signal; do
 
 	# Never stops: timeout's SIGTERM reaches trace-record and the
 	# program; the samples so far are written, and the last is whole.
+	# (At least 20: on a loaded machine the program gets well under
+	# its second of CPU, and 100 failed at a load of 8 on 2 CPUs.)
 	timeout 1 "$TR" --sample -g -F 999 --mechanism=$m -o "$tmp/$m.forever" -- "$tmp/hot" 0 forever \
 	    2> "$tmp/$m.err"
 	expect "$m under timeout: timeout's status" $? 124
 	set -- $(samples "$tmp/$m.err")
-	if [ "${1:-0}" -ge 100 ] && [ "$(tail -c 2 "$tmp/$m.forever" | od -An -c | tr -d ' ')" = '\n\n' ]; then
+	if [ "${1:-0}" -ge 20 ] && [ "$(tail -c 2 "$tmp/$m.forever" | od -An -c | tr -d ' ')" = '\n\n' ]; then
 		ok "$m under timeout: $1 samples written, ending with a whole one"
 	else
-		bad "$m under timeout" "$(cat "$tmp/$m.err")"
+		bad "$m under timeout" "$(tail -n 1 "$tmp/$m.err")"
 	fi
 done
 

@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../lib/err.h"
@@ -33,7 +32,8 @@
 #include "sampler_so.h"
 
 #define RING_BYTES	(32u << 20)
-/* A writer publishes within microseconds: one silent this long is dead. */
+/* A writer publishes within microseconds: one silent this long is taken
+ * as dead (one stopped that long, with SIGSTOP, loses its record). */
 #define STUCK_NS	1000000000
 
 struct sigsample {
@@ -141,12 +141,9 @@ clear(struct sigsample *s, uint64_t from, uint64_t to)
 static uint64_t
 skip_stuck(struct sigsample *s, uint64_t tail, uint64_t head, int dead)
 {
-	struct timespec ts;
-	int64_t now;
-
 	if (!dead) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		int64_t now = clock_mono();
+
 		if (s->stuck_at == 0 || s->stuck != tail) {
 			s->stuck = tail;
 			s->stuck_at = now;

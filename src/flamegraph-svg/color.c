@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/compat.h"
 #include "../lib/xmlesc.h"
 #include "color.h"
 

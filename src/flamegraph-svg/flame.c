@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "flame.h"

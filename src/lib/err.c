@@ -30,6 +30,9 @@ err_prog(void)
 	return prog;
 }
 
+static void vmsg(const char *, unsigned long long, const char *, va_list)
+	PRINTFLIKE(3, 0);
+
 static void
 vmsg(const char *file, unsigned long long line, const char *fmt, va_list ap)
 {

@@ -15,6 +15,13 @@
 #include <stddef.h>
 #include <stdnoreturn.h>
 
+/* printf-style checking where the compiler has it (gcc, clang). */
+#if defined(__GNUC__)
+#define PRINTFLIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTFLIKE(f, a)
+#endif
+
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 /* Set the program name used as the message prefix (basename of argv0). */
@@ -28,13 +35,13 @@ const char *err_prog(void);
  */
 void err_input_status(int status);
 
-void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warnx(const char *fmt, ...) PRINTFLIKE(1, 2);
 /* "prog: file:line: msg" on stderr; line 0 prints "prog: file: msg". */
 void warn_at(const char *file, unsigned long long line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	PRINTFLIKE(3, 4);
 /* warnx, then exit(status). */
 noreturn void die(int status, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	PRINTFLIKE(2, 3);
 
 /*
  * Copy at most max bytes of s into a static-free caller buffer as a quoted,

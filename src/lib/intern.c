@@ -39,12 +39,28 @@ rd64(const unsigned char *p)
 	return v;
 }
 
+/*
+ * The 128-bit product's halves xored.  Where the compiler has no 128-bit
+ * integer (32-bit targets), the product is put together from 32-bit
+ * halves: the same value, so hashes and SVG ids do not depend on it.
+ */
 static inline uint64_t
 mix(uint64_t a, uint64_t b)
 {
-	__uint128_t r = (__uint128_t)a * b;
+#ifdef __SIZEOF_INT128__
+	unsigned __int128 r = (unsigned __int128)a * b;
 
 	return (uint64_t)r ^ (uint64_t)(r >> 64);
+#else
+	uint64_t al = a & 0xffffffffu, ah = a >> 32;
+	uint64_t bl = b & 0xffffffffu, bh = b >> 32;
+	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+	uint64_t lo = (mid << 32) | (ll & 0xffffffffu);
+	uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+
+	return lo ^ hi;
+#endif
 }
 
 static inline uint32_t

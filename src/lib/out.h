@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "err.h"
+
 /* Call once at start-up: restores SIGPIPE's default action. */
 void out_init(void);
 void out_write(const void *p, size_t n);
@@ -23,7 +25,7 @@ void out_i64(int64_t v);
 /* A NUL-terminated string. */
 void out_str(const char *s);
 /* printf-style; any length (longer than the stack buffer is allocated). */
-void out_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void out_fmt(const char *fmt, ...) PRINTFLIKE(1, 2);
 /* Flush everything; exits on error.  Call before returning from main. */
 void out_flush(void);
 

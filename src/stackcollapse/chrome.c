@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/intern.h"
 #include "../lib/json.h"

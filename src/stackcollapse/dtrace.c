@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/num.h"
 #include "../lib/scan.h"

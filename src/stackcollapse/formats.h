@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../lib/err.h"
 #include "../lib/input.h"
 #include "merge.h"
 
@@ -108,7 +109,7 @@ rd_line(struct reader *r, const char **l, size_t *n)
 }
 /* "file:line: what" on stderr; returns -1. */
 int rd_fail(struct reader *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+    PRINTFLIKE(2, 3);
 /* Count a skipped line, naming the first few. */
 void rd_skip(struct reader *r, const char *l, size_t n);
 

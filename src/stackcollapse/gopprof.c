@@ -17,6 +17,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "../lib/compat.h"
 #include "../lib/count.h"
 #include "../lib/err.h"
 #include "../lib/intern.h"

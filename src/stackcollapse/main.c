@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/input.h"
 #include "../lib/num.h"

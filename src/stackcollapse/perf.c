@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/compat.h"
 #include "../lib/count.h"
 #include "../lib/err.h"
 #include "../lib/num.h"

@@ -18,6 +18,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/num.h"
 #include "formats.h"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/compat.h"
 #include "../lib/err.h"
 #include "formats.h"
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "lib/arena.h"
+#include "lib/compat.h"
 #include "lib/count.h"
 #include "lib/err.h"
 #include "lib/input.h"
@@ -19,6 +20,38 @@ static void
 check(const char *name, int ok)
 {
 	printf("%s %s\n", ok ? "ok" : "FAIL", name);
+}
+
+/* compat's fallbacks against a byte-by-byte model, where they serve. */
+static void
+test_compat(void)
+{
+	const char *h = "abcabcabd\0abd";
+	size_t n = 13, i, j, bad = 0;
+
+	check("compat: memmem first", ft_memmem(h, n, "abc", 3) == h);
+	check("compat: memmem later", ft_memmem(h, n, "abd", 3) == h + 6);
+	check("compat: memmem past NUL", ft_memmem(h + 7, n - 7, "abd", 3) == h + 10);
+	check("compat: memmem at end", ft_memmem(h, n, "bd", 2) == h + 7);
+	check("compat: memmem none", ft_memmem(h, n, "abe", 3) == NULL);
+	check("compat: memmem longer", ft_memmem(h, 2, "abc", 3) == NULL);
+	check("compat: memmem empty", ft_memmem(h, n, "", 0) == h);
+	check("compat: memrchr", ft_memrchr(h, 'a', n) == h + 10);
+	check("compat: memrchr NUL", ft_memrchr(h, 0, n) == h + 9);
+	check("compat: memrchr none", ft_memrchr(h, 'z', n) == NULL);
+	check("compat: memrchr empty", ft_memrchr(h, 'a', 0) == NULL);
+	for (i = 0; i <= n; i++)
+		for (j = 1; j <= 3 && i + j <= n; j++) {
+			const char *want = NULL, *p;
+
+			for (p = h; p + j <= h + n; p++)
+				if (memcmp(p, h + i, j) == 0) {
+					want = p;
+					break;
+				}
+			bad += ft_memmem(h, n, h + i, j) != want;
+		}
+	check("compat: memmem every needle of the haystack", bad == 0);
 }
 
 static void
@@ -329,6 +362,7 @@ main(int argc, char **argv)
 	(void)argc;
 	err_init(argv[0]);
 	test_num();
+	test_compat();
 	test_count();
 	test_arena();
 	test_intern();

@@ -105,7 +105,14 @@ intern_hash(const void *vp, size_t len)
 	const unsigned char *p = vp;
 	const uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
 	size_t n = len;
-	uint64_t h = k0 ^ n, tail = 0;
+	/*
+	 * The length is mixed into a full-width seed, because the mixes below
+	 * multiply by h ^ k0: with h = k0 ^ len, a key of 1 to 7 bytes was
+	 * multiplied by its length, the product's high half was near zero,
+	 * and the slot came from the key's first bytes (fn_0 .. fn_4999 on a
+	 * few slots, probing quadratic).
+	 */
+	uint64_t h = mix(k0 ^ n, k1), tail = 0;
 
 	while (n >= 16) {
 		h = mix(rd64(p) ^ k1, rd64(p + 8) ^ h);

@@ -356,6 +356,59 @@ test_json(void)
 	check("json: u64 overflow", json_u64("18446744073709551616", 20, &u) < 0);
 }
 
+/*
+ * Issue 22 (hardening), h2's block: the intern probe length, input that
+ * shrinks while mapped, the line cap.
+ */
+
+/* The longest and the total distance of an entry from its home slot. */
+static void
+probe_lengths(const struct intern *t, size_t *max, size_t *total)
+{
+	size_t j, d;
+
+	*max = *total = 0;
+	for (j = 0; j <= t->mask; j++) {
+		if (t->slots[j] == 0)
+			continue;
+		d = (j - (t->ents[t->slots[j] - 1].hash & t->mask)) & t->mask;
+		*total += d;
+		if (d > *max)
+			*max = d;
+	}
+}
+
+/*
+ * Short keys with a common prefix (fn_0 .. fn_4999) must spread over the
+ * slots: when the hash of a 1- to 7-byte key came from its first bytes
+ * they shared a few home slots and probing went quadratic.
+ */
+static void
+test_intern_probes(void)
+{
+	static const char *const prefix[] = { "fn_", "", "f_", "function_",
+	    "a_long_common_prefix_" };
+	struct intern t;
+	char key[64], name[96];
+	size_t i, k, max, total;
+
+	for (k = 0; k < sizeof prefix / sizeof *prefix; k++) {
+		intern_init(&t);
+		for (i = 0; i < 50000; i++) {
+			int n = snprintf(key, sizeof key, "%s%d", prefix[k],
+			    (int)i);
+
+			intern_put(&t, key, (size_t)n, NULL);
+		}
+		probe_lengths(&t, &max, &total);
+		snprintf(name, sizeof name, "intern: \"%sN\" keys probe few slots "
+		    "(max %zu, mean %.2f)", prefix[k], max,
+		    (double)total / (double)intern_count(&t));
+		check(name, max < 64 && total < 2 * intern_count(&t));
+		intern_free(&t);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -369,6 +422,7 @@ main(int argc, char **argv)
 	test_quote();
 	test_input();
 	test_json();
+	test_intern_probes();
 	puts("done");
 	return 0;
 }

@@ -72,6 +72,8 @@ palmap_read(struct palmap *m, const char *path)
 	if (bad > 1)
 		warn_at(in.name, 0, "skipped %llu invalid lines", bad);
 	input_close(&in);
+	if (r < 0)
+		palmap_free(m);
 	return r < 0 ? -1 : 0;
 }
 

@@ -20,7 +20,8 @@ struct palmap {
 
 /*
  * Read path into m; a missing file is an empty map.  Lines that are not
- * NAME->rgb(R,G,B) are skipped and reported.  Returns -1 on a read error.
+ * NAME->rgb(R,G,B) are skipped and reported.  Returns -1 on a read error,
+ * with m freed.
  */
 int palmap_read(struct palmap *m, const char *path);
 /* The colour of name: from the map, or computed by fn and added. */

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -220,11 +221,44 @@ last_boundary(const struct input *in, const char *p, size_t n)
 	return 0;
 }
 
+/* The number of newlines in p[0..n), eight bytes at a time. */
+static unsigned long long
+count_nl(const char *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
+	unsigned long long c = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		w ^= ones * '\n';
+		/* 1 in each byte that was a newline (no carry between bytes). */
+		w = ~(((w & low7) + low7) | w | low7) >> 7;
+		c += (w * ones) >> 56;
+	}
+	for (; i < n; i++)
+		c += p[i] == '\n';
+	return c;
+}
+
+/* Report the line at p, numbered line, that has no newline in the cap. */
+static int
+too_long(const struct input *in, unsigned long long line, const char *p)
+{
+	char q[4 * 16 + 8];
+
+	warn_at(in->name, line, "line longer than the limit of %u MiB: %s",
+	    INPUT_MAXWIN >> 20, err_quote(q, p, 17, 16));
+	return -1;
+}
+
 /*
  * The mapped file in windows: a block ends at the last boundary within
- * INPUT_WINDOW bytes (the window doubles while it holds none), and the
- * pages of the previous block are dropped, so resident memory stays near
- * the window's size however large the file.
+ * INPUT_MAPWIN bytes (the window doubles while it holds none, up to
+ * INPUT_MAXWIN), and the pages of the previous block are dropped, so
+ * resident memory stays near the window's size however large the file.
  */
 static int
 next_mapped(struct input *in, const char **p, size_t *n, int *at_boundary)
@@ -250,6 +284,18 @@ next_mapped(struct input *in, const char **p, size_t *n, int *at_boundary)
 			*at_boundary = 1;
 			break;
 		}
+		if (win >= INPUT_MAXWIN) {
+			/* As a buffer would: cut at a newline, never past the cap. */
+			const char *s = in->map + in->start;
+			const char *nl = memrchr(s, '\n', win);
+
+			if (nl == NULL)
+				return too_long(in, count_nl(in->map, in->start) + 1,
+				    s);
+			e = (size_t)(nl - s) + 1;
+			*at_boundary = 0;
+			break;
+		}
 		win *= 2;
 	}
 	*p = in->map + in->start;
@@ -266,6 +312,9 @@ input_next(struct input *in, const char **p, size_t *n, int *at_boundary)
 	if (in->map)
 		return next_mapped(in, p, n, at_boundary);
 	if (in->start) {
+		/* Only for the number of a line too long: no cap without one. */
+		if (in->boundlen)
+			in->lines += count_nl(in->buf, in->start);
 		memmove(in->buf, in->buf + in->start, in->len - in->start);
 		in->len -= in->start;
 		in->start = 0;
@@ -283,8 +332,9 @@ input_next(struct input *in, const char **p, size_t *n, int *at_boundary)
 		if (e == 0 && in->cap >= INPUT_MAXWIN) {
 			const char *nl = memrchr(in->buf, '\n', in->len);
 
-			if (nl)
-				e = (size_t)(nl - in->buf) + 1;
+			if (nl == NULL)
+				return too_long(in, in->lines + 1, in->buf);
+			e = (size_t)(nl - in->buf) + 1;
 		}
 		if (e) {
 			*p = in->buf;

@@ -13,10 +13,13 @@
  * "" for any byte: a JSON reader that carries split tokens itself),
  * so a parser can split a block between threads without cutting a record.
  * When a window holds no boundary the buffer grows, up to INPUT_MAXWIN, after
- * which a block ends at the last newline instead (at_boundary is then 0):
- * memory stays bounded by the window, whatever the input's size, unless a
- * single line is longer than that.  The last block of a file may end without
- * a newline.
+ * which a block ends at the last newline instead (at_boundary is then 0),
+ * and INPUT_MAXWIN bytes without a newline are an error ("file:N: line
+ * longer than the limit"), mapped or not: memory stays bounded by the
+ * window, whatever the input, and no parser sees a line of 64 MiB or more.
+ * The number N costs a count of the newlines in the blocks a buffer hands
+ * out; a mapping counts them only when the error comes.  The last block of
+ * a file may end without a newline.
  *
  * Memory: the block pointer is valid until the next input_next or
  * input_close.  The input owns its buffers.
@@ -28,6 +31,7 @@
 #include <string.h>
 
 #define INPUT_WINDOW (8u << 20)
+/* The largest buffer, and so the cap on a line (newline included). */
 #define INPUT_MAXWIN (64u << 20)
 /* Windows of a mapped file: large enough that a thread per part pays off. */
 #define INPUT_MAPWIN (32u << 20)
@@ -48,6 +52,7 @@ struct input {
 	const char *boundary;
 	size_t boundlen;
 	const char *lp, *lend;	/* input_getline: rest of the current block */
+	unsigned long long lines; /* newlines handed out before buf */
 };
 
 /* 1 when the library was built with zlib. */

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,99 @@ static int
 is_gzip(const unsigned char *p, size_t n)
 {
 	return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+/*
+ * Files mapped now, for the SIGBUS handler: base is set last and cleared
+ * first (atomically), so the handler never sees a half-made slot.  An
+ * input that finds no free slot is read instead of mapped.
+ */
+#define NMAPS 16
+
+static struct mapslot {
+	char *base;
+	size_t len;
+	int shrunk;		/* pages past the file's end became zeros */
+} maps[NMAPS];
+static struct sigaction old_bus;
+static size_t bus_page;
+
+/*
+ * A page of a mapping past the end of a file that shrank: the pages from
+ * it to the mapping's end become anonymous zeros, the access that faulted
+ * is made again and reads 0, and input_next reports the shrink.  mmap is
+ * not on POSIX's list of async-signal-safe calls, but it is one system
+ * call on the systems we build for.  A fault that is not ours goes to the
+ * handler there was before, by putting it back and letting it fault again.
+ */
+static void
+on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	char *a = si->si_addr;
+
+	(void)sig;
+	(void)ctx;
+	for (int i = 0; i < NMAPS; i++) {
+		char *b = __atomic_load_n(&maps[i].base, __ATOMIC_ACQUIRE);
+		char *from;
+
+		if (b == NULL || a < b || a >= b + maps[i].len)
+			continue;
+		from = b + (size_t)(a - b) / bus_page * bus_page;
+		if (mmap(from, (size_t)(b + maps[i].len - from), PROT_READ,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+			break;
+		__atomic_store_n(&maps[i].shrunk, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	sigaction(SIGBUS, &old_bus, NULL);
+}
+
+/* A slot for m[0..len), with the handler in place: its index, or -1. */
+static int
+map_register(char *m, size_t len)
+{
+	static int installed;
+
+	if (!installed) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		bus_page = (size_t)sysconf(_SC_PAGESIZE);
+		if (sigaction(SIGBUS, &sa, &old_bus) < 0)
+			return -1;
+		installed = 1;
+	}
+	for (int i = 0; i < NMAPS; i++)
+		if (maps[i].base == NULL) {
+			maps[i].len = len;
+			maps[i].shrunk = 0;
+			__atomic_store_n(&maps[i].base, m, __ATOMIC_RELEASE);
+			return i;
+		}
+	return -1;
+}
+
+/*
+ * 1, reported, when a page of the mapping could not be read: the file
+ * shrank under it, or (its size still whole) the disk failed.
+ */
+static int
+map_shrunk(const struct input *in)
+{
+	struct stat st;
+
+	if (!__atomic_load_n(&maps[in->slot].shrunk, __ATOMIC_ACQUIRE))
+		return 0;
+	if (fstat(in->fd, &st) == 0 && (size_t)st.st_size >= in->maplen)
+		warn_at(in->name, 0, "read error: a page of the mapped file "
+		    "could not be read");
+	else
+		warn_at(in->name, 0, "the file shrank while it was read");
+	return 1;
 }
 
 int
@@ -62,13 +156,16 @@ input_open(struct input *in, const char *path, const char *boundary)
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
 		    in->fd, 0);
 
-		if (m != MAP_FAILED) {
+		if (m != MAP_FAILED &&
+		    (in->slot = map_register(m, (size_t)st.st_size)) >= 0) {
 			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
 			in->map = m;
 			in->maplen = (size_t)st.st_size;
 			in->eof = 1;
 			return 0;
 		}
+		if (m != MAP_FAILED)
+			munmap(m, (size_t)st.st_size);
 	}
 #ifdef F_SETPIPE_SZ
 	/*
@@ -271,6 +368,9 @@ next_mapped(struct input *in, const char **p, size_t *n, int *at_boundary)
 		madvise(in->map + in->dropped, done - in->dropped, MADV_DONTNEED);
 		in->dropped = done;
 	}
+	/* The previous block's parse may have met the shrink. */
+	if (map_shrunk(in))
+		return -1;
 	if (avail == 0)
 		return 0;
 	for (;;) {
@@ -290,14 +390,16 @@ next_mapped(struct input *in, const char **p, size_t *n, int *at_boundary)
 			const char *nl = memrchr(s, '\n', win);
 
 			if (nl == NULL)
-				return too_long(in, count_nl(in->map, in->start) + 1,
-				    s);
+				return map_shrunk(in) ? -1 : too_long(in,
+				    count_nl(in->map, in->start) + 1, s);
 			e = (size_t)(nl - s) + 1;
 			*at_boundary = 0;
 			break;
 		}
 		win *= 2;
 	}
+	if (map_shrunk(in))
+		return -1;
 	*p = in->map + in->start;
 	*n = e;
 	in->start += e;
@@ -414,8 +516,10 @@ input_close(struct input *in)
 #endif
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
-	if (in->map)
+	if (in->map) {
+		__atomic_store_n(&maps[in->slot].base, NULL, __ATOMIC_RELEASE);
 		munmap(in->map, in->maplen);
+	}
 	free(in->buf);
 	free(in->raw);
 	memset(in, 0, sizeof *in);

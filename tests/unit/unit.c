@@ -409,6 +409,75 @@ test_intern_probes(void)
 	}
 }
 
+/* Write n copies of "main;work 1\n" to fd from its start. */
+static int
+fill_lines(int fd, int n)
+{
+	static const char line[] = "main;work 1\n";
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (write(fd, line, sizeof line - 1) != (ssize_t)(sizeof line - 1))
+			return -1;
+	return 0;
+}
+
+/*
+ * A mapped file that shrinks while it is read (a log rotated): the bytes
+ * past its new end read as zeros instead of raising SIGBUS, and the next
+ * input_next is an error that says so, whether the shrink came while the
+ * caller held a block or before input_next scanned the window.
+ */
+static void
+test_input_shrink(void)
+{
+	char path[] = "/tmp/ft-unit-XXXXXX", errpath[] = "/tmp/ft-unit-XXXXXX";
+	char msg[512];
+	struct input in;
+	const char *p;
+	size_t n;
+	int fd = mkstemp(path), efd = mkstemp(errpath), saved = dup(2);
+	int atb, r1, r2 = 0, r3 = 0, mapped;
+	volatile char last = 'x';
+	ssize_t got;
+
+	fflush(stderr);
+	dup2(efd, 2);
+	/* 48 KiB: twelve pages, one block. */
+	mapped = fill_lines(fd, 4096) == 0 && input_open(&in, path, "\n") == 0 &&
+	    in.map != NULL;
+	if (mapped) {
+		r1 = input_next(&in, &p, &n, &atb);
+		if (r1 == 1 && ftruncate(fd, 4096) == 0)
+			last = p[n - 1];
+		r2 = input_next(&in, &p, &n, &atb);
+		input_close(&in);
+		if (fill_lines(fd, 4096) == 0 &&
+		    input_open(&in, path, "\n") == 0) {
+			if (ftruncate(fd, 100) == 0)
+				r3 = input_next(&in, &p, &n, &atb);
+			input_close(&in);
+		}
+	}
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	got = pread(efd, msg, sizeof msg - 1, 0);
+	msg[got > 0 ? got : 0] = '\0';
+	check("input: a small file is mapped", mapped);
+	check("input: a page lost to a shrink reads as zeros", last == 0);
+	check("input: the shrink is reported at the next block", r2 == -1);
+	check("input: a shrink before the scan is reported", r3 == -1);
+	check("input: the shrink message names the file", strstr(msg,
+	    ": the file shrank while it was read\n") != NULL &&
+	    strstr(msg, path) != NULL);
+	close(fd);
+	close(efd);
+	unlink(path);
+	unlink(errpath);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -423,6 +492,7 @@ main(int argc, char **argv)
 	test_input();
 	test_json();
 	test_intern_probes();
+	test_input_shrink();
 	puts("done");
 	return 0;
 }

@@ -131,20 +131,29 @@ map_shrunk(const struct input *in)
 int
 input_open(struct input *in, const char *path, const char *boundary)
 {
+	int fd = STDIN_FILENO;
+
+	if (strcmp(path, "-") == 0)
+		return input_fdopen(in, fd, "<stdin>", boundary);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		warn_at(path, 0, "cannot open:");
+		return -1;
+	}
+	return input_fdopen(in, fd, path, boundary);
+}
+
+int
+input_fdopen(struct input *in, int fd, const char *name, const char *boundary)
+{
 	struct stat st;
 	unsigned char magic[2];
 	ssize_t r;
 
 	memset(in, 0, sizeof *in);
-	in->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	in->name = name;
 	in->boundary = boundary;
 	in->boundlen = strlen(boundary);
-	if (strcmp(path, "-") == 0) {
-		in->fd = STDIN_FILENO;
-	} else if ((in->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		warn_at(in->name, 0, "cannot open:");
-		return -1;
-	}
+	in->fd = fd;
 	if (fstat(in->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
 		warn_at(in->name, 0, "cannot read:");

@@ -76,6 +76,13 @@ int input_has_zlib(void);
 int input_open(struct input *in, const char *path, const char *boundary);
 
 /*
+ * The same for an open descriptor, which the input then owns (closes),
+ * unless it is standard input; name is for messages and must outlive it.
+ */
+int input_fdopen(struct input *in, int fd, const char *name,
+    const char *boundary);
+
+/*
  * The next block: returns 1 with *p, *n and *at_boundary set, 0 at end of
  * input, -1 on a read or decompression error (already reported).
  */

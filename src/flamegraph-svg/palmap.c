@@ -46,7 +46,8 @@ parse_rgb(const char *s, size_t n, struct rgb *c)
 /*
  * Open path for reading, not through a symbolic link, and only a regular
  * file (O_NONBLOCK: a FIFO must not hang the open).  The descriptor, -2
- * when there is no such file, or -1 after a message.
+ * when there is no such file (and flags do not create it), or -1 after a
+ * message.
  */
 static int
 open_palette(const char *path, int flags)
@@ -55,7 +56,7 @@ open_palette(const char *path, int flags)
 	int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
 
 	if (fd < 0) {
-		if (errno == ENOENT)
+		if (errno == ENOENT && !(flags & O_CREAT))
 			return -2;
 		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
 			warn_at(path, 0, "is a symbolic link; a palette is not "
@@ -232,6 +233,12 @@ palmap_write(struct palmap *m, const char *path)
 		return 0;
 	if ((fd = lock_palette(path, &st)) < 0)
 		return -1;
+	/* A rename would replace a file made read-only to keep it as it is. */
+	if (access(path, W_OK) < 0) {
+		warn_at(path, 0, "cannot write the palette:");
+		close(fd);
+		return -1;
+	}
 	memset(&now, 0, sizeof now);
 	intern_init(&now.names);
 	if (load(&now, dup(fd), path) < 0) {

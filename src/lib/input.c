@@ -111,7 +111,8 @@ map_register(char *m, size_t len)
 
 /*
  * 1, reported, when a page of the mapping could not be read: the file
- * shrank under it, or (its size still whole) the disk failed.
+ * shrank under it, or (its size whole again) it was rewritten or the disk
+ * failed.
  */
 static int
 map_shrunk(const struct input *in)
@@ -121,8 +122,8 @@ map_shrunk(const struct input *in)
 	if (!__atomic_load_n(&maps[in->slot].shrunk, __ATOMIC_ACQUIRE))
 		return 0;
 	if (fstat(in->fd, &st) == 0 && (size_t)st.st_size >= in->maplen)
-		warn_at(in->name, 0, "read error: a page of the mapped file "
-		    "could not be read");
+		warn_at(in->name, 0, "the file changed while it was read, or a "
+		    "page of it could not be read");
 	else
 		warn_at(in->name, 0, "the file shrank while it was read");
 	return 1;

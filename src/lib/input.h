@@ -10,7 +10,7 @@
  * third of the two-thread speed-up.
  * A file that shrinks under its mapping (a log rotated, a capture
  * rewritten) raises SIGBUS in whichever thread touches a lost page.  A
- * handler (installed by the first input_open that maps) turns the pages
+ * handler (installed when the first file is mapped) turns the pages
  * from there to the mapping's end into zeros, so that thread reads 0 and
  * goes on, and the next input_next reports "the file shrank" (-1: exit 1,
  * never a signal); a parser may meet zero bytes in the block it holds, as

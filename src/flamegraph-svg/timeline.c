@@ -17,6 +17,7 @@
 #include "../lib/input.h"
 #include "../lib/num.h"
 #include "../lib/out.h"
+#include "../lib/spanrange.h"
 #include "../lib/xmlesc.h"
 #include "timeline.h"
 #include "timeline_js.h"
@@ -114,11 +115,15 @@ parse_span(struct timeline *t, const char *l, size_t n, uint64_t *parent_id,
 		return "ID is not a positive integer";
 	if (num_parse_u64(f[1], fl[1], parent_id) < 0)
 		return "PARENT is not an integer";
-	if (num_parse_u64(f[2], fl[2], &start) < 0 || start > (1ull << 53))
+	if (num_parse_u64(f[2], fl[2], &start) < 0)
 		return "START_NS is not a time from the trace's start "
 		    "(laid out by spanlayout?)";
-	if (num_parse_u64(f[3], fl[3], &dur) < 0 || dur > (1ull << 53))
+	if (num_parse_u64(f[3], fl[3], &dur) < 0)
 		return "DURATION_NS is not a duration in ns";
+	if (start > (uint64_t)SPAN_TIME_MAX)
+		return span_range_what(SPAN_START_OUT);
+	if (span_range_check((int64_t)start, dur) != SPAN_IN_RANGE)
+		return span_range_what(span_range_check((int64_t)start, dur));
 	if (num_parse_u64(f[5], fl[5], &row) < 0 || row >= 1u << 24)
 		return "ROW is not a row number below 16777216";
 	intern_put(&t->ids, &id, sizeof id, &isnew);

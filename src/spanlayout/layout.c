@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "../lib/err.h"
+#include "../lib/spanrange.h"
 #include "layout.h"
 
 static uint64_t
@@ -177,6 +178,35 @@ radix_sort(struct key *a, struct key *tmp, size_t n)
 	}
 }
 
+/*
+ * The times to be written, relative to the earliest start, must be in
+ * range too, or spanlayout would write what its readers refuse: spans
+ * near both ends of the range are more than 2^62 ns apart.  Reports the
+ * first span that is not and returns -1.
+ */
+static int
+check_relative(const struct spanset *s)
+{
+	int64_t origin = s->n ? s->v[0].start : 0;
+
+	for (size_t i = 1; i < s->n; i++)
+		if (s->v[i].start < origin)
+			origin = s->v[i].start;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct span *sp = &s->v[i];
+		/* At most 2^63: both ends are within 2^62 of 0. */
+		uint64_t rel = (uint64_t)sp->start - (uint64_t)origin;
+
+		if (rel > (uint64_t)SPAN_TIME_MAX ||
+		    span_range_check((int64_t)rel, sp->dur) != SPAN_IN_RANGE) {
+			warn_at(s->files[sp->file], sp->line, "span ends more than "
+			    "2^62 ns after the earliest start (%lld ns)", (long long)origin);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 tree_build(struct tree *t, const struct spanset *s, int by_track)
 {
@@ -188,7 +218,7 @@ tree_build(struct tree *t, const struct spanset *s, int by_track)
 
 	memset(t, 0, sizeof *t);
 	t->n = n;
-	if (index_ids(s, &slots, &mask) < 0)
+	if (check_relative(s) < 0 || index_ids(s, &slots, &mask) < 0)
 		return -1;
 	t->parent = xmalloc((n ? n : 1) * sizeof *t->parent);
 	t->broken = xcalloc(n ? n : 1, 1);

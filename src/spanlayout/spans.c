@@ -8,12 +8,14 @@
  * are read too, their DEPTH column ignored, so a laid-out file can be
  * edited with grep and laid out again.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/err.h"
 #include "../lib/input.h"
 #include "../lib/num.h"
+#include "../lib/spanrange.h"
 #include "spans.h"
 
 void
@@ -156,6 +158,7 @@ read_text(struct spanset *s, struct input *in, const char *path)
 		const char *p = l, *e = l + len, *f[7];
 		size_t fn[7];
 		struct span *sp;
+		enum span_range rg;
 		int i;
 
 		line++;
@@ -200,8 +203,13 @@ read_text(struct spanset *s, struct input *in, const char *path)
 		else if (parse_u64(f[3], fn[3], &sp->dur) < 0)
 			r = bad(path, line, "bad DURATION_NS (want an unsigned "
 			    "integer):", f[3], fn[3]);
-		else if (sp->start > 0 && sp->dur > (uint64_t)(INT64_MAX - sp->start))
-			r = bad(path, line, "span ends past 2^63-1 ns:", f[3], fn[3]);
+		else if ((rg = span_range_check(sp->start, sp->dur)) != SPAN_IN_RANGE) {
+			char what[64];
+			int k = rg == SPAN_START_OUT ? 2 : 3;
+
+			snprintf(what, sizeof what, "%s:", span_range_what(rg));
+			r = bad(path, line, what, f[k], fn[k]);
+		}
 		if (r < 0) {
 			free(name);
 			return -1;

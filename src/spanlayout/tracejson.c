@@ -31,6 +31,7 @@
 #include "../lib/input.h"
 #include "../lib/intern.h"
 #include "../lib/json.h"
+#include "../lib/spanrange.h"
 #include "spans.h"
 
 /* Metadata names by key: thread and process names of M events. */
@@ -111,6 +112,16 @@ jerr(struct rd *r, const char *what)
 		warn_at(r->path, j->line, "%s (byte %llu)", what,
 		    (unsigned long long)json_offset(j));
 	return -1;
+}
+
+/* A time out of spanrange.h's range, found in the value of key. */
+static int
+range_err(struct rd *r, const char *key, enum span_range rg)
+{
+	char msg[96];
+
+	snprintf(msg, sizeof msg, "bad %s: %s", key, span_range_what(rg));
+	return jerr(r, msg);
 }
 
 /* Expect a token of kind t; anything else is reported. */
@@ -325,6 +336,8 @@ chrome_event(struct rd *r, struct event *ev)
 	}
 	if (!ev->has_ts)
 		return jerr(r, "trace event without \"ts\"");
+	if (span_range_check(ev->ts, 0) != SPAN_IN_RANGE)
+		return range_err(r, "\"ts\"", SPAN_START_OUT);
 	if (ev->ts > r->maxts)
 		r->maxts = ev->ts;
 	t = thread_of(r, ev);
@@ -336,8 +349,8 @@ chrome_event(struct rd *r, struct event *ev)
 			return jerr(r, "complete (X) event without \"dur\"");
 		if (ev->dur < 0)
 			return jerr(r, "negative \"dur\"");
-		if (ev->ts > 0 && ev->dur > INT64_MAX - ev->ts)
-			return jerr(r, "event ends past 2^63-1 ns");
+		if (span_range_check(ev->ts, (uint64_t)ev->dur) != SPAN_IN_RANGE)
+			return range_err(r, "\"dur\"", SPAN_END_OUT);
 		sp = new_span(r, t, ev->ts, ev);
 		sp->dur = (uint64_t)ev->dur;
 		if (ev->ts + ev->dur > r->maxts)
@@ -514,6 +527,7 @@ tidb_set(struct rd *r)
 				return -1;
 			while ((t = json_next(j)) == JSON_OBJ) {
 				struct span *sp = spanset_add(r->s);
+				enum span_range rg;
 				int have = 0;
 				int64_t d;
 
@@ -553,8 +567,9 @@ tidb_set(struct rd *r)
 					    : "span without \"duration_ns\"");
 				if (sp->id == 0)
 					return jerr(r, "\"span_id\" 0 (ids must be nonzero)");
-				if (sp->start > 0 && sp->dur > (uint64_t)(INT64_MAX - sp->start))
-					return jerr(r, "span ends past 2^63-1 ns");
+				if ((rg = span_range_check(sp->start, sp->dur)) != SPAN_IN_RANGE)
+					return range_err(r, rg == SPAN_START_OUT ?
+					    "\"begin_unix_time_ns\"" : "\"duration_ns\"", rg);
 				if (!(have & 16))
 					sp->name = intern_put(&r->s->names, "", 0, NULL);
 			}

@@ -15,6 +15,7 @@
 #include "lib/intern.h"
 #include "lib/json.h"
 #include "lib/num.h"
+#include "lib/spanrange.h"
 
 static void
 check(const char *name, int ok)
@@ -476,6 +477,22 @@ test_input_shrink(void)
 	close(efd);
 	unlink(path);
 	unlink(errpath);
+static void
+test_spanrange(void)
+{
+	check("spanrange: 0 to 2^62", span_range_check(0, 1ull << 62) == SPAN_IN_RANGE);
+	check("spanrange: -2^62 to 2^62", span_range_check(SPAN_TIME_MIN,
+	    1ull << 63) == SPAN_IN_RANGE);
+	check("spanrange: end 2^62 + 1", span_range_check(1, 1ull << 62) ==
+	    SPAN_END_OUT);
+	check("spanrange: 0 for 2^64-1 ns", span_range_check(0, UINT64_MAX) ==
+	    SPAN_END_OUT);
+	check("spanrange: start -2^62 - 1", span_range_check(SPAN_TIME_MIN - 1, 0) ==
+	    SPAN_START_OUT);
+	check("spanrange: start -2^63", span_range_check(INT64_MIN, 0) ==
+	    SPAN_START_OUT);
+	check("spanrange: start 2^63 - 1", span_range_check(INT64_MAX, 0) ==
+	    SPAN_START_OUT);
 }
 
 int
@@ -493,6 +510,7 @@ main(int argc, char **argv)
 	test_json();
 	test_intern_probes();
 	test_input_shrink();
+	test_spanrange();
 	puts("done");
 	return 0;
 }

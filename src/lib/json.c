@@ -296,7 +296,7 @@ number(struct json *j)
 		if (digits(j) == 0)
 			return -1;
 	}
-	return j->n > 4096 ? -1 : 0;
+	return 0;
 }
 
 static int
@@ -458,14 +458,14 @@ struct dec {
 	char dig[40];		/* significant digits, no leading zeros */
 	int nd;
 	int more;		/* a nonzero digit was dropped past dig */
-	long exp;
+	int64_t exp;
 };
 
 static int
 decode(const char *s, size_t n, struct dec *d)
 {
 	size_t i = 0;
-	long fracdig = 0, e = 0;
+	int64_t fracdig = 0, e = 0;	/* at most n: no overflow */
 	int esign = 1, seen = 0;
 
 	memset(d, 0, sizeof *d);
@@ -497,15 +497,20 @@ decode(const char *s, size_t n, struct dec *d)
 	if (!seen)
 		return -1;
 	if (i < n && (s[i] | 0x20) == 'e') {
-		long x = 0;
+		int64_t x = 0;
 
 		i++;
 		if (i < n && (s[i] == '+' || s[i] == '-'))
 			esign = s[i++] == '-' ? -1 : 1;
 		if (i == n)
 			return -1;
+		/*
+		 * An exponent past 10^15 outweighs any count of digits that
+		 * fits in memory, so it only has to stay that large: the value
+		 * is then 0 or too large, as it truly is.
+		 */
 		for (; i < n && isdig(s[i]); i++)
-			if (x < 1000000)
+			if (x < 1000000000000000)
 				x = x * 10 + (s[i] - '0');
 		e += esign * x;
 	}
@@ -520,9 +525,9 @@ decode(const char *s, size_t n, struct dec *d)
  * a nonzero part was rounded away.  Returns -1 when it exceeds 2^64 - 1.
  */
 static int
-scale(const struct dec *d, long shift, uint64_t *mag, int *exact)
+scale(const struct dec *d, int shift, uint64_t *mag, int *exact)
 {
-	long t = d->exp + shift, keep = d->nd + t;
+	int64_t keep = d->nd + d->exp + shift;
 	uint64_t v = 0;
 	int up = 0;
 

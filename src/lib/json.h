@@ -10,10 +10,11 @@
  * tracked in a byte stack, never by recursion, so "[[[[..." cannot exhaust
  * the C stack (it is capped at JSON_MAXDEPTH).
  *
- * Numbers are handed out as their text: json_u64 and json_scaled convert
- * them exactly (64-bit integers beyond 2^53, fractional microseconds to
- * whole nanoseconds), which a double cannot.  Strings are decoded (\uXXXX
- * and surrogate pairs to UTF-8, a lone surrogate to U+FFFD); raw control
+ * Numbers are handed out as their text, however long: json_u64 and
+ * json_scaled convert them exactly (64-bit integers beyond 2^53,
+ * fractional microseconds to whole nanoseconds, "1000...0e-N" of any
+ * length), which a double cannot.  Strings are decoded (\uXXXX and
+ * surrogate pairs to UTF-8, a lone surrogate to U+FFFD); raw control
  * bytes inside strings are accepted, as real exports contain them.
  * Rejected: a tree (DOM) parser, whose memory grows with the file, and
  * strtod, which rounds.

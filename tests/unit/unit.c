@@ -477,6 +477,36 @@ test_input_shrink(void)
 	close(efd);
 	unlink(path);
 	unlink(errpath);
+}
+
+/* Numbers of any length: skipped whole, converted exactly. */
+static void
+test_json_long(void)
+{
+	size_t n = 10000002, big = 20000;
+	char *t = malloc(n + 16), *b = malloc(big), *e = malloc(big);
+	int64_t v;
+
+	/* A 5,000-digit number where a reader skips it. */
+	memcpy(t, "{\"a\": 1", 7);
+	memset(t + 7, '0', 5000);
+	strcpy(t + 5007, ", \"b\": 2}");
+	tokens(t, b, big);
+	memcpy(e, "{ K:a N:1", 9);
+	memset(e + 9, '0', 5000);
+	strcpy(e + 5009, " K:b N:2 } END ");
+	check("json: 5,000-digit number", strcmp(b, e) == 0);
+	/* 10^7 zeros, and an exponent of 8 digits to take them back. */
+	t[0] = '1';
+	memset(t + 1, '0', n - 2);
+	strcpy(t + n - 1, "e-10000000");
+	check("json: scaled long number exactly", json_scaled(t, strlen(t), 3,
+	    &v) == 0 && v == 1000);
+	free(t);
+	free(b);
+	free(e);
+}
+
 static void
 test_spanrange(void)
 {
@@ -510,6 +540,7 @@ main(int argc, char **argv)
 	test_json();
 	test_intern_probes();
 	test_input_shrink();
+	test_json_long();
 	test_spanrange();
 	puts("done");
 	return 0;

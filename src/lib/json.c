@@ -175,6 +175,66 @@ hex4(struct json *j)
 	return v;
 }
 
+/* The next byte, not consumed; -1 at end of input. */
+static int
+peek(struct json *j)
+{
+	return j->p < j->e || refill(j) > 0 ? (unsigned char)*j->p : -1;
+}
+
+/*
+ * The escape after a backslash, decoded into s: 0, -1 at end of input,
+ * -2 when it is not an escape.  A high surrogate takes the \u escape
+ * right after it as its low half, wherever a block ends; a half without
+ * the other is U+FFFD.
+ */
+static int
+escape(struct json *j)
+{
+	long hi = -1;		/* a high half waiting for its low half */
+
+	for (;;) {
+		int c = getb(j);
+		long u;
+
+		if (c != 'u' && hi >= 0)
+			put_utf8(j, 0xfffd);
+		switch (c) {
+		case '"': case '\\': case '/':
+			put(j, (char[]){ (char)c }, 1);
+			return 0;
+		case 'b': put(j, "\b", 1); return 0;
+		case 'f': put(j, "\f", 1); return 0;
+		case 'n': put(j, "\n", 1); return 0;
+		case 'r': put(j, "\r", 1); return 0;
+		case 't': put(j, "\t", 1); return 0;
+		case 'u': break;
+		case -1: return -1;
+		default: return -2;
+		}
+		if ((u = hex4(j)) < 0)
+			return -2;
+		if (hi >= 0 && u >= 0xdc00 && u < 0xe000) {
+			put_utf8(j, (uint32_t)(0x10000 + ((hi - 0xd800) << 10) + (u - 0xdc00)));
+			return 0;
+		}
+		if (hi >= 0)
+			put_utf8(j, 0xfffd);
+		hi = -1;
+		if (u >= 0xd800 && u < 0xdc00) {
+			if (peek(j) != '\\') {
+				put_utf8(j, 0xfffd);
+				return 0;
+			}
+			j->p++;
+			hi = u;
+			continue;
+		}
+		put_utf8(j, u >= 0xdc00 && u < 0xe000 ? 0xfffd : (uint32_t)u);
+		return 0;
+	}
+}
+
 /* A string whose opening quote was consumed, decoded into s. */
 static int
 string(struct json *j)
@@ -183,7 +243,7 @@ string(struct json *j)
 	put(j, "", 0);
 	for (;;) {
 		const char *q;
-		int c;
+		int r;
 
 		if (j->p == j->e && refill(j) <= 0)
 			return -1;
@@ -197,46 +257,8 @@ string(struct json *j)
 		j->p++;
 		if (*q == '"')
 			return 0;
-		switch (c = getb(j)) {
-		case '"': case '\\': case '/':
-			put(j, (char[]){ (char)c }, 1);
-			break;
-		case 'b': put(j, "\b", 1); break;
-		case 'f': put(j, "\f", 1); break;
-		case 'n': put(j, "\n", 1); break;
-		case 'r': put(j, "\r", 1); break;
-		case 't': put(j, "\t", 1); break;
-		case 'u': {
-			long u = hex4(j), lo;
-
-			if (u < 0)
-				return -2;
-			if (u >= 0xd800 && u < 0xdc00) {
-				/* A high surrogate wants a low one next. */
-				if (j->p == j->e)
-					refill(j);
-				if (j->p + 1 < j->e && j->p[0] == '\\' && j->p[1] == 'u') {
-					j->p += 2;
-					if ((lo = hex4(j)) < 0)
-						return -2;
-					if (lo >= 0xdc00 && lo < 0xe000)
-						u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-					else {
-						put_utf8(j, 0xfffd);
-						u = lo >= 0xd800 && lo < 0xe000 ? 0xfffd : lo;
-					}
-				} else
-					u = 0xfffd;
-			} else if (u >= 0xdc00 && u < 0xe000)
-				u = 0xfffd;
-			put_utf8(j, (uint32_t)u);
-			break;
-		}
-		case -1:
-			return -1;
-		default:
-			return -2;
-		}
+		if ((r = escape(j)) < 0)
+			return r;
 	}
 }
 
@@ -244,13 +266,6 @@ static int
 isdig(int c)
 {
 	return c >= '0' && c <= '9';
-}
-
-/* The next byte, not consumed; -1 at end of input. */
-static int
-peek(struct json *j)
-{
-	return j->p < j->e || refill(j) > 0 ? (unsigned char)*j->p : -1;
 }
 
 static void

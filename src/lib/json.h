@@ -14,8 +14,9 @@
  * json_scaled convert them exactly (64-bit integers beyond 2^53,
  * fractional microseconds to whole nanoseconds, "1000...0e-N" of any
  * length), which a double cannot.  Strings are decoded (\uXXXX and
- * surrogate pairs to UTF-8, a lone surrogate to U+FFFD); raw control
- * bytes inside strings are accepted, as real exports contain them.
+ * surrogate pairs to UTF-8, also when a pair is cut between blocks; a
+ * lone surrogate to U+FFFD); raw control bytes inside strings are
+ * accepted, as real exports contain them.
  * Rejected: a tree (DOM) parser, whose memory grows with the file, and
  * strtod, which rounds.
  */

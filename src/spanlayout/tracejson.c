@@ -503,6 +503,13 @@ chrome_finish(struct rd *r)
 	free(label);
 }
 
+/* The fields a TiDB span had; the first three it must have. */
+enum {
+	HAS_ID = 1, HAS_BEGIN = 2, HAS_DURATION = 4,
+	HAS_NEEDED = HAS_ID | HAS_BEGIN | HAS_DURATION,
+	HAS_PARENT = 8, HAS_EVENT = 16
+};
+
 /* One TiDB span set, whose '{' was read. */
 static int
 tidb_set(struct rd *r)
@@ -540,37 +547,37 @@ tidb_set(struct rd *r)
 						    json_u64(j->s, j->n, v) < 0)
 							return jerr(r, k[0] == 's' ? "bad \"span_id\""
 							    : "bad \"parent_id\"");
-						have |= k[0] == 's' ? 1 : 2;
+						have |= k[0] == 's' ? HAS_ID : HAS_PARENT;
 					} else if (strcmp(k, "begin_unix_time_ns") == 0) {
 						if ((t != JSON_NUM && t != JSON_STR) ||
 						    json_scaled(j->s, j->n, 0, &sp->start) < 0)
 							return jerr(r, "bad \"begin_unix_time_ns\"");
-						have |= 4;
+						have |= HAS_BEGIN;
 					} else if (strcmp(k, "duration_ns") == 0) {
 						if ((t != JSON_NUM && t != JSON_STR) ||
 						    json_scaled(j->s, j->n, 0, &d) < 0 || d < 0)
 							return jerr(r, "bad \"duration_ns\" (want "
 							    "a non-negative integer)");
 						sp->dur = (uint64_t)d;
-						have |= 8;
+						have |= HAS_DURATION;
 					} else if (strcmp(k, "event") == 0 && t == JSON_STR) {
 						sp->name = intern_put(&r->s->names, j->s, j->n, NULL);
-						have |= 16;
+						have |= HAS_EVENT;
 					} else if (json_skip(j, t) < 0)
 						return jerr(r, NULL);
 				}
 				if (m < 0)
 					return -1;
-				if ((have & 13) != 13)
-					return jerr(r, (have & 1) == 0 ? "span without \"span_id\""
-					    : (have & 4) == 0 ? "span without \"begin_unix_time_ns\""
+				if ((have & HAS_NEEDED) != HAS_NEEDED)
+					return jerr(r, !(have & HAS_ID) ? "span without \"span_id\""
+					    : !(have & HAS_BEGIN) ? "span without \"begin_unix_time_ns\""
 					    : "span without \"duration_ns\"");
 				if (sp->id == 0)
 					return jerr(r, "\"span_id\" 0 (ids must be nonzero)");
 				if ((rg = span_range_check(sp->start, sp->dur)) != SPAN_IN_RANGE)
 					return range_err(r, rg == SPAN_START_OUT ?
 					    "\"begin_unix_time_ns\"" : "\"duration_ns\"", rg);
-				if (!(have & 16))
+				if (!(have & HAS_EVENT))
 					sp->name = intern_put(&r->s->names, "", 0, NULL);
 			}
 			if (t != JSON_ARR_END)

@@ -308,6 +308,7 @@ static int
 chrome_event(struct rd *r, struct event *ev)
 {
 	struct thread *th;
+	enum span_range rg;
 	uint32_t t;
 
 	if (strcmp(ev->ph, "M") == 0) {
@@ -349,8 +350,8 @@ chrome_event(struct rd *r, struct event *ev)
 			return jerr(r, "complete (X) event without \"dur\"");
 		if (ev->dur < 0)
 			return jerr(r, "negative \"dur\"");
-		if (span_range_check(ev->ts, (uint64_t)ev->dur) != SPAN_IN_RANGE)
-			return range_err(r, "\"dur\"", SPAN_END_OUT);
+		if ((rg = span_range_check(ev->ts, (uint64_t)ev->dur)) != SPAN_IN_RANGE)
+			return range_err(r, "\"dur\"", rg);
 		sp = new_span(r, t, ev->ts, ev);
 		sp->dur = (uint64_t)ev->dur;
 		if (ev->ts + ev->dur > r->maxts)
@@ -380,7 +381,10 @@ chrome_event(struct rd *r, struct event *ev)
 		sp = &r->s->v[th->open[k - 1]];
 		if (ev->ts < sp->start)
 			return jerr(r, "end (E) event before its begin (B)");
-		sp->dur = (uint64_t)(ev->ts - sp->start);
+		/* Both in range: at most 2^63 apart, which only unsigned holds. */
+		sp->dur = (uint64_t)ev->ts - (uint64_t)sp->start;
+		if ((rg = span_range_check(sp->start, sp->dur)) != SPAN_IN_RANGE)
+			return range_err(r, "\"ts\"", rg);
 		memmove(&th->open[k - 1], &th->open[k],
 		    (th->nopen - k) * sizeof th->open[0]);
 		th->nopen--;
@@ -430,25 +434,37 @@ by_thread_time(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Open spans closed at the end, parents by nesting, tracks named. */
-static void
+/*
+ * Open spans closed at the end, parents by nesting, tracks named.
+ * Returns -1 when an open span would last more than 2^62 ns (reported).
+ */
+static int
 chrome_finish(struct rd *r)
 {
 	struct spanset *s = r->s;
 	size_t n = s->n - r->first, top = 0;
 	uint32_t *ord, *stack, *label;
+	int ret = 0;
 
 	for (size_t i = 0; i < r->nthr; i++) {
 		for (size_t k = 0; k < r->thr[i].nopen; k++) {
 			struct span *sp = &s->v[r->thr[i].open[k]];
 
-			sp->dur = (uint64_t)(r->maxts - sp->start);
+			sp->dur = (uint64_t)r->maxts - (uint64_t)sp->start;
 			sp->flags |= SPAN_OPEN;
 			s->open_begins++;
 			s->open_spans++;
+			if (ret == 0 && span_range_check(sp->start, sp->dur) != SPAN_IN_RANGE) {
+				warn_at(r->path, sp->line, "begin (B) event never ended, "
+				    "open to the trace's end: %s",
+				    span_range_what(SPAN_TOO_LONG));
+				ret = -1;
+			}
 		}
 		free(r->thr[i].open);
 	}
+	if (ret < 0)
+		return -1;
 	label = xmalloc((r->nthr + 1) * sizeof *label);
 	for (size_t i = 0; i < r->nthr; i++) {
 		const struct thread *th = &r->thr[i];
@@ -501,6 +517,7 @@ chrome_finish(struct rd *r)
 	free(ord);
 	free(stack);
 	free(label);
+	return 0;
 }
 
 /* The fields a TiDB span had; the first three it must have. */
@@ -705,7 +722,7 @@ spans_read_json(struct spanset *s, struct input *in, enum span_format fmt)
 	json_init(&r.j, in);
 	ret = document(&r, fmt);
 	if (ret == 0 && r.seen_events)
-		chrome_finish(&r);
+		ret = chrome_finish(&r);
 	else
 		for (size_t i = 0; i < r.nthr; i++)
 			free(r.thr[i].open);

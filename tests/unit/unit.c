@@ -551,8 +551,10 @@ static void
 test_spanrange(void)
 {
 	check("spanrange: 0 to 2^62", span_range_check(0, 1ull << 62) == SPAN_IN_RANGE);
+	check("spanrange: -2^62 to 0", span_range_check(SPAN_TIME_MIN,
+	    1ull << 62) == SPAN_IN_RANGE);
 	check("spanrange: -2^62 to 2^62", span_range_check(SPAN_TIME_MIN,
-	    1ull << 63) == SPAN_IN_RANGE);
+	    1ull << 63) == SPAN_TOO_LONG);
 	check("spanrange: end 2^62 + 1", span_range_check(1, 1ull << 62) ==
 	    SPAN_END_OUT);
 	check("spanrange: 0 for 2^64-1 ns", span_range_check(0, UINT64_MAX) ==

@@ -175,7 +175,8 @@ timeline_read(struct timeline *t, struct input *in)
 				t->command = xmalloc(n - 10);
 				memcpy(t->command, l + 11, n - 11);
 				t->command[n - 11] = '\0';
-			} else if (n >= 7 && memcmp(l, "# open:", 7) == 0) {
+			} else if (n == 6 && memcmp(l, "# open", 6) == 0) {
+				/* spanlayout's mark of the span on the next line */
 				open = 1;
 			}
 			continue;

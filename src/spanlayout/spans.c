@@ -145,6 +145,25 @@ bad(const char *path, uint64_t line, const char *what, const char *f, size_t n)
 	return -1;
 }
 
+/*
+ * "# open: X" is either trace-record's mark of the span on the next line
+ * (X its ID) or the count of open spans in its header, metadata to pass
+ * on: which one is known at the next line.
+ */
+struct pending {
+	char *text;		/* the comment without "# ", when undecided */
+	size_t n, cap;
+	uint64_t id;
+};
+
+static void
+pending_flush(struct spanset *s, struct pending *pd)
+{
+	if (pd->text && pd->n)
+		spanset_meta(s, pd->text, pd->n);
+	pd->n = 0;
+}
+
 static int
 read_text(struct spanset *s, struct input *in, const char *path)
 {
@@ -153,6 +172,7 @@ read_text(struct spanset *s, struct input *in, const char *path)
 	uint64_t line = 0;
 	int r, cols = 6, open = 0;
 	char *name = NULL;
+	struct pending pd = { NULL, 0, 0, 0 };
 
 	while ((r = input_getline(in, &l, &len)) > 0) {
 		const char *p = l, *e = l + len, *f[7];
@@ -168,6 +188,10 @@ read_text(struct spanset *s, struct input *in, const char *path)
 			const char *c = l + 1;
 			size_t cn = len - 1;
 
+			if (pd.n) {
+				pending_flush(s, &pd);
+				open = 0;
+			}
 			if (cn && *c == ' ')
 				c++, cn--;
 			if (cn == 8 && memcmp(c, "spans v1", 8) == 0)
@@ -178,10 +202,20 @@ read_text(struct spanset *s, struct input *in, const char *path)
 			    (cn > 12 && memcmp(c, "spanlayout v", 12) == 0)) {
 				warn_at(path, line, "unsupported format version");
 				free(name);
+				free(pd.text);
 				return -1;
 			} else if (cn == 4 && memcmp(c, "open", 4) == 0)
 				open = 1;
-			else if (memchr(c, ':', cn) && !own_key(c, cn))
+			else if (cn > 6 && memcmp(c, "open: ", 6) == 0 &&
+			    parse_u64(c + 6, cn - 6, &pd.id) == 0) {
+				if (cn > pd.cap) {
+					pd.cap = cn + 32;
+					pd.text = xrealloc(pd.text, pd.cap);
+				}
+				memcpy(pd.text, c, cn);
+				pd.n = cn;
+				open = 1;
+			} else if (memchr(c, ':', cn) && !own_key(c, cn))
 				spanset_meta(s, c, cn);
 			continue;
 		}
@@ -190,6 +224,7 @@ read_text(struct spanset *s, struct input *in, const char *path)
 				warn_at(path, line, "expected %d tab-separated fields, "
 				    "found %d", cols, i + 1);
 				free(name);
+				free(pd.text);
 				return -1;
 			}
 		sp = spanset_add(s);
@@ -212,7 +247,16 @@ read_text(struct spanset *s, struct input *in, const char *path)
 		}
 		if (r < 0) {
 			free(name);
+			free(pd.text);
 			return -1;
+		}
+		if (pd.n) {
+			/* trace-record's mark of this span, or a count after all */
+			if (pd.id != sp->id) {
+				pending_flush(s, &pd);
+				open = 0;
+			}
+			pd.n = 0;
 		}
 		if (fn[4] == 0)
 			f[4] = "-", fn[4] = 1;
@@ -229,7 +273,9 @@ read_text(struct spanset *s, struct input *in, const char *path)
 			open = 0;
 		}
 	}
+	pending_flush(s, &pd);
 	free(name);
+	free(pd.text);
 	return r < 0 ? -1 : 0;
 }
 

@@ -2,7 +2,6 @@
  * Unit tests of src/lib.  Each check prints "ok NAME" or "FAIL NAME"; the
  * runner counts them.  "done" at the end shows that nothing crashed.
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

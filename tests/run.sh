@@ -48,30 +48,54 @@ while read -r verdict name; do
 done < "$tmp/unit"
 grep -q '^done$' "$tmp/unit" || fail "unit: runner did not finish" "$tmp/unit"
 
+# goldens PREFIX DIRS: every case of tests/cases with DIRS first on PATH,
+# failures named with PREFIX.
+goldens() {
+	for dir in "$top"/tests/cases/*/; do
+		name=$(basename "$dir")
+		want_status=0
+		[ -f "$dir/status" ] && want_status=$(cat "$dir/status")
+		( cd "$dir" && PATH="$2:$PATH" sh ./cmd > "$tmp/out" 2> "$tmp/err" )
+		st=$?
+		if crashed "$name" "$st"; then
+			fail "$1$name: crashed with status $st" "$tmp/err"
+			continue
+		fi
+		if [ "$st" -ne "$want_status" ]; then
+			fail "$1$name: exit status $st, want $want_status" "$tmp/err"
+			continue
+		fi
+		if [ -f "$dir/out" ]; then
+			check "$1$name: stdout" "$dir/out" "$tmp/out"
+		fi
+		# A case without an err file expects silence on stderr.
+		experr=/dev/null
+		[ -f "$dir/err" ] && experr="$dir/err"
+		sed "s|$2/||g; s|$BIN/||g" "$tmp/err" > "$tmp/err2"
+		check "$1$name: stderr" "$experr" "$tmp/err2"
+	done
+}
+
 section "golden cases (tests/cases)"
-for dir in "$top"/tests/cases/*/; do
-	name=$(basename "$dir")
-	want_status=0
-	[ -f "$dir/status" ] && want_status=$(cat "$dir/status")
-	( cd "$dir" && PATH="$BIN:$PATH" sh ./cmd > "$tmp/out" 2> "$tmp/err" )
-	st=$?
-	if crashed "$name" "$st"; then
-		fail "$name: crashed with status $st" "$tmp/err"
-		continue
+goldens "" "$BIN"
+
+# The filters claim C11 and POSIX.1-2008 alone (make PORTABLE=1): built so,
+# with clang where it is installed, they must pass the unit tests and every
+# golden case (trace-record, Linux-only, stays bin/'s).  Once, not again
+# under the sanitizers.
+if [ -z "${SANITIZE:-}" ]; then
+	section "portability: the filters built with -std=c11 -D_POSIX_C_SOURCE=200809L"
+	pcc=$(command -v clang || echo "${CC:-cc}")
+	if make -C "$top" -s PORTABLE=1 CC="$pcc" STRICT=1 CFLAGS=-O1 \
+	    filters build/port/unit > "$tmp/port.log" 2>&1; then
+		pass
+		"$top/build/port/unit" 2>/dev/null | sed -n 's/^FAIL /FAIL portable unit: /p' > "$tmp/pu"
+		if [ -s "$tmp/pu" ]; then fail "portable unit tests" "$tmp/pu"; else pass; fi
+		goldens "portable: " "$top/build/port/bin"
+	else
+		fail "portable build with $pcc" "$tmp/port.log"
 	fi
-	if [ "$st" -ne "$want_status" ]; then
-		fail "$name: exit status $st, want $want_status" "$tmp/err"
-		continue
-	fi
-	if [ -f "$dir/out" ]; then
-		check "$name: stdout" "$dir/out" "$tmp/out"
-	fi
-	# A case without an err file expects silence on stderr.
-	experr=/dev/null
-	[ -f "$dir/err" ] && experr="$dir/err"
-	sed "s|$BIN/||g" "$tmp/err" > "$tmp/err2"
-	check "$name: stderr" "$experr" "$tmp/err2"
-done
+fi
 
 # captures LABEL DIR [OPTION]: every DIR/NAME.perf.txt.gz against
 # DIR/NAME.collapsed-OPT.txt.gz, made by stackcollapse-perf.pl.

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/input.h"
 #include "palmap.h"

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <zlib.h>
 #endif
 
+#include "compat.h"
 #include "err.h"
 #include "input.h"
 
@@ -43,12 +45,43 @@ is_gzip(const unsigned char *p, size_t n)
 #define NMAPS 16
 
 static struct mapslot {
-	char *base;
+	_Atomic(char *) base;
 	size_t len;
-	int shrunk;		/* pages past the file's end became zeros */
+	atomic_int shrunk;	/* pages past the file's end became zeros */
 } maps[NMAPS];
 static struct sigaction old_bus;
 static size_t bus_page;
+
+/*
+ * Zeros to map over lost pages: anonymous memory where the system has it
+ * (every one we know; POSIX.1-2008 alone does not name it), else
+ * /dev/zero, opened when the handler is installed.
+ */
+#if defined(MAP_ANONYMOUS)
+#define MAP_ZEROS MAP_ANONYMOUS
+static const int zero_fd = -1;
+#elif defined(MAP_ANON)
+#define MAP_ZEROS MAP_ANON
+static const int zero_fd = -1;
+#else
+#define MAP_ZEROS 0
+#define ZERO_FD_OPENED
+static int zero_fd = -1;
+#endif
+
+/*
+ * Pages already parsed leave memory at once where MADV_DONTNEED exists;
+ * posix_madvise's DONTNEED is only advice (glibc ignores it).
+ */
+static void
+drop_pages(void *p, size_t n)
+{
+#ifdef MADV_DONTNEED
+	madvise(p, n, MADV_DONTNEED);
+#else
+	posix_madvise(p, n, POSIX_MADV_DONTNEED);
+#endif
+}
 
 /*
  * A page of a mapping past the end of a file that shrank: the pages from
@@ -66,16 +99,16 @@ on_sigbus(int sig, siginfo_t *si, void *ctx)
 	(void)sig;
 	(void)ctx;
 	for (int i = 0; i < NMAPS; i++) {
-		char *b = __atomic_load_n(&maps[i].base, __ATOMIC_ACQUIRE);
+		char *b = atomic_load_explicit(&maps[i].base, memory_order_acquire);
 		char *from;
 
 		if (b == NULL || a < b || a >= b + maps[i].len)
 			continue;
 		from = b + (size_t)(a - b) / bus_page * bus_page;
 		if (mmap(from, (size_t)(b + maps[i].len - from), PROT_READ,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		    MAP_PRIVATE | MAP_ZEROS | MAP_FIXED, zero_fd, 0) == MAP_FAILED)
 			break;
-		__atomic_store_n(&maps[i].shrunk, 1, __ATOMIC_RELEASE);
+		atomic_store_explicit(&maps[i].shrunk, 1, memory_order_release);
 		return;
 	}
 	sigaction(SIGBUS, &old_bus, NULL);
@@ -95,15 +128,22 @@ map_register(char *m, size_t len)
 		sa.sa_flags = SA_SIGINFO;
 		sigemptyset(&sa.sa_mask);
 		bus_page = (size_t)sysconf(_SC_PAGESIZE);
+#ifdef ZERO_FD_OPENED
+		if (zero_fd < 0 &&
+		    (zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC)) < 0)
+			return -1;
+#endif
 		if (sigaction(SIGBUS, &sa, &old_bus) < 0)
 			return -1;
 		installed = 1;
 	}
 	for (int i = 0; i < NMAPS; i++)
-		if (maps[i].base == NULL) {
+		if (atomic_load_explicit(&maps[i].base,
+		    memory_order_relaxed) == NULL) {
 			maps[i].len = len;
-			maps[i].shrunk = 0;
-			__atomic_store_n(&maps[i].base, m, __ATOMIC_RELEASE);
+			atomic_store_explicit(&maps[i].shrunk, 0,
+			    memory_order_relaxed);
+			atomic_store_explicit(&maps[i].base, m, memory_order_release);
 			return i;
 		}
 	return -1;
@@ -119,7 +159,7 @@ map_shrunk(const struct input *in)
 {
 	struct stat st;
 
-	if (!__atomic_load_n(&maps[in->slot].shrunk, __ATOMIC_ACQUIRE))
+	if (!atomic_load_explicit(&maps[in->slot].shrunk, memory_order_acquire))
 		return 0;
 	if (fstat(in->fd, &st) == 0 && (size_t)st.st_size >= in->maplen)
 		warn_at(in->name, 0, "the file changed while it was read, or a "
@@ -168,7 +208,7 @@ input_fdopen(struct input *in, int fd, const char *name, const char *boundary)
 
 		if (m != MAP_FAILED &&
 		    (in->slot = map_register(m, (size_t)st.st_size)) >= 0) {
-			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+			posix_madvise(m, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
 			in->map = m;
 			in->maplen = (size_t)st.st_size;
 			in->eof = 1;
@@ -375,7 +415,7 @@ next_mapped(struct input *in, const char **p, size_t *n, int *at_boundary)
 
 	done = in->start / page * page;
 	if (done > in->dropped) {
-		madvise(in->map + in->dropped, done - in->dropped, MADV_DONTNEED);
+		drop_pages(in->map + in->dropped, done - in->dropped);
 		in->dropped = done;
 	}
 	/* The previous block's parse may have met the shrink. */
@@ -527,7 +567,7 @@ input_close(struct input *in)
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	if (in->map) {
-		__atomic_store_n(&maps[in->slot].base, NULL, __ATOMIC_RELEASE);
+		atomic_store_explicit(&maps[in->slot].base, NULL, memory_order_release);
 		munmap(in->map, in->maplen);
 	}
 	free(in->buf);

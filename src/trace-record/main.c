@@ -197,6 +197,16 @@ main(int argc, char **argv)
 	struct clockcal cal;
 	uint64_t bad = 0, v, nbufs = DEFAULT_BUFFERS;
 
+	/*
+	 * A closed 0, 1 or 2 would be the next file opened (the output, the
+	 * socket, the sampler's ring) and be written as stdout by us or by
+	 * the program.  /dev/null holds the place, opened the other way
+	 * round, so that using it still fails as the closed one would.
+	 */
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 &&
+		    open("/dev/null", fd ? O_RDONLY : O_WRONLY) != fd)
+			return EXIT_SELF;
 	err_init(argv[0]);
 	err_input_status(EXIT_SELF);
 	while ((ch = getopt_long(argc, argv, "+:F:ghp:o:V", longopts, NULL)) != -1) {

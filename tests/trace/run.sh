@@ -166,6 +166,19 @@ expect "usage error: 125" $? 125
 "$BIN/trace-record" -o /dev/full "$tmp/lifecycle" 2> "$tmp/err"
 expect "write error: 125" $? 125
 expect "write error: said" "$(cat "$tmp/err")" "trace-record: write error: No space left on device"
+# Started with stdout closed: nothing of ours may take fd 1.  -o must be
+# written (the file once got fd 1 and was closed as stdout), the program
+# must find its stdout as unusable as it was (not the sampler's ring),
+# and our own output fails as a write error, not of SIGPIPE on the socket.
+"$BIN/trace-record" --sample --mechanism=signal -o "$tmp/closed.perf" \
+    sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done' 1>&- 2> "$tmp/err"
+expect "stdout closed: --sample -o is written" "$?$(grep -c 'write error' "$tmp/err")" 00
+"$BIN/trace-record" --sample --mechanism=signal sh -c 'echo hi 2> /dev/null; echo "echo: $?" >&2' \
+    1>&- 2> "$tmp/err"
+expect "stdout closed: the program's stays closed" "$(grep '^echo:' "$tmp/err")" "echo: 1"
+"$BIN/trace-record" "$tmp/lifecycle" 1>&- 2> "$tmp/err"
+expect "stdout closed: a write error" "$?: $(cat "$tmp/err")" \
+    "125: trace-record: write error: Bad file descriptor"
 "$tmp/lifecycle" exit 3
 expect "not under trace-record: runs, records nothing" $? 3
 echo done

@@ -128,11 +128,20 @@ spawn(char **argv, int sock, int shm, const struct clockcal *cal)
 	return pid;
 }
 
+static volatile sig_atomic_t got_signal;
+
+static void
+on_signal(int sig)
+{
+	got_signal = sig;
+}
+
 /*
  * Take packets until every process holding the socket has closed it, or,
  * once the program has exited, until GRACE_MS pass in silence (a daemon
- * it left behind may hold the socket for ever).  Returns the program's
- * wait status, and in *ended when the program ended.
+ * it left behind may hold the socket for ever).  SIGTERM and SIGHUP are
+ * passed on to the program; after its end they stop the wait.  Returns
+ * the program's wait status, and in *ended when the program ended.
  */
 static int
 receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
@@ -146,6 +155,12 @@ receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
 
 		if (r < 0 && errno != EINTR)
 			die(EXIT_SELF, "poll:");
+		if (got_signal) {
+			if (!running)
+				break;
+			kill(child, got_signal);
+			got_signal = 0;
+		}
 		if (running && waitpid(child, &status, WNOHANG) == child) {
 			running = 0;
 			*ended = clock_mono();
@@ -167,7 +182,13 @@ receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
 			++*bad;
 	}
 	if (running) {
-		waitpid(child, &status, 0);
+		while (waitpid(child, &status, 0) < 0) {
+			if (errno != EINTR)
+				die(EXIT_SELF, "waitpid:");
+			if (got_signal)
+				kill(child, got_signal);
+			got_signal = 0;
+		}
 		*ended = clock_mono();
 	}
 	return status;
@@ -293,6 +314,12 @@ main(int argc, char **argv)
 		return sample_run(&so, argv);
 	}
 
+	/* Opened first: a run is not to be lost to a path that cannot be written. */
+	int ofd = -1;
+
+	if (output && !info &&
+	    (ofd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
+		die(EXIT_SELF, "%s:", output);
 	if (clock_choose(&cal, mode) != 0)
 		die(EXIT_SELF, "--clock %s: %s", mode, cal.why);
 	out_init();
@@ -329,6 +356,11 @@ main(int argc, char **argv)
 	/* Ctrl-C is for the program; its spans are still written. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	struct collect *c = collect_new(shm, (uint32_t)nbufs);
 	int64_t t0 = clock_mono(), t1 = t0;
 	pid_t child = spawn(argv, sv[1], shmfd, &cal);
@@ -337,12 +369,10 @@ main(int argc, char **argv)
 	close(shmfd);
 	int status = receive(sv[0], child, c, &bad, &t1);
 
-	if (output) {
-		int fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-
-		if (fd < 0 || dup2(fd, 1) < 0)
+	if (ofd >= 0) {
+		if (dup2(ofd, 1) < 0)
 			die(EXIT_SELF, "%s:", output);
-		close(fd);
+		close(ofd);
 	}
 	collect_write(c, &cal, argv, bad, t1 - t0);
 	out_flush();

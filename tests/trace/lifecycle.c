@@ -8,6 +8,8 @@
  *	lifecycle child     one span, exit 0
  *	lifecycle exit N    one span, exit status N
  *	lifecycle signal    kill itself with SIGTERM
+ *	lifecycle stop SIG  signal its parent (trace-record) with SIG, as
+ *	                    timeout(1) would, then wait to be killed
  *	lifecycle buffers   one span per 10 us for a long time: a full
  *	                    buffer pool, so spans are dropped and counted
  */
@@ -58,6 +60,10 @@ main(int argc, char **argv)
 	}
 	if (strcmp(what, "signal") == 0)
 		raise(SIGTERM);
+	if (strcmp(what, "stop") == 0 && argc > 2) {
+		kill(getppid(), atoi(argv[2]));
+		sleep(60);
+	}
 	if (strcmp(what, "buffers") == 0)
 		for (long i = 0; i < 3000000; i++) {
 			TR_SCOPE("many");

@@ -161,6 +161,20 @@ expect "not found: 127" $? 127
 expect "not found: said" "$(cat "$tmp/err")" 'trace-record: cannot run "./no-such-program": No such file or directory'
 "$BIN/trace-record" -o /dev/null "$top/tests/trace/fn.c" 2> /dev/null
 expect "not executable: 126" $? 126
+# An output that cannot be written: said before the program runs.
+rm -f "$tmp/ran"
+"$BIN/trace-record" -o "$tmp/no/such.spans" sh -c ": > '$tmp/ran'" 2> "$tmp/err"
+expect "-o unwritable: 125, said" "$?: $(cat "$tmp/err")" \
+    "125: trace-record: $tmp/no/such.spans: No such file or directory"
+expect "-o unwritable: the program is not run" "$(ls "$tmp/ran" 2> /dev/null)" ""
+# timeout(1) or a hangup signals trace-record: passed on to the program,
+# whose spans are still written.
+for s in "TERM 15" "HUP 1"; do
+	set -- $s
+	timeout 60 "$BIN/trace-record" -o "$tmp/stop.spans" "$tmp/lifecycle" stop "$2" 2> /dev/null
+	expect "SIG$1 to trace-record: the program is killed by it" $? $((128 + $2))
+	expect "SIG$1 to trace-record: the spans are written" "$(names "$tmp/stop.spans" | grep ' step$')" "3 step"
+done
 "$BIN/trace-record" --clock sometimes true 2> /dev/null
 expect "usage error: 125" $? 125
 "$BIN/trace-record" -o /dev/full "$tmp/lifecycle" 2> "$tmp/err"

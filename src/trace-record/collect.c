@@ -212,6 +212,17 @@ escape(const char *s, size_t len, uint32_t *outlen)
 	return e;
 }
 
+/* A header field, escaped as a name is. */
+static void
+out_escaped(const char *s)
+{
+	uint32_t len;
+	char *e = escape(s, strlen(s), &len);
+
+	out_write(e, len);
+	free(e);
+}
+
 static void
 name_put(struct collect *c, uint32_t pid, uint64_t key, const char *s, size_t len)
 {
@@ -553,16 +564,16 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 
 	out_str("# spans v1\n# command:");
 	for (; argv && *argv; argv++) {
-		uint32_t len;
-		char *e = escape(*argv, strlen(*argv), &len);
-
 		out_char(' ');
-		out_write(e, len);
-		free(e);
+		out_escaped(*argv);
 	}
-	out_fmt("\n# clock: %s (%s)\n", modes[cal->mode], cal->why);
+	out_fmt("\n# clock: %s (", modes[cal->mode]);
+	out_escaped(cal->why);
+	out_str(")\n");
 	if (cal->mode != TR_CLOCK_MONO) {
-		out_fmt("# tsc-ticks-per-ns: %.9f (%s)\n", cal->ticks_per_ns, cal->source);
+		out_fmt("# tsc-ticks-per-ns: %.9f (", cal->ticks_per_ns);
+		out_escaped(cal->source);
+		out_str(")\n");
 		out_str("# cpu-offsets:");
 		for (int k = 0; k < cal->ncpus; k++)
 			out_fmt(" %d:%lld", cal->cpu[k], (long long)cal->offset[k]);
@@ -571,9 +582,11 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	for (i = 0; i < c->nprocs; i++) {
 		const struct proc *pr = &c->procs[i];
 
-		out_fmt("# process: %" PRIu32 " parent %" PRIu32 " %s%s\n", pr->pid,
-		    pr->ppid, pr->exe[0] ? pr->exe : "?", pr->bye ? "" :
-		    " (ended without flushing: crashed or killed)");
+		/* The program's path is its own: escaped, or a newline in it
+		 * would start a span line. */
+		out_fmt("# process: %" PRIu32 " parent %" PRIu32 " ", pr->pid, pr->ppid);
+		out_escaped(pr->exe[0] ? pr->exe : "?");
+		out_str(pr->bye ? "\n" : " (ended without flushing: crashed or killed)\n");
 	}
 	if (elapsed >= 0)
 		out_fmt("# elapsed-ns: %lld\n", (long long)elapsed);

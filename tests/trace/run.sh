@@ -153,6 +153,14 @@ expect "timeline: the command as subtitle" \
 expect "names escaped as spans(5) says" "$(awk -F'\t' '!/^#/ && $6 != "step" { print $6 }' "$tmp/esc.spans")" 'a\tb\\c\nd'
 expect "escaped name: well formed" "$(verify "$tmp/esc.spans")" 4
 
+# A program whose path holds a newline and tabs: the process line
+# escapes it, where it once injected a span.
+evil=$(printf 'x\n99\t0\t0\t5000\tT\tINJECTED')
+cp "$tmp/lifecycle" "$tmp/$evil"
+"$BIN/trace-record" -o "$tmp/evil.spans" "$tmp/$evil"
+expect "a path with a newline: no span injected" "$(verify "$tmp/evil.spans"), $(names "$tmp/evil.spans" | tr '\n' ,)" "4, 1,3 step,"
+expect "a path with a newline: escaped" "$(grep -c 'x\\n99\\t0\\t0\\t5000\\tT\\tINJECTED$' "$tmp/evil.spans")" 2
+
 # Statuses: the program's, 126/127 when it cannot run, 125 for ours.
 "$BIN/trace-record" -o /dev/null "$tmp/lifecycle" exit 7
 expect "the program's exit status" $? 7

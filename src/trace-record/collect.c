@@ -2,14 +2,20 @@
  * collect.c: pair begin and end events into spans, and write them.
  *
  * Spans are kept in one array.  An id is a thread slot and a sequence
- * number that grows by one per begin, so each (process, slot) has a dense
- * table from sequence to span: an end finds its begin, and a span its
+ * number that grows by one per begin, so each (process, slot) has dense
+ * tables from sequence to span: an end finds its begin, and a span its
  * parent, with one array access and no hashing (a hash over millions of
- * spans spent its time waiting on cache misses).  Names are found by
- * (process, address) in a hash.  A begin whose sequence is not above the
- * thread's highest (a packet sent again by a crash handler while the
- * writer was sending it) is ignored, as is an end seen twice; an end
- * whose begin never came (its buffer was dropped) is counted.
+ * spans spent its time waiting on cache misses).  The numbers a thread
+ * skips (spans it dropped) start a new table, a run, from the next one
+ * received, so memory follows the spans received, never the numbers: all
+ * of it was written by the program, and one buffer of made-up numbers
+ * once sized tables of a terabyte.  Processes, (process, slot) pairs and
+ * threads are found through hashes of their keys (struct index), which
+ * the program picks too.  Names are found by (process, address) in a
+ * hash.  A begin whose sequence is not above the thread's highest (a
+ * packet sent again by a crash handler while the writer was sending it)
+ * is ignored, as is an end seen twice; an end whose begin never came
+ * (its buffer was dropped) is counted.
  *
  * While the program runs, a buffer's events are only copied out of the
  * shared memory, so that the buffer goes back to the program at once and
@@ -57,11 +63,25 @@ struct proc {
 	char		exe[256];
 };
 
+/* Sequence numbers base, base + 1, ... of one (process, slot). */
+struct seqrun {
+	uint64_t	base, begins;
+	uint32_t	*span;		/* by seq - base: span index + 1, 0 none */
+	size_t		len, cap;
+};
+
 struct seqtab {
 	uint32_t	pid, slot;
 	uint64_t	maxseq;
-	uint32_t	*span;		/* by sequence: span index + 1, 0 none */
-	size_t		cap;
+	struct seqrun	*runs;		/* by base, ascending */
+	size_t		nruns, caprun;
+};
+
+/* A key's position in an array: open addressing, at most half full. */
+struct index {
+	uint64_t	*key;
+	uint32_t	*pos;		/* position + 1; 0: empty */
+	size_t		 n, cap;
 };
 
 struct thrdrop {
@@ -87,6 +107,7 @@ struct collect {
 	size_t		 nspans, capspans;
 	struct seqtab	*tabs;
 	size_t		 ntabs, captabs, lasttab;
+	struct index	 procidx, tabidx, dropidx;
 	struct name	*names;
 	size_t		 nnames, capnames;
 	struct proc	*procs;
@@ -120,16 +141,78 @@ collect_new(struct tr_shm *shm, uint32_t nbufs)
 	return c;
 }
 
+/* xgrow, from one element rather than sixteen: most threads have one
+ * run, and a table per (process, slot) is what made-up slots multiply. */
+static void *
+grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (*cap == 0) {
+		p = xmalloc(size);
+		*cap = 1;
+	}
+	return xgrow(p, cap, need, size);
+}
+
+#define NONE	SIZE_MAX
+
+/*
+ * key's position in x's array.  If it has none, NONE; or, when add is
+ * not NONE, it is given add (the caller puts it there).
+ */
+static size_t
+index_get(struct index *x, uint64_t key, size_t add)
+{
+	size_t j;
+
+	if (add != NONE && (x->n + 1) * 2 > x->cap) {
+		size_t ncap = x->cap ? x->cap * 2 : 64;
+		uint64_t *k = xcalloc(ncap, sizeof *k);
+		uint32_t *p = xcalloc(ncap, sizeof *p);
+
+		for (size_t i = 0; i < x->cap; i++)
+			if (x->pos[i]) {
+				for (j = mix(x->key[i], 0) & (ncap - 1); p[j]; j = (j + 1) & (ncap - 1))
+					;
+				k[j] = x->key[i];
+				p[j] = x->pos[i];
+			}
+		free(x->key);
+		free(x->pos);
+		x->key = k;
+		x->pos = p;
+		x->cap = ncap;
+	}
+	if (x->cap == 0)
+		return NONE;
+	for (j = mix(key, 0) & (x->cap - 1); x->pos[j]; j = (j + 1) & (x->cap - 1))
+		if (x->key[j] == key)
+			return x->pos[j] - 1;
+	if (add == NONE)
+		return NONE;
+	x->key[j] = key;
+	x->pos[j] = (uint32_t)add + 1;
+	x->n++;
+	return add;
+}
+
+static void
+index_free(struct index *x)
+{
+	free(x->key);
+	free(x->pos);
+}
+
 static struct proc *
 proc_get(struct collect *c, uint32_t pid)
 {
-	for (size_t i = 0; i < c->nprocs; i++)
-		if (c->procs[i].pid == pid)
-			return &c->procs[i];
-	c->procs = xgrow(c->procs, &c->capprocs, c->nprocs + 1, sizeof *c->procs);
-	memset(&c->procs[c->nprocs], 0, sizeof *c->procs);
-	c->procs[c->nprocs].pid = pid;
-	return &c->procs[c->nprocs++];
+	size_t i = index_get(&c->procidx, pid, c->nprocs);
+
+	if (i == c->nprocs) {
+		c->procs = xgrow(c->procs, &c->capprocs, c->nprocs + 1, sizeof *c->procs);
+		memset(&c->procs[c->nprocs], 0, sizeof *c->procs);
+		c->procs[c->nprocs++].pid = pid;
+	}
+	return &c->procs[i];
 }
 
 #define SEQ_MASK	((UINT64_C(1) << 40) - 1)
@@ -144,40 +227,79 @@ tab_find(struct collect *c, uint32_t pid, uint64_t id, int create)
 	if (c->lasttab < c->ntabs && c->tabs[c->lasttab].pid == pid &&
 	    c->tabs[c->lasttab].slot == slot)
 		return &c->tabs[c->lasttab];
-	for (size_t i = 0; i < c->ntabs; i++)
-		if (c->tabs[i].pid == pid && c->tabs[i].slot == slot) {
-			c->lasttab = i;
-			return &c->tabs[i];
-		}
-	if (!create)
+	size_t i = index_get(&c->tabidx, (uint64_t)pid << 32 | slot,
+	    create ? c->ntabs : NONE);
+
+	if (i == NONE)
 		return NULL;
+	c->lasttab = i;
+	if (i < c->ntabs)
+		return &c->tabs[i];
 	c->tabs = xgrow(c->tabs, &c->captabs, c->ntabs + 1, sizeof *c->tabs);
-	t = &c->tabs[c->ntabs];
+	t = &c->tabs[c->ntabs++];
 	memset(t, 0, sizeof *t);
 	t->pid = pid;
 	t->slot = slot;
-	c->lasttab = c->ntabs++;
 	return t;
 }
 
 /* Where (pid, id)'s span index + 1 is kept, or NULL. */
 static uint32_t *
-seq_slot(struct collect *c, uint32_t pid, uint64_t id, int create)
+seq_slot(struct collect *c, uint32_t pid, uint64_t id)
 {
-	struct seqtab *t = tab_find(c, pid, id, create);
+	struct seqtab *t = tab_find(c, pid, id, 0);
 	uint64_t seq = id & SEQ_MASK;
+	size_t lo = 0, hi;
 
-	if (t == NULL)
+	if (t == NULL || t->nruns == 0)
 		return NULL;
-	if (seq >= t->cap) {
-		if (!create)
-			return NULL;
-		size_t old = t->cap;
+	hi = t->nruns;
+	/* Mostly the last run; else the last whose base is not above seq. */
+	if (seq < t->runs[hi - 1].base)
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
 
-		t->span = xgrow(t->span, &t->cap, (size_t)seq + 1, sizeof *t->span);
-		memset(t->span + old, 0, (t->cap - old) * sizeof *t->span);
+			if (t->runs[mid].base <= seq)
+				lo = mid;
+			else
+				hi = mid;
+		}
+	else
+		lo = hi - 1;
+	const struct seqrun *r = &t->runs[lo];
+
+	if (seq < r->base || seq - r->base >= r->len)
+		return NULL;
+	return &r->span[seq - r->base];
+}
+
+/*
+ * A run's numbers are at least half received, but for RUN_SLACK: a
+ * begin further on starts a run.
+ */
+#define RUN_SLACK	64
+
+/* Where the span of a begin numbered seq, above t's highest, is to be kept. */
+static uint32_t *
+seq_add(struct seqtab *t, uint64_t seq)
+{
+	struct seqrun *r = t->nruns ? &t->runs[t->nruns - 1] : NULL;
+
+	if (r == NULL || seq - r->base >= 2 * r->begins + RUN_SLACK) {
+		t->runs = grow(t->runs, &t->caprun, t->nruns + 1, sizeof *t->runs);
+		r = &t->runs[t->nruns++];
+		memset(r, 0, sizeof *r);
+		r->base = seq;
 	}
-	return &t->span[seq];
+	size_t at = (size_t)(seq - r->base), old = r->cap;
+
+	if (at >= r->cap) {
+		r->span = grow(r->span, &r->cap, at + 1, sizeof *r->span);
+		memset(r->span + old, 0, (r->cap - old) * sizeof *r->span);
+	}
+	r->len = at + 1;
+	r->begins++;
+	return &r->span[at];
 }
 
 static const struct name *
@@ -256,23 +378,16 @@ name_put(struct collect *c, uint32_t pid, uint64_t key, const char *s, size_t le
 static void
 drop_note(struct collect *c, uint32_t pid, uint32_t tid, uint64_t dropped)
 {
-	for (size_t i = 0; i < c->ndrops; i++)
-		if (c->drops[i].pid == pid && c->drops[i].tid == tid) {
-			if (dropped > c->drops[i].dropped)
-				c->drops[i].dropped = dropped;
-			return;
-		}
+	size_t i = index_get(&c->dropidx, (uint64_t)pid << 32 | tid, c->ndrops);
+
+	if (i < c->ndrops) {
+		if (dropped > c->drops[i].dropped)
+			c->drops[i].dropped = dropped;
+		return;
+	}
 	c->drops = xgrow(c->drops, &c->capdrops, c->ndrops + 1, sizeof *c->drops);
 	c->drops[c->ndrops++] = (struct thrdrop){ pid, tid, dropped };
 }
-
-/*
- * How far past a thread's last begin a sequence number may jump: the
- * events of a buffer and the begins the thread says it dropped, up to
- * MAX_GAP.  A wilder number (memory the program scribbled on) would size
- * a table by it; it is counted as a bad event instead.
- */
-#define MAX_GAP		(UINT64_C(1) << 26)
 
 static void
 event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e,
@@ -285,7 +400,7 @@ event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e,
 	if (e->ts > pr->last)
 		pr->last = e->ts;
 	if (kind == TR_END) {
-		slot = seq_slot(c, pr->pid, id, 0);
+		slot = seq_slot(c, pr->pid, id);
 		if (slot == NULL || *slot == 0)
 			c->orphan_ends++;
 		else if (c->spans[*slot - 1].ended)
@@ -297,17 +412,20 @@ event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e,
 		return;
 	}
 	struct seqtab *t = tab_find(c, pr->pid, id, 1);
+	uint64_t seq = id & SEQ_MASK;
 
-	if ((id & SEQ_MASK) <= t->maxseq) {
+	if (seq <= t->maxseq) {
 		c->dup++;
 		return;
 	}
-	if ((id & SEQ_MASK) - t->maxseq > TR_BUF_EVENTS + (dropped < MAX_GAP ? dropped : MAX_GAP)) {
+	/* Past the buffer's events and the begins the thread says it
+	 * dropped: memory the program scribbled on. */
+	if (seq - t->maxseq > TR_BUF_EVENTS && seq - t->maxseq - TR_BUF_EVENTS > dropped) {
 		c->wild++;
 		return;
 	}
-	t->maxseq = id & SEQ_MASK;
-	slot = seq_slot(c, pr->pid, id, 1);
+	t->maxseq = seq;
+	slot = seq_add(t, seq);
 	c->spans = xgrow(c->spans, &c->capspans, c->nspans + 1, sizeof *c->spans);
 	struct span *s = &c->spans[c->nspans];
 
@@ -609,7 +727,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		if (nm == NULL || nm->pid != s->pid || nm->key != s->name)
 			nm = name_get(c, s->pid, s->name);
 		if (s->parent) {
-			uint32_t *slot = seq_slot(c, s->pid, s->parent, 0);
+			uint32_t *slot = seq_slot(c, s->pid, s->parent);
 
 			if (slot && *slot)
 				parent = c->spans[*slot - 1].out;
@@ -661,9 +779,15 @@ collect_free(struct collect *c)
 		free(c->names[i].text);
 	free(c->names);
 	free(c->spans);
-	for (size_t i = 0; i < c->ntabs; i++)
-		free(c->tabs[i].span);
+	for (size_t i = 0; i < c->ntabs; i++) {
+		for (size_t j = 0; j < c->tabs[i].nruns; j++)
+			free(c->tabs[i].runs[j].span);
+		free(c->tabs[i].runs);
+	}
 	free(c->tabs);
+	index_free(&c->procidx);
+	index_free(&c->tabidx);
+	index_free(&c->dropidx);
 	free(c->procs);
 	free(c->drops);
 	free(c->raws);

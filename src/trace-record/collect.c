@@ -31,7 +31,10 @@
  */
 #include "collect.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +61,7 @@ struct name {
 
 struct proc {
 	uint32_t	pid, ppid, clock;
-	int		bye;
+	int		hello, bye, gone;
 	uint64_t	dropped_bye, last;
 	char		exe[256];
 };
@@ -582,6 +585,9 @@ collect_packet(struct collect *c, const unsigned char *p, size_t n)
 		if (n != sizeof hello)
 			return "hello packet of the wrong size";
 		memcpy(&hello, p, sizeof hello);
+		/* A pid seen gone may be a new process's. */
+		pr->hello = 1;
+		pr->gone = 0;
 		pr->ppid = hello.ppid;
 		pr->clock = hello.clock;
 		memcpy(pr->exe, hello.exe, sizeof pr->exe);
@@ -625,6 +631,23 @@ collect_packet(struct collect *c, const unsigned char *p, size_t n)
 	default:
 		return "packet of an unknown kind";
 	}
+}
+
+int
+collect_recording(struct collect *c)
+{
+	for (size_t i = 0; i < c->nprocs; i++) {
+		struct proc *pr = &c->procs[i];
+
+		if (!pr->hello || pr->bye || pr->gone)
+			continue;
+		/* Its pid is its word: no process group, no -1. */
+		if (pr->pid > 1 && pr->pid <= INT_MAX &&
+		    (kill((pid_t)pr->pid, 0) == 0 || errno == EPERM))
+			return 1;
+		pr->gone = 1;
+	}
+	return 0;
 }
 
 static const struct span *sorting;

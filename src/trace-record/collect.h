@@ -31,6 +31,12 @@ const char	*collect_packet(struct collect *c, const unsigned char *p, size_t n);
 void		 collect_write(struct collect *c, const struct clockcal *cal,
 		    char **argv, uint64_t bad_packets, int64_t elapsed);
 
+/*
+ * Whether a process that started recording has neither ended recording
+ * nor exited, and so may still send spans.
+ */
+int		 collect_recording(struct collect *c);
+
 void		 collect_free(struct collect *c);
 
 /* Spans dropped, after collect_write. */

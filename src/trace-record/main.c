@@ -138,10 +138,11 @@ on_signal(int sig)
 
 /*
  * Take packets until every process holding the socket has closed it, or,
- * once the program has exited, until GRACE_MS pass in silence (a daemon
- * it left behind may hold the socket for ever).  SIGTERM and SIGHUP are
- * passed on to the program; after its end they stop the wait.  Returns
- * the program's wait status, and in *ended when the program ended.
+ * once the program has exited and every process that started recording
+ * is done (a child may outlive it), until GRACE_MS pass in silence (a
+ * daemon it left behind may hold the socket for ever).  SIGTERM and
+ * SIGHUP are passed on to the program; after its end they stop the wait.
+ * Returns the program's wait status, and in *ended when the program ended.
  */
 static int
 receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
@@ -165,7 +166,7 @@ receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
 			running = 0;
 			*ended = clock_mono();
 		}
-		if (r == 0 && !running)
+		if (r == 0 && !running && !collect_recording(c))
 			break;
 		if (r <= 0)
 			continue;

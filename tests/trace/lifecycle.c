@@ -6,6 +6,9 @@
  *	                    must not record; the parent records its own
  *	lifecycle exec      a child execs "lifecycle child", a second stream
  *	lifecycle child     one span, exit 0
+ *	lifecycle orphan    a child execs "lifecycle late", which outlives it
+ *	lifecycle late FD   close FD (its parent may go), then after a
+ *	                    silence 100000 spans
  *	lifecycle exit N    one span, exit status N
  *	lifecycle signal    kill itself with SIGTERM
  *	lifecycle stop SIG  signal its parent (trace-record) with SIG, as
@@ -57,6 +60,31 @@ main(int argc, char **argv)
 
 		waitpid(pid, &st, 0);
 		TR_SCOPE("after child");
+	}
+	if (strcmp(what, "orphan") == 0) {
+		int p[2];
+		char fd[16], b;
+
+		if (pipe(p) < 0)
+			return 1;
+		snprintf(fd, sizeof fd, "%d", p[1]);
+		if (fork() == 0) {
+			close(p[0]);
+			execl("/proc/self/exe", argv[0], "late", fd, (char *)NULL);
+			_exit(127);
+		}
+		close(p[1]);
+		/* Returns once the child has started recording (or failed). */
+		if (read(p[0], &b, 1) < 0)
+			return 1;
+	}
+	if (strcmp(what, "late") == 0 && argc > 2) {
+		close(atoi(argv[2]));
+		/* Longer than trace-record waited in silence after the program. */
+		sleep(1);
+		for (int i = 0; i < 100000; i++) {
+			TR_SCOPE("late");
+		}
 	}
 	if (strcmp(what, "signal") == 0)
 		raise(SIGTERM);

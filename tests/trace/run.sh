@@ -116,6 +116,14 @@ expect "exec: a second process, its own stream" "$(grep -c '^# process: ' "$tmp/
 expect "exec: its spans" "$(names "$tmp/exec.spans" | grep -x '1 child')" "1 child"
 expect "exec: well formed" "$(verify "$tmp/exec.spans")" 9
 
+# A child that outlives the program, silent for a while, then recording:
+# waited for, its spans all written, where it was marked crashed.
+"$BIN/trace-record" -o "$tmp/orphan.spans" "$tmp/lifecycle" orphan
+expect "orphan: exit status" $? 0
+expect "orphan: its spans (and its top one)" "$(names "$tmp/orphan.spans" | grep ' late$')" "100001 late"
+expect "orphan: both processes ended cleanly" \
+    "$(grep -c '^# process: ' "$tmp/orphan.spans")/$(grep -c 'ended without flushing' "$tmp/orphan.spans")" 2/0
+
 # A pool of one buffer and a flood of spans: dropped, counted, said.
 "$BIN/trace-record" --buffers 1 -o "$tmp/drop.spans" "$tmp/lifecycle" buffers 2> "$tmp/drop.err"
 d=$(meta "$tmp/drop.spans" dropped)

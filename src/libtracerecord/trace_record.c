@@ -25,7 +25,9 @@
  * tr_begin and tr_end test one flag.  A forked child stops recording; an
  * exec'd program starts its own stream.  At exit, and on a fatal signal,
  * the events every thread has made so far are announced, in buffers
- * trace-record keeps (a thread still running may write on in them).
+ * trace-record keeps (a thread still running may write on in them); a
+ * recording thread the program gave no signal stack gets one, so that
+ * even a stack overflow is announced.
  */
 #include "trace_record.h"
 
@@ -67,6 +69,7 @@ struct thr {
 	struct tr_bufhdr *buf;
 	pid_t		 tid;
 	int		 dead;
+	void		*alt;		/* our signal stack, if we gave it one */
 	struct thr	*next;
 	uint64_t	 stack[FN_DEPTH][2];	/* id, outer */
 };
@@ -150,15 +153,17 @@ enqueue(struct tr_bufhdr *b, uint32_t keep)
 	qlast = b;
 }
 
+/* A packet from thread tid, which has dropped that many begins so far. */
 static NOINST void
-fill_header(struct tr_pk *h, const struct thr *t, uint32_t kind, uint32_t count)
+fill_header(struct tr_pk *h, uint32_t tid, uint64_t dropped, uint32_t kind,
+    uint32_t count)
 {
 	memset(h, 0, sizeof *h);
 	h->magic = TR_MAGIC;
 	h->kind = kind;
 	h->pid = (uint32_t)pid;
-	h->tid = (uint32_t)t->tid;
-	h->dropped = t->dropped;
+	h->tid = tid;
+	h->dropped = dropped;
 	h->count = count;
 }
 
@@ -190,7 +195,7 @@ handoff(struct thr *t)
 
 	pthread_mutex_lock(&mu);
 	if (t->n > 0 && !stopping && (b = buf_get()) != NULL) {
-		fill_header(&t->buf->pk, t, TR_PK_EVENTS, t->n);
+		fill_header(&t->buf->pk, (uint32_t)t->tid, t->dropped, TR_PK_EVENTS, t->n);
 		enqueue(t->buf, 0);
 		take(t, b);
 	} else {
@@ -198,6 +203,43 @@ handoff(struct thr *t)
 	}
 	__atomic_store_n(&t->n, 0, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&mu);
+}
+
+/*
+ * A stack for the fatal-signal handler, for a thread the program gave
+ * none: after a stack overflow there is no room for the handler on the
+ * thread's own.  One the program sets later replaces it.
+ */
+#define ALT_SIZE	(64 * 1024)
+
+static NOINST void *
+altstack_on(void)
+{
+	stack_t cur, ss = { .ss_size = ALT_SIZE };
+
+	if (sigaltstack(NULL, &cur) != 0 || !(cur.ss_flags & SS_DISABLE))
+		return NULL;
+	ss.ss_sp = mmap(NULL, ALT_SIZE, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ss.ss_sp == MAP_FAILED)
+		return NULL;
+	if (sigaltstack(&ss, NULL) != 0) {
+		munmap(ss.ss_sp, ALT_SIZE);
+		return NULL;
+	}
+	return ss.ss_sp;
+}
+
+static NOINST void
+altstack_off(void *sp)
+{
+	stack_t cur, off = { .ss_flags = SS_DISABLE };
+
+	if (sp == NULL)
+		return;
+	if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == sp)
+		sigaltstack(&off, NULL);
+	munmap(sp, ALT_SIZE);
 }
 
 static NOINST void
@@ -215,6 +257,8 @@ thread_gone(void *arg)
 		t->ev = NULL;
 	}
 	pthread_mutex_unlock(&mu);
+	altstack_off(t->alt);
+	t->alt = NULL;
 	me = NULL;
 }
 
@@ -232,6 +276,7 @@ thread_new(void)
 		return NULL;
 	}
 	take(t, b);
+	t->alt = altstack_on();
 	t->fast_n = clockmode == TR_CLOCK_TSC ? EV_PER_BUF : 0;
 	pthread_mutex_lock(&mu);
 	t->base = (uint64_t)++nslots << 40;
@@ -493,7 +538,8 @@ send_all(const void *p, size_t n)
 }
 
 static NOINST void
-send_names(const struct tr_ev *ev, uint32_t n, const struct thr *t, int in_signal)
+send_names(const struct tr_ev *ev, uint32_t n, uint32_t tid, uint64_t dropped,
+    int in_signal)
 {
 	/* The handler has its own: it may interrupt the writer mid-packet. */
 	static char wbuf[TR_PACKET_MAX], sbuf[TR_PACKET_MAX];
@@ -532,7 +578,7 @@ send_names(const struct tr_ev *ev, uint32_t n, const struct thr *t, int in_signa
 		len = strnlen(s, 4096);
 		need = sizeof(struct tr_name) + ((len + 7) & ~(size_t)7);
 		if (used + need > TR_PACKET_MAX) {
-			fill_header(h, t, TR_PK_NAMES, count);
+			fill_header(h, tid, dropped, TR_PK_NAMES, count);
 			if (send_all(pk, used) < 0)
 				return;
 			used = sizeof *h;
@@ -549,21 +595,21 @@ send_names(const struct tr_ev *ev, uint32_t n, const struct thr *t, int in_signa
 		count++;
 	}
 	if (count) {
-		fill_header(h, t, TR_PK_NAMES, count);
+		fill_header(h, tid, dropped, TR_PK_NAMES, count);
 		send_all(pk, used);
 	}
 }
 
 /* The names buffer b's events use, then the packet that points at it. */
 static NOINST int
-announce(struct tr_bufhdr *b, uint32_t count, const struct thr *t,
+announce(struct tr_bufhdr *b, uint32_t count, uint32_t tid, uint64_t dropped,
     uint32_t keep, int in_signal)
 {
 	char pk[sizeof(struct tr_pk) + sizeof(struct tr_ref)];
 	struct tr_ref ref = { buf_index(b), keep };
 
-	send_names(TR_BUF_EV(b), count, t, in_signal);
-	fill_header((struct tr_pk *)pk, t, TR_PK_EVENTS, count);
+	send_names(TR_BUF_EV(b), count, tid, dropped, in_signal);
+	fill_header((struct tr_pk *)pk, tid, dropped, TR_PK_EVENTS, count);
 	memcpy(pk + sizeof(struct tr_pk), &ref, sizeof ref);
 	return send_all(pk, sizeof pk);
 }
@@ -604,10 +650,8 @@ write_loop(void *arg)
 		if (done)
 			return NULL;
 		for (; b; b = next) {
-			struct thr t = { .tid = (pid_t)b->pk.tid, .dropped = b->pk.dropped };
-
 			next = b->next ? TR_BUF(shm, b->next - 1) : NULL;
-			if (announce(b, b->pk.count, &t, b->pad, 0) < 0)
+			if (announce(b, b->pk.count, b->pk.tid, b->pk.dropped, b->pad, 0) < 0)
 				__atomic_store_n(&tr_recording, 0, __ATOMIC_RELAXED);	/* reader gone */
 			__atomic_store_n(&sending, next, __ATOMIC_RELEASE);
 		}
@@ -618,9 +662,7 @@ static NOINST void
 send_simple(uint32_t kind, const void *body, size_t len)
 {
 	char pk[sizeof(struct tr_pk) + sizeof(struct tr_hello)];
-	struct thr t = { .tid = pid };
-
-	fill_header((struct tr_pk *)pk, &t, kind, len ? 1 : 0);
+	fill_header((struct tr_pk *)pk, (uint32_t)pid, 0, kind, len ? 1 : 0);
 	memcpy(pk + sizeof(struct tr_pk), body, len);
 	send_all(pk, sizeof(struct tr_pk) + len);
 }
@@ -643,7 +685,7 @@ finish(void)
 
 		if (t->dead || n == 0 || t->buf == NULL)
 			continue;
-		fill_header(&t->buf->pk, t, TR_PK_EVENTS, n);
+		fill_header(&t->buf->pk, (uint32_t)t->tid, t->dropped, TR_PK_EVENTS, n);
 		enqueue(t->buf, 1);
 	}
 	stopping = 1;
@@ -683,9 +725,7 @@ announce_list(struct tr_bufhdr *b)
 	for (; b && steps++ < shm->nbufs && b->pk.magic == TR_MAGIC &&
 	    b->pk.pid == (uint32_t)pid && b->pk.count <= TR_BUF_EVENTS;
 	    b = b->next && b->next <= shm->nbufs ? TR_BUF(shm, b->next - 1) : NULL) {
-		struct thr q = { .tid = (pid_t)b->pk.tid, .dropped = b->pk.dropped };
-
-		announce(b, b->pk.count, &q, 1, 1);
+		announce(b, b->pk.count, b->pk.tid, b->pk.dropped, 1, 1);
 	}
 }
 
@@ -702,7 +742,7 @@ on_fatal(int sig)
 			uint32_t n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
 
 			if (!t->dead && n > 0 && t->buf != NULL)
-				announce(t->buf, n, t, 1, 1);
+				announce(t->buf, n, (uint32_t)t->tid, t->dropped, 1, 1);
 		}
 	}
 	sigaction(sig, &old_act[sig], NULL);
@@ -824,7 +864,7 @@ tr_init(void)
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_fatal;
 		sigemptyset(&sa.sa_mask);
-		sa.sa_flags = SA_RESETHAND;
+		sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
 		sigaction(sig, &sa, NULL);
 	}
 	__atomic_store_n(&tr_recording, 1, __ATOMIC_RELEASE);

@@ -2,6 +2,10 @@
  * lifecycle: how a traced program can end.
  *	lifecycle crash     spans, one left open, then SIGSEGV
  *	lifecycle abort     the same with abort()
+ *	lifecycle overflow  spans, then a stack overflow (SIGSEGV with no
+ *	                    room on the stack for a handler)
+ *	lifecycle ownstack  its own signal stack, set before any span, is
+ *	                    still its own after spans: status 0, else 3
  *	lifecycle fork      a child forks (no exec) and makes spans, which it
  *	                    must not record; the parent records its own
  *	lifecycle exec      a child execs "lifecycle child", a second stream
@@ -25,10 +29,28 @@
 
 #include "trace_record.h"
 
+/* Deeper until the stack runs out (n never gets below 0). */
+static int
+deep(int n)
+{
+	volatile char pad[1024];
+
+	pad[n & 1023] = 1;
+	return n < 0 ? 0 : deep(n + 1) + pad[0];
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
+	static char own[1 << 16];
+
+	if (strcmp(what, "ownstack") == 0) {
+		stack_t ss = { .ss_sp = own, .ss_size = sizeof own };
+
+		if (sigaltstack(&ss, NULL) != 0)
+			return 1;
+	}
 	tr_span top = tr_begin(what);
 
 	for (int i = 0; i < 3; i++) {
@@ -41,6 +63,14 @@ main(int argc, char **argv)
 		tr_flush();
 		*(volatile int *)(uintptr_t)8 = 1;
 	}
+	if (strcmp(what, "ownstack") == 0) {
+		stack_t ss;
+
+		if (sigaltstack(NULL, &ss) != 0 || ss.ss_sp != own)
+			return 3;
+	}
+	if (strcmp(what, "overflow") == 0)
+		return deep(0);
 	if (strcmp(what, "abort") == 0) {
 		tr_begin("left open");
 		abort();

@@ -82,7 +82,7 @@ expect "migration stress: every span" "$(verify "$tmp/mig.spans")" 160005
 expect "migration stress: nothing clamped" "$(meta "$tmp/mig.spans" clamped-to-zero)" ""
 
 # Crashes and signals: the program's status, the spans made, open ones flagged.
-for c in "crash 139" "abort 134" "signal 143"; do
+for c in "crash 139" "abort 134" "signal 143" "overflow 139"; do
 	set -- $c
 	# timeout: a hang here (seen once, under a fuzzer's load) must fail, not stall CI.
 	timeout 60 "$BIN/trace-record" -o "$tmp/$1.spans" "$tmp/lifecycle" "$1" 2> "$tmp/$1.err"
@@ -91,6 +91,8 @@ for c in "crash 139" "abort 134" "signal 143"; do
 	expect "$1: spans made before it, all three" "$(names "$tmp/$1.spans" | grep ' step$')" "3 step"
 	expect "$1: the process is marked" "$(grep -c 'ended without flushing' "$tmp/$1.spans")" 1
 done
+"$BIN/trace-record" -o /dev/null "$tmp/lifecycle" ownstack
+expect "the program's own signal stack is left alone" $? 0
 expect "crash: the open spans are flagged" "$(meta "$tmp/crash.spans" open)" 2
 expect "crash: well formed" "$(verify "$tmp/crash.spans")" 5
 # Many crashes: the handler walked the queue while the writer sent it and

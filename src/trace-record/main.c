@@ -141,8 +141,9 @@ on_signal(int sig)
  * once the program has exited and every process that started recording
  * is done (a child may outlive it), until GRACE_MS pass in silence (a
  * daemon it left behind may hold the socket for ever).  SIGTERM and
- * SIGHUP are passed on to the program; after its end they stop the wait.
- * Returns the program's wait status, and in *ended when the program ended.
+ * SIGHUP are passed on to the program; after its end they stop the wait
+ * once the packets queued are taken.  Returns the program's wait status,
+ * and in *ended when the program ended.
  */
 static int
 receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
@@ -152,13 +153,11 @@ receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
 
 	for (;;) {
 		struct pollfd p = { .fd = sock, .events = POLLIN };
-		int r = poll(&p, 1, running ? 100 : GRACE_MS);
+		int r = poll(&p, 1, running ? 100 : got_signal ? 0 : GRACE_MS);
 
 		if (r < 0 && errno != EINTR)
 			die(EXIT_SELF, "poll:");
-		if (got_signal) {
-			if (!running)
-				break;
+		if (got_signal && running) {
 			kill(child, got_signal);
 			got_signal = 0;
 		}
@@ -166,7 +165,7 @@ receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
 			running = 0;
 			*ended = clock_mono();
 		}
-		if (r == 0 && !running && !collect_recording(c))
+		if (r == 0 && !running && (got_signal || !collect_recording(c)))
 			break;
 		if (r <= 0)
 			continue;

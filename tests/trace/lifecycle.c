@@ -13,6 +13,9 @@
  *	lifecycle orphan    a child execs "lifecycle late", which outlives it
  *	lifecycle late FD   close FD (its parent may go), then after a
  *	                    silence 100000 spans
+ *	lifecycle orphan stop  the same, but once its parent is gone the
+ *	                    child sends SIGTERM to trace-record and lives
+ *	                    on until trace-record is gone
  *	lifecycle exit N    one span, exit status N
  *	lifecycle signal    kill itself with SIGTERM
  *	lifecycle stop SIG  signal its parent (trace-record) with SIG, as
@@ -97,10 +100,14 @@ main(int argc, char **argv)
 
 		if (pipe(p) < 0)
 			return 1;
+		char tr[16];
+
 		snprintf(fd, sizeof fd, "%d", p[1]);
+		snprintf(tr, sizeof tr, "%d", (int)getppid());
 		if (fork() == 0) {
 			close(p[0]);
-			execl("/proc/self/exe", argv[0], "late", fd, (char *)NULL);
+			execl("/proc/self/exe", argv[0], "late", fd,
+			    argc > 2 ? tr : (char *)NULL, (char *)NULL);
 			_exit(127);
 		}
 		close(p[1]);
@@ -108,7 +115,16 @@ main(int argc, char **argv)
 		if (read(p[0], &b, 1) < 0)
 			return 1;
 	}
-	if (strcmp(what, "late") == 0 && argc > 2) {
+	if (strcmp(what, "late") == 0 && argc > 3) {
+		pid_t parent = getppid(), tr = (pid_t)atoi(argv[3]);
+
+		close(atoi(argv[2]));
+		while (getppid() == parent)
+			usleep(1000);
+		kill(tr, SIGTERM);
+		while (kill(tr, 0) == 0)
+			usleep(1000);
+	} else if (strcmp(what, "late") == 0 && argc > 2) {
 		close(atoi(argv[2]));
 		/* Longer than trace-record waited in silence after the program. */
 		sleep(1);

@@ -126,6 +126,11 @@ expect "orphan: its spans (and its top one)" "$(names "$tmp/orphan.spans" | grep
 expect "orphan: both processes ended cleanly" \
     "$(grep -c '^# process: ' "$tmp/orphan.spans")/$(grep -c 'ended without flushing' "$tmp/orphan.spans")" 2/0
 
+# SIGTERM once the program is gone: the wait for such a child ends.
+timeout 30 "$BIN/trace-record" -o "$tmp/orphan2.spans" "$tmp/lifecycle" orphan stop
+expect "orphan, then SIGTERM: not waited for, the program's status" $? 0
+expect "orphan, then SIGTERM: the program's spans" "$(names "$tmp/orphan2.spans" | grep ' orphan$')" "1 orphan"
+
 # A pool of one buffer and a flood of spans: dropped, counted, said.
 "$BIN/trace-record" --buffers 1 -o "$tmp/drop.spans" "$tmp/lifecycle" buffers 2> "$tmp/drop.err"
 d=$(meta "$tmp/drop.spans" dropped)

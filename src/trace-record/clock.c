@@ -323,12 +323,16 @@ clock_choose(struct clockcal *c, const char *force)
 int64_t
 clock_to_ns(const struct clockcal *c, uint64_t raw)
 {
+	/* raw comes from the traced program: wrap, saturate, never overflow. */
 	if (c->mode == TR_CLOCK_MONO)
-		return (int64_t)raw + c->mono_to_real;
+		return (int64_t)(raw + (uint64_t)c->mono_to_real);
 	/* Signed: a value a CPU offset puts before the anchor is fine. */
-	long double d = (long double)(int64_t)(raw - c->tick0);
+	long double q = (long double)(int64_t)(raw - c->tick0) / (long double)c->ticks_per_ns;
+	int64_t ns;
 
-	return c->real0 + (int64_t)(d / (long double)c->ticks_per_ns);
+	if (q >= 0x1p63L || q <= -0x1p63L || __builtin_add_overflow(c->real0, (int64_t)q, &ns))
+		return q < 0 ? INT64_MIN : INT64_MAX;
+	return ns;
 }
 
 uint64_t

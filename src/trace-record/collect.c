@@ -756,9 +756,11 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 				parent = c->spans[*slot - 1].out;
 		}
 		int64_t start = clock_to_ns(cal, s->start),
-		    dur = clock_to_ns(cal, s->ended ? s->end : proc_get(c, s->pid)->last) - start;
+		    end = clock_to_ns(cal, s->ended ? s->end : proc_get(c, s->pid)->last);
+		/* Unsigned: times the program made up may be far apart. */
+		uint64_t dur = (uint64_t)end - (uint64_t)start;
 
-		if (dur < 0) {
+		if (end < start) {
 			/* Two CPUs' clocks within the noise bound, a short
 			 * span, a migration: never a negative duration. */
 			dur = 0;
@@ -774,7 +776,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 			*p++ = '-';
 		p += num_fmt_u64(p, start < 0 ? (uint64_t)0 - (uint64_t)start : (uint64_t)start);
 		*p++ = '\t';
-		p += num_fmt_u64(p, (uint64_t)dur);
+		p += num_fmt_u64(p, dur);
 		memcpy(p, "\ttid:", 5);
 		p += 5;
 		p += num_fmt_u64(p, s->tid);

@@ -141,31 +141,33 @@ on_signal(int sig)
  * once the program has exited and every process that started recording
  * is done (a child may outlive it), until GRACE_MS pass in silence (a
  * daemon it left behind may hold the socket for ever).  SIGTERM and
- * SIGHUP are passed on to the program; after its end they stop the wait
- * once the packets queued are taken.  Returns the program's wait status,
+ * SIGHUP are passed on to the program, and once it has ended the wait
+ * stops at the last packet queued.  Returns the program's wait status,
  * and in *ended when the program ended.
  */
 static int
 receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
 {
 	static unsigned char pk[TR_PACKET_MAX + 64];
-	int status = 0, running = 1;
+	int status = 0, running = 1, stop = 0;
 
 	for (;;) {
 		struct pollfd p = { .fd = sock, .events = POLLIN };
-		int r = poll(&p, 1, running ? 100 : got_signal ? 0 : GRACE_MS);
+		int r = poll(&p, 1, running ? 100 : stop ? 0 : GRACE_MS);
 
 		if (r < 0 && errno != EINTR)
 			die(EXIT_SELF, "poll:");
-		if (got_signal && running) {
-			kill(child, got_signal);
+		if (got_signal) {
+			if (running)
+				kill(child, got_signal);
 			got_signal = 0;
+			stop = 1;
 		}
 		if (running && waitpid(child, &status, WNOHANG) == child) {
 			running = 0;
 			*ended = clock_mono();
 		}
-		if (r == 0 && !running && (got_signal || !collect_recording(c)))
+		if (r == 0 && !running && (stop || !collect_recording(c)))
 			break;
 		if (r <= 0)
 			continue;

@@ -169,9 +169,10 @@ expect "timeline: the command as subtitle" \
 # gigabytes; under a cap of 400 MB of address space they must pass.
 # (Not under ASan, whose shadow memory needs terabytes of it.)
 seeds=$top/tests/fuzz/corpus/packets
-if (ulimit -v 400000 && "$BUILD/replay_fuzz_packets" "$seeds/h-tr-seq-runs") 2> /dev/null; then
+capped() { sh -c 'ulimit -v 400000 && exec "$@"' capped "$@"; }
+if capped "$BUILD/replay_fuzz_packets" "$seeds/h-tr-seq-runs" > /dev/null 2>&1; then
 	for f in "$seeds"/h-tr-seq-*; do
-		(ulimit -v 400000 && "$BUILD/replay_fuzz_packets" "$f") 2> "$tmp/err"
+		capped "$BUILD/replay_fuzz_packets" "$f" 2> "$tmp/err"
 		expect "made-up sequence numbers in 400 MB: ${f##*/}" "$?$(cat "$tmp/err")" 0
 	done
 else

@@ -166,6 +166,8 @@ receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
 		if (running && waitpid(child, &status, WNOHANG) == child) {
 			running = 0;
 			*ended = clock_mono();
+			/* Its last packets may have come after the poll. */
+			continue;
 		}
 		if (r == 0 && !running && (stop || !collect_recording(c)))
 			break;

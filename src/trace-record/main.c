@@ -38,6 +38,7 @@
 #include "../libtracerecord/proto.h"
 #include "clock.h"
 #include "collect.h"
+#include "outfile.h"
 #include "sample.h"
 #include "spawn.h"
 
@@ -94,8 +95,9 @@ usage_fail(const char *pre, const char *arg)
 }
 
 /* The program, its environment saying where to send spans. */
+/* The program, started; *failed is its exit status when it could not be. */
 static pid_t
-spawn(char **argv, int sock, int shm, const struct clockcal *cal)
+spawn(char **argv, int sock, int shm, const struct clockcal *cal, int *failed)
 {
 	char fd[16], sfd[16], offs[CLOCK_MAX_CPUS * 24 + 1] = "";
 	static const char *modes[] = { "", "tsc", "tscp", "mono" };
@@ -121,10 +123,7 @@ spawn(char **argv, int sock, int shm, const struct clockcal *cal)
 		spawn_exec(argv, report[1]);
 	}
 	close(report[1]);
-	int st = spawn_failed(pid, report[0], argv);
-
-	if (st)
-		exit(st);
+	*failed = spawn_failed(pid, report[0], argv);
 	return pid;
 }
 
@@ -319,11 +318,9 @@ main(int argc, char **argv)
 	}
 
 	/* Opened first: a run is not to be lost to a path that cannot be written. */
-	int ofd = -1;
+	struct outfile of;
 
-	if (output && !info &&
-	    (ofd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
-		die(EXIT_SELF, "%s:", output);
+	output_open(&of, info ? NULL : output);
 	if (clock_choose(&cal, mode) != 0)
 		die(EXIT_SELF, "--clock %s: %s", mode, cal.why);
 	out_init();
@@ -367,17 +364,19 @@ main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	struct collect *c = collect_new(shm, (uint32_t)nbufs);
 	int64_t t0 = clock_mono(), t1 = t0;
-	pid_t child = spawn(argv, sv[1], shmfd, &cal);
+	int failed;
+	pid_t child = spawn(argv, sv[1], shmfd, &cal, &failed);
+
+	if (failed) {
+		output_abandon(&of);
+		return failed;
+	}
 
 	close(sv[1]);
 	close(shmfd);
 	int status = receive(sv[0], child, c, &bad, &t1);
 
-	if (ofd >= 0) {
-		if (dup2(ofd, 1) < 0)
-			die(EXIT_SELF, "%s:", output);
-		close(ofd);
-	}
+	output_start(&of);
 	collect_write(c, &cal, argv, bad, t1 - t0);
 	out_flush();
 	if (bad)

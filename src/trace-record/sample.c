@@ -34,6 +34,7 @@
 #include "../lib/err.h"
 #include "../lib/out.h"
 #include "clock.h"
+#include "outfile.h"
 #include "perfev.h"
 #include "recs.h"
 #include "report.h"
@@ -184,58 +185,6 @@ run_attached(pid_t pid, struct perfev *pe, struct recs *r)
 		drain(pe, NULL, r);
 	}
 	drain(pe, NULL, r);
-}
-
-/*
- * -o is opened before the run, so that a path that cannot be written
- * costs no run, but emptied only once there is something to write in
- * it: a run that does not happen (no such program, no such -p process)
- * leaves the file as it was, and removes one it created.
- */
-struct outfile {
-	const char	*path;
-	int		 fd, created;
-};
-
-static void
-output_open(struct outfile *of, const char *path)
-{
-	of->path = path;
-	of->created = 0;
-	if (path == NULL) {
-		of->fd = -1;
-		return;
-	}
-	of->fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (of->fd < 0 && errno == ENOENT &&
-	    (of->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) >= 0)
-		of->created = 1;
-	else if (of->fd < 0 && errno == EEXIST)	/* a dangling link, or a race */
-		of->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-	if (of->fd < 0)
-		die(EXIT_SELF, "%s:", path);
-}
-
-/* The run did not happen. */
-static void
-output_abandon(const struct outfile *of)
-{
-	if (of->created)
-		unlink(of->path);
-}
-
-/* Standard output to the file, emptied (if a regular file). */
-static void
-output_start(const struct outfile *of)
-{
-	struct stat st;
-
-	if (of->fd < 0)
-		return;
-	if (fstat(of->fd, &st) != 0 ||
-	    (S_ISREG(st.st_mode) && ftruncate(of->fd, 0) != 0) || dup2(of->fd, 1) < 0)
-		die(EXIT_SELF, "%s:", of->path);
-	close(of->fd);
 }
 
 /* Which mechanism, and what it could not open: 1 when something. */

@@ -206,6 +206,22 @@ rm -f "$tmp/ran"
 expect "-o unwritable: 125, said" "$?: $(cat "$tmp/err")" \
     "125: trace-record: $tmp/no/such.spans: No such file or directory"
 expect "-o unwritable: the program is not run" "$(ls "$tmp/ran" 2> /dev/null)" ""
+# A program that cannot run: -o is kept as it was, and none is made.
+printf '#!/bin/sh\n' > "$tmp/noexec"
+chmod 644 "$tmp/noexec"
+for how in "127 /nonexistent/prog" "126 $tmp/noexec"; do
+	set -- $how
+	echo precious > "$tmp/precious"
+	rm -f "$tmp/new"
+	"$BIN/trace-record" -o "$tmp/precious" "$2" 2> /dev/null
+	st=$?
+	"$BIN/trace-record" -o "$tmp/new" "$2" 2> /dev/null
+	expect "a run that does not happen ($1): -o kept, none made" \
+	    "$st $? $(cat "$tmp/precious") $(ls "$tmp/new" 2> /dev/null)" "$1 $1 precious "
+done
+yes precious | head -n 100000 > "$tmp/precious"
+"$BIN/trace-record" -o "$tmp/precious" "$tmp/lifecycle" 2> /dev/null
+expect "a run that happens replaces -o whole" "$?/$(grep -c precious "$tmp/precious")" 0/0
 # timeout(1) or a hangup signals trace-record: passed on to the program,
 # whose spans are still written.
 for s in "TERM 15" "HUP 1"; do

@@ -97,6 +97,24 @@ if [ -z "${SANITIZE:-}" ]; then
 	fi
 fi
 
+# Linux on another processor (no TSC, no __int128 guarantees of x86):
+# everything, trace-record and its libraries too, must build for aarch64
+# when a cross compiler is installed (.ci/run installs one).
+if [ -z "${SANITIZE:-}" ]; then
+	section "cross build: aarch64"
+	if command -v aarch64-linux-gnu-gcc > /dev/null 2>&1; then
+		if make -C "$top" -s CC=aarch64-linux-gnu-gcc ZLIB=0 STRICT=1 \
+		    CFLAGS=-O1 BUILD=build/a64 BINDIR_B=build/a64/bin all \
+		    > "$tmp/a64.log" 2>&1; then
+			pass
+		else
+			fail "aarch64 build" "$tmp/a64.log"
+		fi
+	else
+		echo "SKIP aarch64 build: no aarch64-linux-gnu-gcc (apt-get install gcc-aarch64-linux-gnu)"
+	fi
+fi
+
 # captures LABEL DIR [OPTION]: every DIR/NAME.perf.txt.gz against
 # DIR/NAME.collapsed-OPT.txt.gz, made by stackcollapse-perf.pl.
 captures() {

@@ -77,7 +77,9 @@ struct thr {
 int tr_recording;		/* read relaxed by the inline tr_begin */
 
 static int clockmode;
+#ifdef HAVE_TSC
 static int64_t *offsets;	/* TR_CLOCK_TSCP: per CPU, in ticks */
+#endif
 static int sock = -1;
 static pid_t pid;
 static struct tr_shm *shm;
@@ -124,6 +126,17 @@ now(void)
 #endif
 	return now_slow();
 }
+
+/*
+ * The fast paths' clock.  They are taken only in TSC mode (fast_n is 0
+ * otherwise), so elsewhere (no TSC: aarch64) they never run, but they
+ * must still build.
+ */
+#ifdef HAVE_TSC
+#define fast_now() __rdtsc()
+#else
+#define fast_now() now()
+#endif
 
 static NOINST uint32_t
 buf_index(const struct tr_bufhdr *b)
@@ -436,7 +449,7 @@ tr_begin_slow(const char *name, tr_span parent)
 
 	if (!fast(t))
 		return begin_slow(name, parent);
-	return begin_at(t, __rdtsc(), name, parent);
+	return begin_at(t, fast_now(), name, parent);
 }
 
 NOINST void
@@ -447,7 +460,7 @@ tr_end_slow(tr_span s)
 	if (!fast(t))
 		end_slow(s);
 	else
-		end_at(t, __rdtsc(), s);
+		end_at(t, fast_now(), s);
 }
 
 NOINST void
@@ -471,7 +484,7 @@ __cyg_profile_func_enter(void *fn, void *site)
 		if (t || __atomic_load_n(&tr_recording, __ATOMIC_RELAXED))
 			enter_slow(fn);
 	} else
-		enter_at(t, __rdtsc(), fn);
+		enter_at(t, fast_now(), fn);
 }
 
 void
@@ -486,7 +499,7 @@ __cyg_profile_func_exit(void *fn, void *site)
 	if (!fast(t))
 		exit_slow();
 	else
-		exit_at(t, __rdtsc());
+		exit_at(t, fast_now());
 }
 
 /*
@@ -756,6 +769,7 @@ after_fork_child(void)
 	me = NULL;
 }
 
+#ifdef HAVE_TSC
 /* "cpu:ticks,cpu:ticks...": the per-CPU offsets trace-record measured. */
 static NOINST int
 parse_offsets(const char *s)
@@ -776,6 +790,7 @@ parse_offsets(const char *s)
 	}
 	return 0;
 }
+#endif
 
 __attribute__((constructor)) static NOINST void
 tr_init(void)

@@ -350,6 +350,8 @@ clock_raw(const struct clockcal *c)
 				return t - (uint64_t)c->offset[i];
 		return t;
 	}
+#else
+	(void)c;
 #endif
 	return (uint64_t)clock_mono();
 }

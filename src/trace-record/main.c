@@ -369,6 +369,8 @@ main(int argc, char **argv)
 
 	if (failed) {
 		output_abandon(&of);
+		collect_free(c);
+		munmap(shm, shmsize);
 		return failed;
 	}
 

@@ -2,12 +2,14 @@
  * flamegraph-svg: hover, click-zoom, search.  Scoped to its own <svg>.
  *
  * The frames in the file are the picture for viewers without scripts
- * (an <img>, a code host's preview).  With scripts they are read once
- * into rows, hidden before the browser lays them out, and drawn on a
- * canvas that covers only the part of the graph inside the window: a
- * zoom or a search then costs one pass over the frames of the rows in
- * view, where restyling 50,000 SVG elements costs the browser half a
- * second.  The mouse finds its frame by binary search in its row.
+ * (an <img>, a code host's preview).  The script never reads them: it
+ * reads the frames as data, from the JSON block svg.c writes (per row,
+ * counts, names and colours as indexes into tables), removes the static
+ * frames before the browser lays them out, and draws on a canvas that
+ * covers only the part of the graph inside the window: a zoom or a
+ * search then costs one pass over the frames of the rows in view, where
+ * restyling 50,000 SVG elements costs the browser half a second.  The
+ * mouse finds its frame by binary search in its row.
  */
 /* jsmin: rename rootFrame zoomed canvas outline resetSearch ignorecase searchBtn rows frames list width chars standalone promptSearch matched XPAD unzoomBtn saveState details toggleCase texts setHover search root title outlineAt unzoom term restoreState active hover fontsize redraw queued draw flush fills zoom place nametype labelY label callerOf MATCH top rhit total icBtn first follow eps cwid chei bot svg ctx run row end dim count load rect font last hits quiet ytop ybot zend step dev mid start cps cut MINW */
 (function () {
@@ -16,49 +18,96 @@ var me = document.currentScript, svg = me ? me.parentNode : document.documentEle
 if (!svg || svg.localName !== "svg") return;
 var NS = "http://www.w3.org/2000/svg", XPAD = 10, MATCH = "rgb(230,0,230)", MINW = 0.1;
 var q = (sel) => svg.querySelector(sel);
-var root = q(".f"), details = q(".d"), unzoomBtn = q(".u"), searchBtn = q(".s"),
-	icBtn = q(".ic"), matched = q(".m");
+var root = q(".f"), data = q("script[type='application/json']"), details = q(".d"),
+	unzoomBtn = q(".u"), searchBtn = q(".s"), icBtn = q(".ic"), matched = q(".m");
+if (!root || !data) return;
+var D = JSON.parse(data.textContent);
 var width = svg.viewBox.baseVal.width, fontsize = +svg.getAttribute("data-fontsize"),
 	cw = fontsize * +svg.getAttribute("data-fontwidth"),
-	nametype = svg.getAttribute("data-nametype"), total = +root.getAttribute("data-total"),
-	fh = +root.getAttribute("data-fh"), labelY = +root.getAttribute("data-label"),
+	nametype = D.nametype, total = D.total, fh = D.fh, labelY = D.label,
 	eps = 1e-9 * total;
 var rows = [], frames = [], rootFrame, zoomed, term = null, ignorecase = false,
 	active = false, hover = null, queued = false, fo, canvas, ctx, outline, font;
 
-/* A frame's count: n, or else the exact count in its title. */
-function count(g, title) {
-	var n = g.getAttribute("n");
-	if (n !== null) return +n;
-	var m = / \(([0-9,]+) [^(]*$/.exec(title);
-	return m ? +m[1].replace(/,/g, "") : 0;
+/*
+ * printf's "%.Nf": toFixed rounds a tie away from zero, printf to even.
+ * A tie is exact: the digits after the Nth are a 5 and then zeros.
+ */
+function fixed(v, d) {
+	var s = v.toFixed(d), all = Math.abs(v) < 1e21 ? v.toFixed(d + 60) : s,
+		cut = all.length - 60;
+	if (/^50*$/.test(all.slice(cut)) && (all.charCodeAt(cut - (d ? 1 : 2)) & 1) === 0)
+		return all.slice(0, d ? cut : cut - 1);
+	return s;
+}
+/* A count as the titles write it: "%.0f" with thousands separators. */
+function samples(v) {
+	return fixed(v, 0).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+/* The title flamegraph.pl gives a frame (or the one --nameattr gave). */
+function title(f) { return f.title || (f.title = titleOf(f)); }
+function titleOf(f) {
+	if (f.attr && f.attr.title !== undefined) return f.attr.title;
+	var c = samples(f.n * D.factor) + " " + D.countname + ", ";
+	if (f === rootFrame) return "all (" + c + "100%)";
+	var t = f.name + " (" + c + fixed(100 * +fixed(f.n * D.factor, 0) / (total * D.factor), 2) + "%";
+	if (f.d !== undefined) {
+		var d = D.negate ? -f.d : f.d;
+		t += "; " + (d > 0 ? "+" : "") + fixed(100 * d / (total * D.factor), 2) + "%";
+	}
+	return t + ")";
+}
+/* Whole numbers written as VLQ (see svg.c): those of a, from a[at[0]]
+ * on, or all of them; at[0] is left after the last digit read. */
+var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+function vlq(a, at, count) {
+	var out = [], v = 0, k = 1, i = at ? at[0] : 0;
+	for (; i < a.length && out.length !== count; i++) {
+		var c = B64.indexOf(a[i]);
+		v += (c & 31) * k;
+		if (c & 32) k *= 32;
+		else { out.push(v); v = 0; k = 1; }
+	}
+	if (at) at[0] = i;
+	return out;
+}
+/* The names: each shares a prefix of the one before (its length first). */
+function names(list) {
+	var prev = "";
+	return list.map((e) => {
+		var at = [0], k = vlq(e, at, 1)[0];
+		return (prev = prev.slice(0, k) + e.slice(at[0]));
+	});
 }
 /*
- * One group per depth, root first ("translate(0 Y)"), each frame a <g>
- * (or an <a>) holding title, rect and maybe text; s is left out where a
- * frame starts where its left neighbour ends.  x and y are kept as
- * written: the URL names a zoomed frame by them, as flamegraph.pl does.
+ * The rows of the data, root first; a frame's start is the end of its
+ * left neighbour plus its gap.  Counts are in units of D.unit; whole
+ * ones come as one VLQ string, a frame's count times two, plus one if
+ * its gap follows.
  */
 function load() {
-	for (var row = root.firstElementChild; row; row = row.nextElementSibling) {
-		var y = /translate\(0 ([-0-9.e]+)\)/.exec(row.getAttribute("transform"))[1],
-			end = 0, list = [];
-		for (var g = row.firstElementChild; g; g = g.nextElementSibling) {
-			var title = g.firstElementChild, rect = title.nextElementSibling;
-			var t = title.textContent, cut = t.lastIndexOf(" ("), s = g.getAttribute("s");
-			var f = {
-				title: t, name: cut > 0 ? t.slice(0, cut) : t,
-				s: s === null ? end : +s, n: count(g, t), row: rows.length,
-				x0: rect.getAttribute("x"), y0: y, fill: rect.getAttribute("fill"),
-				link: g.localName === "a" ? g : null, hit: false, chars: -1, label: ""
+	var i = 0, u = D.unit, nm = names(D.names), name = vlq(D.name),
+		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
+		color = D.color && vlq(D.color), ncolor = D.ncolor && vlq(D.ncolor);
+	for (var r = 0; r < D.rowlen.length; r++) {
+		var end = 0, list = [];
+		for (var k = D.rowlen[r]; k > 0; k--, i++) {
+			var x = name[i], c = 7 * (color ? color[i] : ncolor[x]), v = seq && seq[p++], f = {
+				name: nm[x], s: end + (!seq ? D.gap[i] : v % 2 ? seq[p++] * u : 0),
+				n: seq ? Math.floor(v / 2) * u : D.n[i], row: r,
+				fill: D.colors.slice(c, c + 7), attr: D.attrs[x],
+				title: "", hit: false, chars: -1, label: ""
 			};
+			if (D.delta && D.delta[i] !== null) f.d = D.delta[i];
 			end = f.s + f.n;
 			list.push(f);
 			frames.push(f);
 		}
-		rows.push({ y: +y, frames: list });
+		rows.push({ y: D.rowy[0] + r * D.rowy[1], frames: list });
 	}
 	rootFrame = zoomed = frames[0];
+	rootFrame.name = "all";
+	data.remove();
 }
 
 /* The first frame of a row that ends after sample position v. */
@@ -233,12 +282,12 @@ function setHover(f) {
 		canvas.removeAttribute("title");
 		return;
 	}
-	var text = nametype + " " + f.title;
+	var text = nametype + " " + title(f);
 	if (zoomed !== rootFrame && zoomed !== f && f.row >= zoomed.row)
 		text = text.slice(0, -1) + ", " + pct(f.n, zoomed.n) + " of " + zoomed.name + ")";
 	details.textContent = text;
 	canvas.style.cursor = "pointer";
-	canvas.setAttribute("title", f.title);
+	canvas.setAttribute("title", title(f));
 	outlineAt(f);
 }
 
@@ -297,13 +346,17 @@ function toggleCase() {
 	if (term !== null) search(term);
 }
 
-/* The view in the URL, as flamegraph.pl keeps it: ?x=&y= and ?s=. */
+/*
+ * The view in the URL, as flamegraph.pl keeps it: ?x=&y= and ?s=, the
+ * zoomed frame named by its rectangle's place in the file.
+ */
+function xOf(f) { return XPAD + f.s * (width - 2 * XPAD) / total; }
 function standalone() { return document.documentElement === svg; }
 function saveState() {
 	if (!standalone() || !window.history || !history.replaceState) return;
 	var p = new URLSearchParams(location.search);
 	p.delete("x"); p.delete("y"); p.delete("s");
-	if (zoomed !== rootFrame) { p.set("x", zoomed.x0); p.set("y", zoomed.y0); }
+	if (zoomed !== rootFrame) { p.set("x", fixed(xOf(zoomed), 1).replace(/\.0$/, "")); p.set("y", rows[zoomed.row].y); }
 	if (term !== null) p.set("s", term);
 	var qs = p.toString();
 	history.replaceState(null, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
@@ -312,15 +365,15 @@ function restoreState() {
 	if (!standalone()) return;
 	var p = new URLSearchParams(location.search), x = p.get("x"), y = p.get("y");
 	if (x !== null && y !== null)
-		frames.forEach((f) => { if (f.x0 === x && f.y0 === y && f !== rootFrame) zoomed = f; });
+		frames.forEach((f) => {
+			if (f !== rootFrame && Math.abs(rows[f.row].y - y) < 0.051 && Math.abs(xOf(f) - x) < 0.051) zoomed = f;
+		});
 	unzoomBtn.classList.toggle("hide", zoomed === rootFrame);
 	if (p.get("s") !== null) search(p.get("s"));
 }
 
-/* The file always gives a link its target (--nameattr's, or _top). */
-function follow(f) {
-	window.open(f.link.getAttribute("href"), f.link.getAttribute("target"));
-}
+/* A frame made a link by --nameattr; its target is _top by default. */
+function follow(f) { window.open(f.attr.href, f.attr.target); }
 function start() {
 	load();
 	fo = document.createElementNS(NS, "foreignObject");
@@ -360,12 +413,12 @@ function start() {
 		if (!f) return;
 		if (e.ctrlKey || e.metaKey) {
 			/* A frame made a link by --nameattr: a click follows it, Ctrl zooms. */
-			if (f.link) return zoom(f);
+			if (f.attr && f.attr.href) return zoom(f);
 			if (navigator.clipboard) navigator.clipboard.writeText(f.name);
 			details.textContent = "Copied: " + f.name;
 			return;
 		}
-		if (f.link) return follow(f);
+		if (f.attr && f.attr.href) return follow(f);
 		zoom(f);
 	});
 	window.addEventListener("keydown", (e) => {
@@ -392,11 +445,11 @@ function start() {
 		frames: () => frames.map((f) => {
 			var p = place(f) || { x: 0, w: 0, state: "hide" };
 			return {
-				name: f.name, title: f.title, n: f.n, fill: f.fill, hit: f.hit,
+				name: f.name, title: title(f), n: f.n, fill: f.fill, hit: f.hit,
 				x: p.x, y: rows[f.row].y, w: p.w, h: fh, state: p.state
 			};
 		})
 	};
 }
-if (root && root.firstElementChild) start();
+start();
 })();

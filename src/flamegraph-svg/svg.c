@@ -112,6 +112,54 @@ svg_css_string(const char *s)
 	out_char('"');
 }
 
+/*
+ * The inside of a JSON string that can sit in XML and in HTML's <script>:
+ * < > & as \u escapes, so neither "]]>" nor "</script" can appear, and
+ * what XML cannot carry (bytes that are not UTF-8, forbidden code points)
+ * as U+FFFD, as xml_out does.
+ */
+static void
+json_body(const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i = 0, k;
+	unsigned cp;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			out_char('\\');
+			out_char((char)c);
+			i++;
+		} else if (c < 0x20 || c == '<' || c == '>' || c == '&' ||
+		    c == 0x7f) {
+			out_str("\\u00");
+			out_char(hex[c >> 4]);
+			out_char(hex[c & 15]);
+			i++;
+		} else if (c < 0x80) {
+			out_char((char)c);
+			i++;
+		} else if ((k = utf8_char(s + i, n - i, &cp)) != 0 &&
+		    xml_allowed(cp)) {
+			out_write(s + i, k);
+			i += k;
+		} else {
+			out_str("\\ufffd");
+			i += k ? k : 1;
+		}
+	}
+}
+
+void
+svg_json_str(const char *s, size_t n)
+{
+	out_char('"');
+	json_body(s, n);
+	out_char('"');
+}
+
 static void
 out_color(struct rgb c)
 {
@@ -151,12 +199,8 @@ write_head(const struct svg_opts *o, const char *id, double height,
 	out_str("<?xml version=\"1.0\" standalone=\"no\"?>\n");
 	out_fmt("<svg version=\"1.1\" id=\"%s\" width=\"%s\" height=\"%s\" "
 	    "viewBox=\"0 0 %s %s\" xmlns=\"http://www.w3.org/2000/svg\" "
-	    "data-nametype=\"", id, pnum(b1, w), pnum(b2, height), b1, b2);
-	xml_out(o->nametype, strlen(o->nametype));
-	out_str("\" data-countname=\"");
-	xml_out(o->countname, strlen(o->countname));
-	out_fmt("\" data-fontsize=\"%s\" data-fontwidth=\"%.15g\">\n",
-	    pnum(b1, fs), o->fontwidth);
+	    "data-fontsize=\"%s\" data-fontwidth=\"%.15g\">\n", id, pnum(b1, w),
+	    pnum(b2, height), b1, b2, pnum(b3, fs), o->fontwidth);
 	out_str("<!-- flamegraph-svg (flametools): hover, click to zoom, "
 	    "Ctrl-F to search -->\n");
 	if (o->notes && *o->notes) {
@@ -216,6 +260,227 @@ write_controls(const struct svg_opts *o, double height)
 	    pnum(b1, w - XPAD - 100), pnum(b2, height - ypad2 / 2));
 }
 
+/* A frame as the script sees it; see write_data. */
+struct fdata {
+	long double gap;	/* start minus the end of its left neighbour */
+	long double n;
+	double delta;		/* differential: after - before, or NaN */
+	uint32_t name, color;	/* in jdata's names and colors */
+};
+
+/* The model the script reads. */
+struct jdata {
+	const struct fdata *fd;
+	const struct intern *names, *colors;	/* names by their raw bytes */
+	const struct frame_attrs *const *attrs;	/* by name, or NULL */
+	double y0, dy;		/* the root row's top, and the step to the next */
+	uint32_t rows;
+	long double total;
+	size_t elided;
+};
+
+static void
+json_key_str(const char *key, const char *s)
+{
+	out_fmt(",\"%s\":", key);
+	svg_json_str(s, strlen(s));
+}
+
+/*
+ * A whole number as base-64 digits, five bits a digit, lowest first, the
+ * digits of 32 and up saying that more follow (source maps' VLQ, without
+ * a sign): a count of 1 to 31 is one character.
+ */
+static void
+out_vlq(uint64_t v)
+{
+	static const char b64[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	do {
+		unsigned dg = (unsigned)(v & 31);
+
+		v >>= 5;
+		out_char(b64[dg | (v ? 32 : 0)]);
+	} while (v);
+}
+
+/*
+ * The frames as data, for the script: the static frames above are the
+ * picture for viewers without scripts, and the script never reads them.
+ * Per row (a depth, top to bottom as drawn), frames in order of start:
+ * the gap from the left neighbour's end (0 for most), the count, and the
+ * name and colour as indexes into tables.  Names are as the titles show
+ * them (no _[k] annotation), and a name's --nameattr title and link are
+ * kept by name, so that search, zoom and copy see the function's name.
+ */
+static void
+write_data(const struct flame *f, const struct svg_opts *o,
+    const struct jdata *d, const char *id, const char *label_y)
+{
+	size_t n = f->nframes, nnames = intern_count(d->names), i, k;
+	uint32_t row, *ncolor = xmalloc((nnames + 1) * sizeof *ncolor);
+	uint32_t *ord = xmalloc((nnames + 1) * sizeof *ord);
+	uint32_t *rank = xmalloc((nnames + 1) * sizeof *rank);
+	const char *prev = "";
+	size_t prevlen = 0;
+	uint64_t g = 0;
+	long double unit = 1;
+	int bycolor = 0, whole = 1;
+	char b[32];
+
+	for (i = 0; i < nnames; i++) {
+		ncolor[i] = UINT32_MAX;
+		ord[i] = (uint32_t)i;
+	}
+	intern_sort(d->names, ord, nnames);
+	for (i = 0; i < nnames; i++)
+		rank[ord[i]] = (uint32_t)i;
+	for (i = 0; i < n; i++) {
+		uint32_t *c = &ncolor[rank[d->fd[i].name]];
+
+		if (*c != UINT32_MAX && *c != d->fd[i].color)
+			bycolor = 1;
+		*c = d->fd[i].color;
+	}
+	for (i = 0; i < n && whole; i++)
+		whole = d->fd[i].gap == floorl(d->fd[i].gap) &&
+		    d->fd[i].n == floorl(d->fd[i].n) && d->fd[i].gap < 0x1p52L &&
+		    d->fd[i].n < 0x1p52L;
+	for (i = 0; i < n && whole && g != 1; i++) {
+		uint64_t v[2] = { (uint64_t)d->fd[i].gap, (uint64_t)d->fd[i].n }, a, r;
+
+		for (k = 0; k < 2; k++)
+			for (a = v[k]; a; a = r) {
+				r = g % a;
+				g = a;
+			}
+	}
+	if (g > 1)
+		unit = (long double)g;
+	out_fmt("<script type=\"application/json\" id=\"%s-data\">{\"total\":",
+	    id);
+	out_count(d->total);
+	out_str(",\"unit\":");
+	out_count(unit);
+	out_fmt(",\"factor\":%.17g,\"negate\":%d,\"elided\":%zu,\"fh\":%s,"
+	    "\"label\":%s", o->factor, o->negate != 0, d->elided,
+	    short1(b, o->frameheight - FRAMEPAD), label_y);
+	json_key_str("nametype", o->nametype);
+	json_key_str("countname", o->countname);
+	/*
+	 * The names sorted, each written as the length of the prefix it
+	 * shares with the one before (a VLQ, see out_vlq) and the rest:
+	 * symbols share long prefixes (namespaces, classes, modules), and
+	 * this is where the data is largest.  Only a prefix of ASCII is
+	 * shared, so that its length is the same in bytes and in the
+	 * script's UTF-16 units.
+	 */
+	out_str(",\n\"names\":[");
+	for (i = 0; i < nnames; i++) {
+		const char *s = intern_str(d->names, ord[i]);
+		size_t len = strip_annotation(s, intern_len(d->names, ord[i])), p;
+
+		for (p = 0; p < len && p < prevlen && s[p] == prev[p] &&
+		    (unsigned char)s[p] < 0x80; p++)
+			;
+		out_str(i ? ",\"" : "\"");
+		out_vlq(p);
+		json_body(s + p, len - p);
+		out_char('"');
+		prev = s;
+		prevlen = len;
+	}
+	/* The colours as one string of #rrggbb. */
+	out_str("],\n\"colors\":\"");
+	for (i = 0; i < intern_count(d->colors); i++) {
+		const unsigned char *c = (const unsigned char *)intern_str(d->colors,
+		    (uint32_t)i);
+
+		out_color((struct rgb){ c[0], c[1], c[2] });
+	}
+	/* The rows' tops: the root's, and the step to the next row. */
+	out_fmt("\",\n\"rowy\":[%s,", pnum(b, d->y0));
+	out_fmt("%s],\n\"rowlen\":[", pnum(b, d->dy));
+	for (row = 0, i = 0; row < d->rows; row++) {
+		for (k = 0; i < n && f->frames[i].depth == row; i++)
+			k++;
+		out_fmt("%s%zu", row ? "," : "", k);
+	}
+	/*
+	 * Counts in units of their common divisor: profilers that sample by
+	 * period (perf's cpu-clock: 1001001 ns) make every count a multiple
+	 * of it, and the numbers shrink to a digit or two.  Whole counts go
+	 * as one VLQ string, a frame's count times two, plus one if a gap
+	 * follows (most frames have none); others as two JSON arrays.
+	 */
+	if (whole) {
+		out_str("],\n\"n\":\"");
+		for (i = 0; i < n; i++) {
+			uint64_t gap = (uint64_t)(d->fd[i].gap / unit);
+
+			out_vlq((uint64_t)(d->fd[i].n / unit) * 2 + (gap != 0));
+			if (gap)
+				out_vlq(gap);
+		}
+		out_char('"');
+	} else {
+		out_str("],\n\"n\":[");
+		for (i = 0; i < n; i++) {
+			if (i)
+				out_char(',');
+			out_count(d->fd[i].n);
+		}
+		out_str("],\n\"gap\":[");
+		for (i = 0; i < n; i++) {
+			if (i)
+				out_char(',');
+			out_count(d->fd[i].gap);
+		}
+		out_char(']');
+	}
+	out_str(",\n\"name\":\"");
+	for (i = 0; i < n; i++)
+		out_vlq(rank[d->fd[i].name]);
+	/* A colour by name where every frame of a name has its name's (all
+	 * but --random and differential graphs): fewer names than frames. */
+	out_str(bycolor ? "\",\n\"color\":\"" : "\",\n\"ncolor\":\"");
+	for (i = 0; i < (bycolor ? n : nnames); i++)
+		out_vlq(bycolor ? d->fd[i].color : ncolor[i]);
+	out_char('"');
+	free(ncolor);
+	if (f->differential) {
+		out_str(",\n\"delta\":[");
+		for (i = 0; i < n; i++) {
+			if (i)
+				out_char(',');
+			if (isnan(d->fd[i].delta))
+				out_str("null");
+			else
+				out_fmt("%.17g", d->fd[i].delta);
+		}
+		out_char(']');
+	}
+	out_str(",\n\"attrs\":{");
+	for (i = 0, k = 0; d->attrs && i < nnames; i++) {
+		const struct frame_attrs *a = d->attrs[ord[i]];
+
+		if (!a || (!a->title && !a->href))
+			continue;
+		out_fmt("%s\"%zu\":{\"target\":", k++ ? "," : "", i);
+		svg_json_str(a->target ? a->target : "_top",
+		    strlen(a->target ? a->target : "_top"));
+		if (a->title)
+			json_key_str("title", a->title);
+		if (a->href)
+			json_key_str("href", a->href);
+		out_char('}');
+	}
+	out_str("}}</script>\n");
+	free(rank);
+	free(ord);
+}
+
 size_t
 svg_write(struct flame *f, const struct svg_opts *o)
 {
@@ -226,7 +491,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	uint32_t depthmax = 0;
 	size_t i, kept = 0, elided;
 	uint64_t h = 0x9e3779b97f4a7c15ull;
-	char id[24], b1[32], b3[32];
+	char id[24], b1[32];
 
 	if (o->total > timemax)
 		timemax = o->total;
@@ -264,18 +529,17 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	    (unsigned long long)(h & 0xffffffffull));
 
 	char label_y[32];
+	struct fdata *fd = xmalloc((f->nframes + 1) * sizeof *fd);
+	struct intern jnames, colors;
+	const struct frame_attrs **jattrs = NULL;
+	size_t jattrs_cap = 0;
 
+	intern_init(&jnames);
+	intern_init(&colors);
 	pnum(label_y, 3 + (o->frameheight - FRAMEPAD) / 2);
 	write_head(o, id, height, label_y);
-	out_fmt("<g class=\"f\" data-total=\"");
-	out_count(timemax);
-	out_fmt("\" data-elided=\"%zu\" data-label=\"%s\" data-fh=\"%s\">", elided,
-	    label_y, short1(b3, o->frameheight - FRAMEPAD));
-	/*
-	 * One group per depth, moved to its row, so frames carry no y; and a
-	 * frame that starts where its left neighbour ends (or at 0, first in
-	 * its row) carries no s.
-	 */
+	out_str("<g class=\"f\">");
+	/* One group per depth, moved to its row, so frames carry no y. */
 	long double prev_end = 0;
 	uint32_t row = UINT32_MAX;
 
@@ -292,7 +556,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		long double count = (etime - fr->stime) * o->factor;
 		const struct frame_attrs *attrs;
 		struct rgb c;
-		int chars, link;
+		int chars, link, isnew;
 
 		/* The row's top; its height is the style sheet's. */
 		if (o->inverted)
@@ -315,13 +579,17 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		rx1 = fixed1_value(x1s);
 		rx2 = fixed1_value(x2s);
 
-		/*
-		 * s: start, n: count, for the script's zoom and search.  n is
-		 * left out where the title's count is exact (whole counts,
-		 * no --factor); the script reads it from there.
-		 */
 		attrs = o->nameattr ? nameattr_get(o->nameattr, name, nlen) : NULL;
 		link = attrs && attrs->href;
+		fd[i].gap = fr->stime - prev_end;
+		fd[i].n = etime - fr->stime;
+		fd[i].delta = fr->has_delta ? (double)fr->delta : NAN;
+		fd[i].name = intern_put(&jnames, name, nlen, &isnew);
+		if (isnew) {
+			jattrs = xgrow(jattrs, &jattrs_cap, fd[i].name + 1, sizeof *jattrs);
+			jattrs[fd[i].name] = attrs;
+		}
+		prev_end = etime;
 		out_str(link ? "<a" : "<g");
 		if (link) {
 			out_str(" href=\"");
@@ -335,21 +603,6 @@ svg_write(struct flame *f, const struct svg_opts *o)
 			out_str(attrs->klass);
 			out_char('"');
 		}
-		if (fr->stime != prev_end) {
-			out_str(" s=\"");
-			out_count(fr->stime);
-			out_char('"');
-		}
-		prev_end = etime;
-		/* A replaced title cannot carry the count. */
-		if (o->factor != 1 || count != floorl(count) ||
-		    (attrs && attrs->title)) {
-			out_str(" n=\"");
-			out_count(etime - fr->stime);
-			out_char('"');
-		}
-		if (fr->has_delta)
-			out_fmt(" d=\"%.17Lg\"", fr->delta);
 		out_str("><title>");
 		shown = strip_annotation(name, nlen);
 		if (attrs && attrs->title) {
@@ -409,6 +662,12 @@ svg_write(struct flame *f, const struct svg_opts *o)
 			c = color_frame(o->pal, o->shade, name, nlen);
 		out_color(c);
 		out_str("\"/>");
+		{
+			unsigned char key[3] = { (unsigned char)c.r,
+			    (unsigned char)c.g, (unsigned char)c.b };
+
+			fd[i].color = intern_put(&colors, key, 3, NULL);
+		}
 		chars = (int)((x2 - x1) / (fs * o->fontwidth));
 		/*
 		 * A label where three characters fit; never on the root,
@@ -439,6 +698,18 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	}
 	out_str(row == UINT32_MAX ? "</g>\n" : "</g>\n</g>\n");
 	write_controls(o, height);
+	{
+		struct jdata d = { fd, &jnames, &colors, jattrs,
+		    o->inverted ? ypad1 : height - ypad2 - fh + FRAMEPAD,
+		    o->inverted ? fh : -fh,
+		    row == UINT32_MAX ? 0 : row + 1, timemax, elided };
+
+		write_data(f, o, &d, id, label_y);
+	}
+	intern_free(&jnames);
+	intern_free(&colors);
+	free(jattrs);
+	free(fd);
 	out_str("<script><![CDATA[\n");
 	out_str(flame_js);
 	out_str("]]></script>\n</svg>\n");

@@ -5,8 +5,11 @@
  * a pixel (the conformance test compares them), so a frame is where users
  * of flamegraph.pl expect it.  The document is smaller: shared attributes
  * live in one stylesheet, colours are #rrggbb, and <text> is written only
- * where a label fits.  Everything is scoped to the root <svg>'s id, derived
- * from the content, so several graphs can be inlined in one page.
+ * where a label fits.  Those elements are the picture for viewers without
+ * scripts; the script reads the frames from a JSON block instead (see
+ * write_data in svg.c) and never parses markup back into numbers.
+ * Everything is scoped to the root <svg>'s id, derived from the content,
+ * so several graphs can be inlined in one page.
  */
 #ifndef FG_SVG_H
 #define FG_SVG_H
@@ -41,6 +44,12 @@ size_t svg_write(struct flame *f, const struct svg_opts *o);
 
 /* A font name as a CSS string that no value can end early. */
 void svg_css_string(const char *s);
+
+/*
+ * s[0..n) as a JSON string that can sit in XML and in HTML's <script>:
+ * neither "]]>" nor "</script" can appear in it.
+ */
+void svg_json_str(const char *s, size_t n);
 
 /* The graph flamegraph.pl writes for empty input, with its message. */
 void svg_write_empty(const struct svg_opts *o);

@@ -251,48 +251,6 @@ fmt_ns(char *b, double ns)
 	return fmt_time(b, ns, ns);
 }
 
-/*
- * A name as a JSON string that can sit in XML and in HTML's <script>:
- * < > & as \u escapes, so neither "]]>" nor "</script" can appear, and
- * what XML cannot carry (bytes that are not UTF-8, forbidden code points)
- * as U+FFFD, as xml_out does.
- */
-static void
-json_str(const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i = 0, k;
-	unsigned cp;
-
-	out_char('"');
-	while (i < n) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\') {
-			out_char('\\');
-			out_char((char)c);
-			i++;
-		} else if (c < 0x20 || c == '<' || c == '>' || c == '&' ||
-		    c == 0x7f) {
-			out_str("\\u00");
-			out_char(hex[c >> 4]);
-			out_char(hex[c & 15]);
-			i++;
-		} else if (c < 0x80) {
-			out_char((char)c);
-			i++;
-		} else if ((k = utf8_char(s + i, n - i, &cp)) != 0 &&
-		    xml_allowed(cp)) {
-			out_write(s + i, k);
-			i += k;
-		} else {
-			out_str("\\ufffd");
-			i += k ? k : 1;
-		}
-	}
-	out_char('"');
-}
-
 static struct timeline *sort_t;
 
 static int
@@ -430,14 +388,14 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	for (i = 0; i < intern_count(&t->names); i++) {
 		if (i)
 			out_char(',');
-		json_str(intern_str(&t->names, (uint32_t)i),
+		svg_json_str(intern_str(&t->names, (uint32_t)i),
 		    intern_len(&t->names, (uint32_t)i));
 	}
 	out_str("],\n\"tracks\":[");
 	for (i = 0; i < intern_count(&t->tracks); i++) {
 		if (i)
 			out_char(',');
-		json_str(intern_str(&t->tracks, (uint32_t)i),
+		svg_json_str(intern_str(&t->tracks, (uint32_t)i),
 		    intern_len(&t->tracks, (uint32_t)i));
 	}
 	out_str("],\n\"colors\":[");

@@ -162,11 +162,12 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 		// script replaces the frames with a canvas.
 		const parsed = `new DOMParser().parseFromString(${JSON.stringify(fs.readFileSync(hostile, "utf8"))}, "image/svg+xml")`;
 		const h = await page.eval(`(() => { const doc = ${parsed}; return [
-			doc.querySelectorAll("parsererror").length, doc.querySelectorAll("script").length,
+			doc.querySelectorAll("parsererror").length,
+			doc.querySelectorAll("script:not([type])").length + "+" + doc.querySelectorAll("script[type='application/json']").length,
 			doc.querySelectorAll("img").length, doc.querySelectorAll("svg svg").length,
 			Array.from(doc.querySelectorAll("title")).some(t => t.textContent.startsWith("</script><script>alert(1)</script> (")),
 			!!T.find("<img src=x onerror=alert(2)>")[1], !!T.find("]]><script>alert(4)</script>")[1]]; })()`);
-		check("hostile names stay text", h.join(",") === "0,1,0,0,true,true,true", h.join(","));
+		check("hostile names stay text", h.join(",") === "0,1+1,0,0,true,true,true", h.join(","));
 		check("hostile names run nothing", dialogs() === before, (dialogs() - before) + " dialogs");
 
 		// Two graphs in one HTML page do not interfere.
@@ -248,6 +249,42 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 		await page.eval(`new Promise(r => setTimeout(r, 200))`);
 		const hash = await page.eval(`location.hash`);
 		check("link frame: click follows the link", hash === "#followed", hash);
+
+		// The script's titles, made from the data, are the file's: with
+		// --factor (ties of "%.0f" round to even), fractional counts,
+		// differential counts and --negate.
+		const titleCases = [["factor", "main;a 3\nmain;b 5\nmain;c;d 7\n", ["--factor", "0.5"]],
+			["fraction", "main;a 1.5\nmain;b 0.125\nmain;c 1234567.25\n", ["--minwidth", "0"]],
+			["diff", "main;a 5 10\nmain;b 3 1\nmain;b;c 2 2\n"],
+			["negate", "main;a 5 10\nmain;b 3 1\n", ["--negate"]]];
+		for (const [name, input, args] of titleCases) {
+			const f = svgOf("titles-" + name, input, args);
+			await page.goto("file://" + f);
+			const t = await page.eval(`(() => {
+				const doc = new DOMParser().parseFromString(${JSON.stringify(fs.readFileSync(f, "utf8"))}, "image/svg+xml");
+				const file = Array.from(doc.querySelectorAll(".f title")).map(t => t.textContent).sort();
+				const ours = document.documentElement.flamegraph.frames().map(f => f.title).sort();
+				return [file.join("|"), ours.join("|")]; })()`);
+			check("titles from the data match the file's (" + name + ")", t[0] === t[1] && t[0] !== "", t.join(" vs "));
+		}
+
+		// A title replaced by --nameattr is the tooltip only: search, zoom
+		// and the frame's name stay the function's.
+		fs.writeFileSync(attrs, "a\ttitle=The A (x) module\tclass=hot\n");
+		await page.goto("file://" + svgOf("retitled", folded, ["--nameattr", attrs]));
+		await page.eval(helpers);
+		const rt = await page.eval(`(() => { const svg = document.documentElement, fg = svg.flamegraph;
+			fg.search("^a$");
+			const m = T.text(".m");
+			fg.resetSearch();
+			fg.zoom("a");
+			const f = fg.frames().find(f => f.title === "The A (x) module");
+			return [m, f ? f.name : "-", f ? Math.round(f.w) : 0]; })()`);
+		check("--nameattr title: search and zoom use the name", rt.join("|") === "Matched: 40.0%|a|1180", rt.join("|"));
+		[x, y] = await page.eval(`T.center("a")`);
+		await page.mouse("mouseMoved", x, y);
+		d = await page.eval(`T.text(".d")`);
+		check("--nameattr title: hover shows the title", d === "Function: The A (x) module", d);
 	} catch (e) {
 		check("browser run", false, e.stack || String(e));
 	} finally {

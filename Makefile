@@ -72,14 +72,15 @@ $(BUILD)/%.o: src/%.c $(wildcard src/lib/*.h src/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I$(BUILD)/$(*D:src/%=%) -c $< -o $@
 
-# The flame graph's script, embedded as a C string.
-$(BUILD)/flamegraph-svg/flame_js.h: src/flamegraph-svg/flame.js src/flamegraph-svg/jsmin.awk
+# The scripts, embedded as C strings: ui.js (what both share), then the
+# graph's own.
+$(BUILD)/flamegraph-svg/flame_js.h: src/flamegraph-svg/ui.js src/flamegraph-svg/flame.js src/flamegraph-svg/jsmin.awk
 	@mkdir -p $(dir $@)
-	awk -f src/flamegraph-svg/jsmin.awk $< > $@
+	awk -f src/flamegraph-svg/jsmin.awk src/flamegraph-svg/ui.js src/flamegraph-svg/flame.js > $@
 $(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
-$(BUILD)/flamegraph-svg/timeline_js.h: src/flamegraph-svg/timeline.js src/flamegraph-svg/jsmin.awk
+$(BUILD)/flamegraph-svg/timeline_js.h: src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js src/flamegraph-svg/jsmin.awk
 	@mkdir -p $(dir $@)
-	awk -v var=timeline_js -f src/flamegraph-svg/jsmin.awk $< > $@
+	awk -v var=timeline_js -f src/flamegraph-svg/jsmin.awk src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js > $@
 $(BUILD)/flamegraph-svg/timeline.o: $(BUILD)/flamegraph-svg/timeline_js.h
 
 $(BUILD)/libft.a: $(LIB_OBJ)

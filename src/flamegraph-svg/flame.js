@@ -1,5 +1,5 @@
 /*
- * flamegraph-svg: hover, click-zoom, search.  Scoped to its own <svg>.
+ * flamegraph-svg: hover, click-zoom, search; after ui.js (see there).
  *
  * The frames in the file are the picture for viewers without scripts
  * (an <img>, a code host's preview).  The script never reads them: it
@@ -11,23 +11,12 @@
  * restyling 50,000 SVG elements costs the browser half a second.  The
  * mouse finds its frame by binary search in its row.
  */
-/* jsmin: rename rootFrame zoomed canvas outline resetSearch ignorecase searchBtn rows frames list width chars standalone promptSearch matched XPAD unzoomBtn saveState details toggleCase texts setHover search root title outlineAt unzoom term restoreState active hover fontsize redraw queued draw flush fills zoom place nametype labelY label callerOf MATCH top rhit total icBtn first follow eps cwid chei bot svg ctx run row end dim count load rect font last hits quiet ytop ybot zend step dev mid start cps cut MINW */
-(function () {
-"use strict";
-var me = document.currentScript, svg = me ? me.parentNode : document.documentElement;
-if (!svg || svg.localName !== "svg") return;
-var NS = "http://www.w3.org/2000/svg", XPAD = 10, MATCH = "rgb(230,0,230)", MINW = 0.1;
-var q = (sel) => svg.querySelector(sel);
-var root = q(".f"), data = q("script[type='application/json']"), details = q(".d"),
-	unzoomBtn = q(".u"), searchBtn = q(".s"), icBtn = q(".ic"), matched = q(".m");
-if (!root || !data) return;
-var D = JSON.parse(data.textContent);
-var width = svg.viewBox.baseVal.width, fontsize = +svg.getAttribute("data-fontsize"),
-	cw = fontsize * +svg.getAttribute("data-fontwidth"),
-	nametype = D.nametype, total = D.total, fh = D.fh, labelY = D.label,
+var PROMPT = "Enter a search term (regexp allowed, eg: ^ext4_)", MINW = 0.1;
+var root = q(".f"), details = q(".d");
+if (!root) return;
+var nametype = D.nametype, total = D.total, fh = D.fh, labelY = D.label,
 	eps = 1e-9 * total;
-var rows = [], frames = [], rootFrame, zoomed, term = null, ignorecase = false,
-	active = false, hover = null, queued = false, fo, canvas, ctx, outline, font;
+var rows = [], frames = [], rootFrame, zoomed, hover = null, fo, canvas, ctx, outline, font;
 
 /*
  * printf's "%.Nf": toFixed rounds a tie away from zero, printf to even.
@@ -107,7 +96,6 @@ function load() {
 	}
 	rootFrame = zoomed = frames[0];
 	rootFrame.name = "all";
-	data.remove();
 }
 
 /* The first frame of a row that ends after sample position v. */
@@ -153,26 +141,14 @@ function label(f, w) {
  * MINW are left out, as the file leaves such frames out.
  */
 function draw() {
-	queued = false;
 	var m = svg.getScreenCTM();
 	if (!m || !m.a) return;
-	var last = rows[rows.length - 1].y, ytop = Math.min(rows[0].y, last),
-		ybot = Math.max(rows[0].y, last) + fh;
-	var top = Math.max(ytop, -m.f / m.d), bot = Math.min(ybot, (window.innerHeight - m.f) / m.d);
+	var last = rows[rows.length - 1].y,
+		v = visible(m, Math.min(rows[0].y, last), Math.max(rows[0].y, last) + fh),
+		top = v[0], bot = v[1];
 	if (!(bot > top)) { fo.setAttribute("height", 0); return; }
-	top = Math.floor(top);
-	bot = Math.ceil(bot);
-	var px = Math.min(m.a * (window.devicePixelRatio || 1), 16384 / width, 16384 / (bot - top));
-	var cwid = Math.ceil(width * px), chei = Math.ceil((bot - top) * px), dev = 1 / px;
-	fo.setAttribute("y", top);
-	fo.setAttribute("height", bot - top);
-	if (canvas.width !== cwid || canvas.height !== chei) {
-		canvas.width = cwid;
-		canvas.height = chei;
-	}
-	ctx.setTransform(1, 0, 0, 1, 0, 0);
-	ctx.clearRect(0, 0, cwid, chei);
-	ctx.setTransform(px, 0, 0, px, 0, -top * px);
+	var px = scale(m, bot - top), dev = 1 / px;
+	fit(fo, canvas, ctx, top, bot, px);
 
 	var z = zoomed, k = (width - 2 * XPAD) / z.n, zend = z.s + z.n - eps,
 		fills = new Map(), dim = [], texts = [], y, run = null, rx = 0, rw = 0, rhit = false;
@@ -246,10 +222,6 @@ function draw() {
 			ctx.fillText(texts[i].label, texts[i + 1] + 3, texts[i + 3] + labelY);
 	if (hover) outlineAt(hover);
 }
-function redraw() {
-	if (!queued) { queued = true; window.requestAnimationFrame(draw); }
-}
-
 /* The frame under the mouse: its row from y, then a binary search. */
 function at(e) {
 	var m = svg.getScreenCTM();
@@ -293,57 +265,25 @@ function setHover(f) {
 
 function zoom(f) {
 	zoomed = f;
-	unzoomBtn.classList.toggle("hide", f === rootFrame);
+	resetBtn.classList.toggle("hide", f === rootFrame);
 	hover = null;
 	setHover(null);
 	draw();
 	saveState();
 }
-function unzoom() { zoom(rootFrame); }
+function reset() { zoom(rootFrame); }
 
-function search(t) {
-	var re;
-	resetSearch(true);
-	if (t === null || t === "") return draw();
-	try {
-		re = new RegExp(t, ignorecase ? "i" : "");
-	} catch (err) {
-		matched.classList.remove("hide");
-		matched.textContent = "Invalid regular expression";
-		return draw();
-	}
-	term = t;
-	/* Count each sample once: a match inside a match adds nothing. */
+/* Count each sample once: a match inside a match adds nothing. */
+function match(re) {
 	var hits = frames.filter((f) => (f.hit = f !== rootFrame && re.test(f.name)));
 	hits.sort((a, b) => a.s - b.s || b.n - a.n);
 	var sum = 0, end = -Infinity;
 	hits.forEach((f) => { if (f.s >= end) { sum += f.n; end = f.s + f.n; } });
-	searchBtn.classList.add("on");
-	searchBtn.textContent = "Reset Search";
-	matched.classList.remove("hide");
 	var p = 100 * sum / total;
-	matched.textContent = "Matched: " + (p === 100 ? "100" : p.toFixed(1)) + "%";
-	draw();
-	saveState();
+	return "Matched: " + (p === 100 ? "100" : p.toFixed(1)) + "%";
 }
-function resetSearch(quiet) {
+function unmatch() {
 	if (term !== null) frames.forEach((f) => { f.hit = false; });
-	term = null;
-	searchBtn.classList.remove("on");
-	searchBtn.textContent = "Search";
-	matched.classList.add("hide");
-	if (!quiet) { draw(); saveState(); }
-}
-function promptSearch() {
-	var t = window.prompt("Enter a search term (regexp allowed, eg: ^ext4_)"
-		+ (ignorecase ? ", ignoring case" : "")
-		+ "\nPress Ctrl-I to toggle case sensitivity", term || "");
-	if (t !== null) search(t);
-}
-function toggleCase() {
-	ignorecase = !ignorecase;
-	icBtn.classList.toggle("on", ignorecase);
-	if (term !== null) search(term);
 }
 
 /*
@@ -351,37 +291,27 @@ function toggleCase() {
  * zoomed frame named by its rectangle's place in the file.
  */
 function xOf(f) { return XPAD + f.s * (width - 2 * XPAD) / total; }
-function standalone() { return document.documentElement === svg; }
-function saveState() {
-	if (!standalone() || !window.history || !history.replaceState) return;
-	var p = new URLSearchParams(location.search);
-	p.delete("x"); p.delete("y"); p.delete("s");
+function view(p) {
+	p.delete("x");
+	p.delete("y");
 	if (zoomed !== rootFrame) { p.set("x", fixed(xOf(zoomed), 1).replace(/\.0$/, "")); p.set("y", rows[zoomed.row].y); }
-	if (term !== null) p.set("s", term);
-	var qs = p.toString();
-	history.replaceState(null, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
 }
-function restoreState() {
-	if (!standalone()) return;
-	var p = new URLSearchParams(location.search), x = p.get("x"), y = p.get("y");
+function restore(p) {
+	var x = p.get("x"), y = p.get("y");
 	if (x !== null && y !== null)
 		frames.forEach((f) => {
 			if (f !== rootFrame && Math.abs(rows[f.row].y - y) < 0.051 && Math.abs(xOf(f) - x) < 0.051) zoomed = f;
 		});
-	unzoomBtn.classList.toggle("hide", zoomed === rootFrame);
-	if (p.get("s") !== null) search(p.get("s"));
+	resetBtn.classList.toggle("hide", zoomed === rootFrame);
 }
 
 /* A frame made a link by --nameattr; its target is _top by default. */
 function follow(f) { window.open(f.attr.href, f.attr.target); }
 function start() {
 	load();
-	fo = document.createElementNS(NS, "foreignObject");
-	fo.setAttribute("x", 0);
-	fo.setAttribute("width", width);
-	canvas = document.createElementNS("http://www.w3.org/1999/xhtml", "canvas");
-	canvas.setAttribute("style", "display:block;width:100%;height:100%");
-	fo.appendChild(canvas);
+	var a = makeCanvas(root.parentNode, root);
+	fo = a[0];
+	canvas = a[1];
 	outline = document.createElementNS(NS, "rect");
 	outline.setAttribute("height", fh);
 	outline.setAttribute("width", 0);
@@ -390,25 +320,15 @@ function start() {
 	 * The static frames go before the browser styles them: hidden, they
 	 * would still cost a style pass over every element.
 	 */
-	root.parentNode.insertBefore(fo, root);
 	root.parentNode.insertBefore(outline, root);
 	root.remove();
 	ctx = canvas.getContext("2d");
 	font = fontsize + "px " + window.getComputedStyle(details).fontFamily;
-	restoreState();
-	draw();
-	window.addEventListener("scroll", redraw, true);
-	window.addEventListener("resize", redraw);
-	window.addEventListener("load", redraw);
+	begin();
 
 	canvas.addEventListener("mousemove", (e) => { active = true; setHover(at(e)); });
 	canvas.addEventListener("mouseleave", () => setHover(null));
-	svg.addEventListener("click", (e) => {
-		active = true;
-		if (e.target === unzoomBtn) return unzoom();
-		if (e.target === searchBtn) return term === null ? promptSearch() : resetSearch();
-		if (e.target === icBtn) return toggleCase();
-		if (e.target !== canvas) return;
+	canvas.addEventListener("click", (e) => {
 		var f = at(e);
 		if (!f) return;
 		if (e.ctrlKey || e.metaKey) {
@@ -421,27 +341,13 @@ function start() {
 		if (f.attr && f.attr.href) return follow(f);
 		zoom(f);
 	});
-	window.addEventListener("keydown", (e) => {
-		if (!active && !standalone()) return;
-		if ((e.ctrlKey && e.key === "f") || (e.key === "/" && !e.ctrlKey)) {
-			e.preventDefault();
-			promptSearch();
-		} else if (e.ctrlKey && e.key === "i") {
-			e.preventDefault();
-			toggleCase();
-		} else if (e.key === "Escape") {
-			unzoom();
-			resetSearch();
-		}
-	});
-	document.addEventListener("mousedown", (e) => { active = svg.contains(e.target); });
 	/* For tests and embedding pages: the same actions as the mouse and keys. */
 	svg.flamegraph = {
 		zoom: (name) => {
 			var f = frames.find((e) => e.name === name);
 			if (f) zoom(f);
 		},
-		unzoom: unzoom, search: search, resetSearch: resetSearch,
+		unzoom: reset, search: search, resetSearch: resetSearch,
 		frames: () => frames.map((f) => {
 			var p = place(f) || { x: 0, w: 0, state: "hide" };
 			return {
@@ -452,4 +358,3 @@ function start() {
 	};
 }
 start();
-})();

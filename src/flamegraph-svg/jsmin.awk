@@ -1,27 +1,19 @@
-# jsmin.awk: shrink flame.js (or timeline.js) for embedding, and write it
-# as a C string named flame_js (or -v var=NAME).
+# jsmin.awk: join ui.js and flame.js (or timeline.js) into one script for
+# embedding, shrunk, inside one function (each script is scoped to the
+# <svg> it sits in), and write it as a C string named flame_js (or -v
+# var=NAME):  awk -f jsmin.awk ui.js flame.js
 #
 # Comments go; spaces go except between two word characters.  A line
 # ending in one of ; { } , ( is joined to the next: no automatic semicolon
 # can be lost there.  String and regular expression literals are copied
 # untouched: a '/' starts a regex where an operand is expected, after one
-# of ( , = : [ ! & | ? { } ; or at the start of a line.
-#
-# The names listed on a line "/* jsmin: rename NAME... */" become $a, $b,
-# ..., in order of the list, so put the most used first: a listed name is renamed wherever it is a word of its own, except
-# after '.' (a property) or before ':' after '{', ',' or a line's start
-# (an object key).  So a listed name must be a variable or function of
-# flame.js, never a property read as a string or a global.  This is
-# written for flame.js's style, not for any JavaScript: "a - -b" would
-# lose its meaning, and flame.js has none.
+# of ( , = : [ ! & | ? { } ; or at the start of a line.  Names are kept:
+# renaming them saved a tenth of the script, but little once gzipped, and
+# a hand-kept list of names to rename was a trap for new code.  This is
+# written for these scripts' style, not for any JavaScript: "a - -b" would
+# lose its meaning, and they have none.
 function isword(c) { return c ~ /[A-Za-z0-9_$]/ }
-# The character after position i of s that is not a space.
-function nextch(s, i) {
-	while (substr(s, i, 1) ~ /[ \t]/)
-		i++
-	return substr(s, i, 1)
-}
-function minify(s,    out, i, n, c, q, esc, j, nx, p, w) {
+function minify(s,    out, i, n, c, q, esc, j, nx, p) {
 	out = ""; n = length(s); q = ""; esc = 0
 	for (i = 1; i <= n; i++) {
 		c = substr(s, i, 1)
@@ -42,18 +34,6 @@ function minify(s,    out, i, n, c, q, esc, j, nx, p, w) {
 		if (c == "/") {
 			p = substr(out, length(out), 1)
 			if (p == "" || index("(,=:[!&|?{};", p)) { q = "/"; out = out c; continue }
-		}
-		if (isword(c)) {
-			for (j = i; j < n && isword(substr(s, j + 1, 1)); j++)
-				;
-			w = substr(s, i, j - i + 1)
-			p = substr(out, length(out), 1)
-			if ((w in rename) && p != "." &&
-			    !(nextch(s, j + 1) == ":" && (p == "" || p == "{" || p == ",")))
-				w = rename[w]
-			out = out w
-			i = j
-			continue
 		}
 		if (c == " " || c == "\t") {
 			for (j = i + 1; j <= n && substr(s, j, 1) ~ /[ \t]/; j++)
@@ -77,19 +57,9 @@ function cstring(s,    out, i, c) {
 	}
 	return "\"" out "\\n\""
 }
-# The i-th short name (from 0): a, b, ..., 9, then ba, bb, ...
-function short(i,    d) {
-	d = substr(names, i % 62 + 1, 1)
-	return i < 62 ? d : short(int(i / 62)) d
-}
 BEGIN {
 	print "static const char " (var == "" ? "flame_js" : var) "[] ="
-	names = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-}
-/^\/\* jsmin: rename .*\*\/$/ {
-	for (k = 4; k < NF; k++)
-		rename[$k] = "$" short(k - 4)
-	next
+	print cstring("(function(){")
 }
 {
 	line = minify($0)
@@ -104,5 +74,6 @@ BEGIN {
 END {
 	if (acc != "")
 		print cstring(acc)
+	print cstring("})();")
 	print ";"
 }

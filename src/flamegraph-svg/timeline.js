@@ -1,6 +1,6 @@
 /*
  * flamegraph-svg timeline: overview and detail of laid-out spans, linked
- * by one window of time.  Scoped to its own <svg>.
+ * by one window of time; after ui.js (see there).
  *
  * The spans come as JSON (per row, in time order; see timeline.h) and
  * are kept in typed arrays.  A row's spans do not overlap, so both their
@@ -12,35 +12,25 @@
  * offscreen canvas and copied; the window, the selection box and the
  * mouse line are drawn over the copy.
  */
-(function () {
-"use strict";
-var me = document.currentScript, svg = me ? me.parentNode : document.documentElement;
-if (!svg || svg.localName !== "svg") return;
-var NS = "http://www.w3.org/2000/svg", XHTML = "http://www.w3.org/1999/xhtml",
-	XPAD = 10, MATCH = "rgb(230,0,230)";
-var q = (sel) => svg.querySelector(sel);
-var tlv = q(".tlv"), data = q("script[type='application/json']");
-if (!tlv || !data) return;
-var width = svg.viewBox.baseVal.width, fontsize = +svg.getAttribute("data-fontsize"),
-	cw = fontsize * +svg.getAttribute("data-fontwidth"),
-	TOTAL = +tlv.getAttribute("data-total"), ROWS = +tlv.getAttribute("data-rows"),
+var PROMPT = "Search span names (regexp allowed)";
+var tlv = q(".tlv");
+if (!tlv) return;
+var TOTAL = +tlv.getAttribute("data-total"), ROWS = +tlv.getAttribute("data-rows"),
 	fh = +tlv.getAttribute("data-fh"), AXIS = +tlv.getAttribute("data-axis"),
 	ov = tlv.getAttribute("data-ov").split(" "), ovy = +ov[0], ovh = +ov[1],
 	dty = +tlv.getAttribute("data-dt");
-var resetBtn = q(".u"), searchBtn = q(".s"), icBtn = q(".ic"), matched = q(".m"),
-	panel = [q(".p0"), q(".p1"), q(".p2")];
-var names, tracks, colors, S, D, E, NM, TR, PA, RW, rowA, rowB, openSpans,
+var panel = [q(".p0"), q(".p1"), q(".p2")];
+var names, tracks, colors, S, DU, E, NM, TR, PA, RW, rowA, rowB, openSpans,
 	hitName = null, hitPre = null;
 var W0 = 0, W1 = TOTAL, minW = Math.min(TOTAL, Math.max(1, TOTAL * 1e-7));
-var selected = -1, hover = -1, term = null, ignorecase = false, mouseX = -1,
-	dragging = null, queued = false, active = false;
+var selected = -1, hover = -1, mouseX = -1, dragging = null;
 var ofo, ocanvas, octx, off, offctx, dfo, dcanvas, ctx, tip, outline, font;
 
 /* The JSON into typed arrays; starts are deltas within a row. */
 function load() {
-	var d = JSON.parse(data.textContent), n = d.dur.length, i = 0;
+	var d = D, n = d.dur.length, i = 0;
 	names = d.names; tracks = d.tracks; colors = d.colors;
-	S = new Float64Array(n); D = new Float64Array(d.dur); E = new Float64Array(n);
+	S = new Float64Array(n); DU = new Float64Array(d.dur); E = new Float64Array(n);
 	NM = new Uint32Array(d.name); TR = new Uint32Array(d.track); PA = new Int32Array(n);
 	RW = new Uint32Array(n);
 	rowA = new Uint32Array(ROWS); rowB = new Uint32Array(ROWS);
@@ -50,14 +40,13 @@ function load() {
 		for (var k = d.rowlen[r] || 0; k > 0; k--, i++) {
 			t += d.start[i];
 			S[i] = t;
-			E[i] = t + D[i];
+			E[i] = t + DU[i];
 			PA[i] = d.parent[i] - 1;
 			RW[i] = r;
 		}
 		rowB[r] = i;
 	}
 	openSpans = new Set(d.open);
-	data.remove();
 }
 /* The first span in [a, b) that ends after t (b if none). */
 function firstEnd(a, b, t) {
@@ -96,29 +85,10 @@ function colorOf(i) { return colors[TR[i] % colors.length]; }
 function label(i, w) {
 	var chars = w > 6 ? Math.floor((w - 6) / cw) : 0;
 	if (chars < 4) return "";
-	var name = names[NM[i]], cps = Array.from(name), dur = fmt(D[i]);
+	var name = names[NM[i]], cps = Array.from(name), dur = fmt(DU[i]);
 	if (chars >= cps.length + 2 + Array.from(dur).length) return name + "  " + dur;
 	if (chars >= cps.length && cps.length) return name;
 	return cps.slice(0, chars - 3).join("") + "...";
-}
-
-/* A canvas in a foreignObject over part of the SVG. */
-function makeCanvas() {
-	var fo = document.createElementNS(NS, "foreignObject"),
-		c = document.createElementNS(XHTML, "canvas");
-	fo.setAttribute("x", 0);
-	fo.setAttribute("width", width);
-	c.setAttribute("style", "display:block;width:100%;height:100%");
-	fo.appendChild(c);
-	tlv.appendChild(fo);
-	return [fo, c];
-}
-/* Device pixels per user unit, capped so that canvases stay legal. */
-function scale(m, h) {
-	return Math.min(m.a * (window.devicePixelRatio || 1), 16384 / width, 16384 / Math.max(h, 1));
-}
-function sizeCanvas(c, w, h) {
-	if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
 }
 
 /*
@@ -136,7 +106,7 @@ function drawSpans(g, t0, t1, x0, ww, y0, rh, gap, r0, r1, dev, wide) {
 	for (var r = r0; r < r1; r++) {
 		var y = y0 + r * rh, b = rowB[r];
 		for (var i = firstEnd(rowA[r], b, t0); i < b && S[i] < t1;) {
-			var x = x0 + (S[i] - t0) * k, w = D[i] * k;
+			var x = x0 + (S[i] - t0) * k, w = DU[i] * k;
 			if (x < x0) { w -= x0 - x; x = x0; }
 			if (x + w > x0 + ww) w = x0 + ww - x;
 			if (w >= dev) {
@@ -195,13 +165,8 @@ function drawOverview() {
 	if (!m || !m.a) return;
 	var h = AXIS + ovh, px = scale(m, h);
 	if (off.px !== px) drawOffscreen();
-	ofo.setAttribute("y", ovy);
-	ofo.setAttribute("height", h);
-	sizeCanvas(ocanvas, Math.ceil(width * px), Math.ceil(h * px));
+	fit(ofo, ocanvas, octx, ovy, ovy + h, px, true);
 	var g = octx, ww = width - 2 * XPAD, k = ww / TOTAL;
-	g.setTransform(1, 0, 0, 1, 0, 0);
-	g.clearRect(0, 0, ocanvas.width, ocanvas.height);
-	g.setTransform(px, 0, 0, px, 0, 0);
 	drawTicks(g, 0, TOTAL, XPAD, ww, 0, h, true);
 	g.drawImage(off, 0, AXIS, width, ovh);
 	/* Outside the window: dimmed.  Its edges: handles. */
@@ -222,27 +187,14 @@ function drawOverview() {
 	}
 }
 
-/* The part of the detail view inside the browser's viewport. */
-function detailBox(m) {
-	var top = dty, bot = dty + AXIS + ROWS * fh;
-	top = Math.max(top, -m.f / m.d);
-	bot = Math.min(bot, (window.innerHeight - m.f) / m.d);
-	return [Math.floor(top), Math.ceil(bot)];
-}
-
 function drawDetail() {
 	var m = svg.getScreenCTM();
 	if (!m || !m.a) return;
-	var bx = detailBox(m), top = bx[0], bot = bx[1];
+	var bx = visible(m, dty, dty + AXIS + ROWS * fh), top = bx[0], bot = bx[1];
 	if (!(bot > top)) { dfo.setAttribute("height", 0); return; }
 	var px = scale(m, bot - top), dev = 1 / px, ww = width - 2 * XPAD, k = ww / (W1 - W0);
-	dfo.setAttribute("y", top);
-	dfo.setAttribute("height", bot - top);
-	sizeCanvas(dcanvas, Math.ceil(width * px), Math.ceil((bot - top) * px));
+	fit(dfo, dcanvas, ctx, top, bot, px);
 	var g = ctx;
-	g.setTransform(1, 0, 0, 1, 0, 0);
-	g.clearRect(0, 0, dcanvas.width, dcanvas.height);
-	g.setTransform(px, 0, 0, px, 0, -top * px);
 	drawTicks(g, W0, W1, XPAD, ww, dty, AXIS + ROWS * fh, true);
 	var y0 = dty + AXIS, r0 = Math.max(0, Math.floor((top - y0) / fh)),
 		r1 = Math.min(ROWS, Math.ceil((bot - y0) / fh));
@@ -279,12 +231,8 @@ function drawDetail() {
 }
 
 function draw() {
-	queued = false;
 	drawOverview();
 	drawDetail();
-}
-function redraw() {
-	if (!queued) { queued = true; window.requestAnimationFrame(draw); }
 }
 
 /* Where span i is in the detail view (user units), or null. */
@@ -332,14 +280,17 @@ function setWindow(a, b) {
 	saveState();
 }
 function zoomAt(t, f) { setWindow(t - (t - W0) * f, t + (W1 - t) * f); }
-function reset() { setWindow(0, TOTAL); }
+function reset(all) {
+	setWindow(0, TOTAL);
+	if (all) select(-1);
+}
 
 /* The tooltip: name, duration, start, track, parent. */
 function setTip(i, x, y) {
 	hover = i;
 	if (i < 0) { tip.setAttribute("class", "hide"); return; }
 	var lines = [names[NM[i]] + (openSpans.has(i) ? " (open)" : ""),
-		"Duration: " + fmt(D[i]), "Start: +" + fmt(S[i]),
+		"Duration: " + fmt(DU[i]), "Start: +" + fmt(S[i]),
 		"Track: " + tracks[TR[i]], "Parent: " + (PA[i] >= 0 ? names[NM[PA[i]]] : "none")];
 	var texts = tip.querySelectorAll("text"), wmax = 0;
 	for (var n = 0; n < 5; n++) {
@@ -365,7 +316,7 @@ function select(i) {
 		var kids = 0;
 		for (var j = 0; j < PA.length; j++) if (PA[j] === i) kids++;
 		panel[0].textContent = "Selected: " + names[NM[i]] + (openSpans.has(i) ? " (open)" : "");
-		panel[1].textContent = "Start: +" + fmt(S[i]) + "   Duration: " + fmt(D[i]) + "   End: +" + fmt(E[i]);
+		panel[1].textContent = "Start: +" + fmt(S[i]) + "   Duration: " + fmt(DU[i]) + "   End: +" + fmt(E[i]);
 		panel[2].textContent = "Track: " + tracks[TR[i]] + "   Parent: " +
 			(PA[i] >= 0 ? names[NM[PA[i]]] : "none") + "   Children: " + kids;
 	}
@@ -373,18 +324,7 @@ function select(i) {
 }
 
 /* Search: names that match, counted once; time of matches not inside a match. */
-function search(t) {
-	var re;
-	resetSearch(true);
-	if (t === null || t === "") return redraw();
-	try {
-		re = new RegExp(t, ignorecase ? "i" : "");
-	} catch (err) {
-		matched.classList.remove("hide");
-		matched.textContent = "Invalid regular expression";
-		return redraw();
-	}
-	term = t;
+function match(re) {
 	hitName = new Uint8Array(names.length);
 	names.forEach((nm, i) => { hitName[i] = re.test(nm) ? 1 : 0; });
 	var n = S.length, count = 0, time = 0;
@@ -397,53 +337,25 @@ function search(t) {
 		var p = PA[i], inside = false;
 		for (var guard = 0; p >= 0 && guard < n; p = PA[p], guard++)
 			if (hitName[NM[p]]) { inside = true; break; }
-		if (!inside) time += D[i];
+		if (!inside) time += DU[i];
 	}
-	searchBtn.classList.add("on");
-	searchBtn.textContent = "Reset Search";
-	matched.classList.remove("hide");
-	matched.textContent = "Matched: " + count + " span" + (count === 1 ? "" : "s") + ", " + fmt(time);
 	off.px = 0;
-	redraw();
-	saveState();
+	return "Matched: " + count + " span" + (count === 1 ? "" : "s") + ", " + fmt(time);
 }
-function resetSearch(quiet) {
-	term = null;
+function unmatch() {
 	hitName = hitPre = null;
-	searchBtn.classList.remove("on");
-	searchBtn.textContent = "Search";
-	matched.classList.add("hide");
 	off.px = 0;
-	if (!quiet) { redraw(); saveState(); }
-}
-function promptSearch() {
-	var t = window.prompt("Search span names (regexp allowed)"
-		+ (ignorecase ? ", ignoring case" : "")
-		+ "\nPress Ctrl-I to toggle case sensitivity", term || "");
-	if (t !== null) search(t);
-}
-function toggleCase() {
-	ignorecase = !ignorecase;
-	icBtn.classList.toggle("on", ignorecase);
-	if (term !== null) search(term);
 }
 
-/* The window and the search in the URL: ?t0=&t1= (ns) and ?s=. */
-function standalone() { return document.documentElement === svg; }
-function saveState() {
-	if (!standalone() || !window.history || !history.replaceState) return;
-	var p = new URLSearchParams(location.search);
-	p.delete("t0"); p.delete("t1"); p.delete("s");
+/* The window in the URL: ?t0=&t1= (ns). */
+function view(p) {
+	p.delete("t0");
+	p.delete("t1");
 	if (W0 > 0 || W1 < TOTAL) { p.set("t0", Math.round(W0)); p.set("t1", Math.round(W1)); }
-	if (term !== null) p.set("s", term);
-	var qs = p.toString();
-	history.replaceState(null, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
 }
-function restoreState() {
-	if (!standalone()) return;
-	var p = new URLSearchParams(location.search), a = p.get("t0"), b = p.get("t1");
+function restore(p) {
+	var a = p.get("t0"), b = p.get("t1");
 	if (a !== null && b !== null && isFinite(+a) && isFinite(+b) && +b > +a) setWindow(+a, +b);
-	if (p.get("s") !== null) search(p.get("s"));
 }
 
 /* Overview: which drag the pointer at x would start. */
@@ -466,9 +378,9 @@ function start() {
 	load();
 	q(".sp").remove();
 	font = window.getComputedStyle(q(".t")).fontFamily;
-	var a = makeCanvas();
+	var a = makeCanvas(tlv);
 	ofo = a[0]; ocanvas = a[1]; octx = ocanvas.getContext("2d");
-	a = makeCanvas();
+	a = makeCanvas(tlv);
 	dfo = a[0]; dcanvas = a[1]; ctx = dcanvas.getContext("2d");
 	off = document.createElementNS(XHTML, "canvas");
 	offctx = off.getContext("2d");
@@ -490,11 +402,8 @@ function start() {
 		tip.appendChild(t);
 	}
 	svg.appendChild(tip);
-	restoreState();
-	draw();
-	window.addEventListener("scroll", redraw, true);
-	window.addEventListener("resize", () => { off.px = 0; redraw(); });
-	window.addEventListener("load", redraw);
+	begin();
+	window.addEventListener("resize", () => { off.px = 0; });
 
 	ocanvas.addEventListener("wheel", (e) => { active = true; wheel(e, timeOfOv(userPoint(e)[0])); }, { passive: false });
 	dcanvas.addEventListener("wheel", (e) => { active = true; wheel(e, timeOfDetail(userPoint(e)[0])); }, { passive: false });
@@ -559,27 +468,6 @@ function start() {
 		if (i >= 0) setWindow(S[i], E[i]);
 	});
 	dcanvas.addEventListener("mouseleave", () => { if (!dragging) setTip(-1); });
-	svg.addEventListener("click", (e) => {
-		active = true;
-		if (e.target === resetBtn) return reset();
-		if (e.target === searchBtn) return term === null ? promptSearch() : resetSearch();
-		if (e.target === icBtn) return toggleCase();
-	});
-	window.addEventListener("keydown", (e) => {
-		if (!active && !standalone()) return;
-		if ((e.ctrlKey && e.key === "f") || (e.key === "/" && !e.ctrlKey)) {
-			e.preventDefault();
-			promptSearch();
-		} else if (e.ctrlKey && e.key === "i") {
-			e.preventDefault();
-			toggleCase();
-		} else if (e.key === "Escape") {
-			reset();
-			select(-1);
-			resetSearch();
-		}
-	});
-	document.addEventListener("mousedown", (e) => { active = svg.contains(e.target); });
 	/* For tests and embedding pages: state, positions, and the actions. */
 	svg.timeline = {
 		window: () => [W0, W1], total: TOTAL, setWindow: setWindow, reset: reset,
@@ -609,4 +497,3 @@ function start() {
 	};
 }
 start();
-})();

@@ -1,0 +1,161 @@
+/*
+ * ui: what the flame graph's script (flame.js) and the timeline's
+ * (timeline.js) share.  jsmin.awk joins this file and one of them into
+ * one function, run where the SVG embeds it and scoped to its own <svg>,
+ * so that several graphs on one page keep apart; this file comes first.
+ *
+ * Here: the SVG, its data (the JSON block svg.c or timeline.c writes)
+ * and its buttons; canvases in a foreignObject, scaled to the device and
+ * capped at what a canvas may be; a redraw once per frame; search (the
+ * prompt, the case toggle, the buttons); the view in the URL; keys.  The
+ * graph's file defines what differs:
+ *   PROMPT      the search prompt
+ *   draw()      draw now
+ *   match(re)   mark what matches re; returns the "Matched: ..." text
+ *   unmatch()   clear the marks
+ *   view(p)     put the view in URLSearchParams p (s is this file's)
+ *   restore(p)  set the view from p
+ *   reset(all)  the Reset button; Escape passes all, to clear the rest
+ */
+"use strict";
+var me = document.currentScript, svg = me ? me.parentNode : document.documentElement;
+if (!svg || svg.localName !== "svg") return;
+var NS = "http://www.w3.org/2000/svg", XHTML = "http://www.w3.org/1999/xhtml",
+	XPAD = 10, MATCH = "rgb(230,0,230)";
+var q = (sel) => svg.querySelector(sel);
+var data = q("script[type='application/json']");
+if (!data) return;
+var D = JSON.parse(data.textContent);
+data.remove();
+var width = svg.viewBox.baseVal.width, fontsize = +svg.getAttribute("data-fontsize"),
+	cw = fontsize * +svg.getAttribute("data-fontwidth");
+var resetBtn = q(".u"), searchBtn = q(".s"), icBtn = q(".ic"), matched = q(".m");
+var term = null, ignorecase = false, queued = false, active = false;
+
+/* A canvas in a foreignObject as wide as the SVG, put in parent before node. */
+function makeCanvas(parent, node) {
+	var fo = document.createElementNS(NS, "foreignObject"),
+		c = document.createElementNS(XHTML, "canvas");
+	fo.setAttribute("x", 0);
+	fo.setAttribute("width", width);
+	c.setAttribute("style", "display:block;width:100%;height:100%");
+	fo.appendChild(c);
+	parent.insertBefore(fo, node || null);
+	return [fo, c];
+}
+/* Device pixels per user unit, capped so that canvases stay legal. */
+function scale(m, h) {
+	return Math.min(m.a * (window.devicePixelRatio || 1), 16384 / width, 16384 / Math.max(h, 1));
+}
+/* The part of [top, bot) inside the browser's viewport, in whole units. */
+function visible(m, top, bot) {
+	return [Math.floor(Math.max(top, -m.f / m.d)), Math.ceil(Math.min(bot, (window.innerHeight - m.f) / m.d))];
+}
+/*
+ * Put the canvas c of fo over [top, bot) at px device pixels a unit,
+ * cleared, with its context g drawing in user units: from the SVG's top,
+ * or from top if local.
+ */
+function fit(fo, c, g, top, bot, px, local) {
+	var w = Math.ceil(width * px), h = Math.ceil((bot - top) * px);
+	fo.setAttribute("y", top);
+	fo.setAttribute("height", bot - top);
+	if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
+	g.setTransform(1, 0, 0, 1, 0, 0);
+	g.clearRect(0, 0, w, h);
+	g.setTransform(px, 0, 0, px, 0, local ? 0 : -top * px);
+}
+function redraw() {
+	if (!queued) {
+		queued = true;
+		window.requestAnimationFrame(() => { queued = false; draw(); });
+	}
+}
+
+function search(t) {
+	var re;
+	resetSearch(true);
+	if (t === null || t === "") return draw();
+	try {
+		re = new RegExp(t, ignorecase ? "i" : "");
+	} catch (err) {
+		matched.classList.remove("hide");
+		matched.textContent = "Invalid regular expression";
+		return draw();
+	}
+	term = t;
+	searchBtn.classList.add("on");
+	searchBtn.textContent = "Reset Search";
+	matched.classList.remove("hide");
+	matched.textContent = match(re);
+	draw();
+	saveState();
+}
+function resetSearch(quiet) {
+	unmatch();
+	term = null;
+	searchBtn.classList.remove("on");
+	searchBtn.textContent = "Search";
+	matched.classList.add("hide");
+	if (!quiet) { draw(); saveState(); }
+}
+function promptSearch() {
+	var t = window.prompt(PROMPT + (ignorecase ? ", ignoring case" : "")
+		+ "\nPress Ctrl-I to toggle case sensitivity", term || "");
+	if (t !== null) search(t);
+}
+function toggleCase() {
+	ignorecase = !ignorecase;
+	icBtn.classList.toggle("on", ignorecase);
+	if (term !== null) search(term);
+}
+
+/* The view and the search term (?s=) in the URL of a standalone SVG. */
+function standalone() { return document.documentElement === svg; }
+function saveState() {
+	if (!standalone() || !window.history || !history.replaceState) return;
+	var p = new URLSearchParams(location.search);
+	p.delete("s");
+	view(p);
+	if (term !== null) p.set("s", term);
+	var qs = p.toString();
+	history.replaceState(null, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
+}
+function restoreState() {
+	if (!standalone()) return;
+	var p = new URLSearchParams(location.search);
+	restore(p);
+	if (p.get("s") !== null) search(p.get("s"));
+}
+
+/*
+ * The first picture, then the buttons, keys and redraws.  Keys act on
+ * the graph last clicked, or on the only one of a standalone SVG.
+ */
+function begin() {
+	restoreState();
+	draw();
+	window.addEventListener("scroll", redraw, true);
+	window.addEventListener("resize", redraw);
+	window.addEventListener("load", redraw);
+	svg.addEventListener("click", (e) => {
+		active = true;
+		if (e.target === resetBtn) return reset();
+		if (e.target === searchBtn) return term === null ? promptSearch() : resetSearch();
+		if (e.target === icBtn) return toggleCase();
+	});
+	window.addEventListener("keydown", (e) => {
+		if (!active && !standalone()) return;
+		if ((e.ctrlKey && e.key === "f") || (e.key === "/" && !e.ctrlKey)) {
+			e.preventDefault();
+			promptSearch();
+		} else if (e.ctrlKey && e.key === "i") {
+			e.preventDefault();
+			toggleCase();
+		} else if (e.key === "Escape") {
+			reset(true);
+			resetSearch();
+		}
+	});
+	document.addEventListener("mousedown", (e) => { active = svg.contains(e.target); });
+}

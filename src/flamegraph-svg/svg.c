@@ -187,41 +187,42 @@ fixed1_value(const char *s)
 	return neg ? -(double)n / 10.0 : (double)n / 10.0;
 }
 
-/* The document up to the frames: header, style, background, buttons. */
-static void
-write_head(const struct svg_opts *o, const char *id, double height,
-    const char *label_y)
+void
+svg_head(const struct svg_opts *o, const char *id, double height,
+    const char *what, const char *bg)
 {
-	char b3[32];
-	char b1[32], b2[32];
-	double w = o->width, fs = o->fontsize;
+	char b1[32], b2[32], b3[32];
 
 	out_str("<?xml version=\"1.0\" standalone=\"no\"?>\n");
 	out_fmt("<svg version=\"1.1\" id=\"%s\" width=\"%s\" height=\"%s\" "
 	    "viewBox=\"0 0 %s %s\" xmlns=\"http://www.w3.org/2000/svg\" "
-	    "data-fontsize=\"%s\" data-fontwidth=\"%.15g\">\n", id, pnum(b1, w),
-	    pnum(b2, height), b1, b2, pnum(b3, fs), o->fontwidth);
-	out_str("<!-- flamegraph-svg (flametools): hover, click to zoom, "
-	    "Ctrl-F to search -->\n");
+	    "data-fontsize=\"%s\" data-fontwidth=\"%.15g\">\n", id,
+	    pnum(b1, o->width), pnum(b2, height), b1, b2, pnum(b3, o->fontsize),
+	    o->fontwidth);
+	out_fmt("<!-- flamegraph-svg (flametools)%s -->\n", what);
 	if (o->notes && *o->notes) {
 		out_str("<desc>");
 		xml_out(o->notes, strlen(o->notes));
 		out_str("</desc>\n");
 	}
-	out_fmt("<defs><linearGradient id=\"%s-bg\" y1=\"0\" y2=\"1\" x1=\"0\" "
-	    "x2=\"0\"><stop stop-color=\"%s\" offset=\"5%%\"/>"
-	    "<stop stop-color=\"%s\" offset=\"95%%\"/></linearGradient>"
-	    "</defs>\n", id, o->bg1, o->bg2);
+	if (bg == NULL)
+		out_fmt("<defs><linearGradient id=\"%s-bg\" y1=\"0\" y2=\"1\" "
+		    "x1=\"0\" x2=\"0\"><stop stop-color=\"%s\" offset=\"5%%\"/>"
+		    "<stop stop-color=\"%s\" offset=\"95%%\"/></linearGradient>"
+		    "</defs>\n", id, o->bg1, o->bg2);
 	out_str("<style>\n");
 	out_fmt("#%s text{font-family:", id);
 	svg_css_string(o->fonttype);
-	out_fmt(";font-size:%spx;fill:#000}\n", pnum(b1, fs));
-	/* What every frame shares is said once: height and corners. */
-	out_fmt("#%s .f rect{height:%spx;rx:2px;ry:2px}\n", id,
-	    short1(b3, o->frameheight - FRAMEPAD));
-	out_fmt("#%s .f text{transform:translateY(%spx)}\n", id, label_y);
+	out_fmt(";font-size:%spx;fill:#000}\n", pnum(b1, o->fontsize));
+}
 
-	out_fmt("#%s .f>g>:hover rect{stroke:#000;stroke-width:.5;cursor:pointer}\n", id);
+void
+svg_head_end(const struct svg_opts *o, const char *id, const char *bg,
+    double subtitle_y)
+{
+	char b1[32];
+	double w = o->width, fs = o->fontsize;
+
 	out_fmt("#%s .t{text-anchor:middle;font-size:%spx}\n", id, pnum(b1, fs + 5));
 	out_fmt("#%s .st{text-anchor:middle;fill:#a0a0a0}\n", id);
 	out_fmt("#%s .b{opacity:.1;cursor:pointer}\n", id);
@@ -229,35 +230,52 @@ write_head(const struct svg_opts *o, const char *id, double height,
 	out_fmt("#%s .u{cursor:pointer}\n", id);
 	out_fmt("#%s .hide{display:none}\n", id);
 	out_str("</style>\n");
-	out_fmt("<rect width=\"100%%\" height=\"100%%\" fill=\"url(#%s-bg)\"/>\n", id);
-	out_fmt("<text class=\"t\" x=\"%d\" y=\"%s\">", (int)(w / 2), pnum(b1, fs * 2));
+	if (bg == NULL)
+		out_fmt("<rect width=\"100%%\" height=\"100%%\" "
+		    "fill=\"url(#%s-bg)\"/>\n", id);
+	else
+		out_fmt("<rect width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n",
+		    bg);
+	out_fmt("<text class=\"t\" x=\"%d\" y=\"%s\">", (int)(w / 2),
+	    pnum(b1, fs * 2));
 	xml_out(o->title, strlen(o->title));
 	out_str("</text>\n");
 	if (o->subtitle && *o->subtitle) {
 		out_fmt("<text class=\"st\" x=\"%d\" y=\"%s\">", (int)(w / 2),
-		    pnum(b1, fs * 4));
+		    pnum(b1, subtitle_y));
 		xml_out(o->subtitle, strlen(o->subtitle));
 		out_str("</text>\n");
 	}
 }
 
-/* The buttons and status lines the script drives, after the frames. */
-static void
-write_controls(const struct svg_opts *o, double height)
+void
+svg_controls(const struct svg_opts *o, const char *reset, double mx, double my)
 {
 	char b1[32], b2[32];
-	double w = o->width, fs = o->fontsize, ypad2 = fs * 2 + 10;
+	double w = o->width, fs = o->fontsize;
 
-	out_fmt("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
-	    pnum(b1, height - ypad2 / 2));
-	out_fmt("<text class=\"u hide\" x=\"%d\" y=\"%s\">Reset Zoom</text>\n",
-	    XPAD, pnum(b1, fs * 2));
+	out_fmt("<text class=\"u hide\" x=\"%d\" y=\"%s\">%s</text>\n",
+	    XPAD, pnum(b1, fs * 2), reset);
 	out_fmt("<text class=\"b s\" x=\"%s\" y=\"%s\">Search</text>\n",
 	    pnum(b1, w - XPAD - 100), pnum(b2, fs * 2));
 	out_fmt("<text class=\"b ic\" x=\"%s\" y=\"%s\">ic</text>\n",
 	    pnum(b1, w - XPAD - 16), pnum(b2, fs * 2));
 	out_fmt("<text class=\"m hide\" x=\"%s\" y=\"%s\"> </text>\n",
-	    pnum(b1, w - XPAD - 100), pnum(b2, height - ypad2 / 2));
+	    pnum(b1, mx), pnum(b2, my));
+}
+
+uint64_t
+svg_id_add(uint64_t h, const char *name, size_t n, const void *v, size_t vn)
+{
+	h ^= intern_hash(name, n) + intern_hash(v, vn);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+void
+svg_id(char *buf, const char *prefix, uint64_t h)
+{
+	snprintf(buf, SVG_ID_SIZE, "%.2s%08llx", prefix,
+	    (unsigned long long)(h & 0xffffffffull));
 }
 
 /* A frame as the script sees it; see write_data. */
@@ -490,8 +508,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	double wpt, height;
 	uint32_t depthmax = 0;
 	size_t i, kept = 0, elided;
-	uint64_t h = 0x9e3779b97f4a7c15ull;
-	char id[24], b1[32];
+	uint64_t h = SVG_ID_SEED;
+	char id[SVG_ID_SIZE], b1[32], b3[32];
 
 	if (o->total > timemax)
 		timemax = o->total;
@@ -521,12 +539,10 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		const struct frame *fr = &f->frames[i];
 		double v[3] = { (double)fr->stime, (double)fr->etime, fr->depth };
 
-		h ^= intern_hash(intern_str(&f->names, fr->name),
-		    intern_len(&f->names, fr->name)) + intern_hash(v, sizeof v);
-		h *= 0xff51afd7ed558ccdull;
+		h = svg_id_add(h, intern_str(&f->names, fr->name),
+		    intern_len(&f->names, fr->name), v, sizeof v);
 	}
-	snprintf(id, sizeof id, "fg%08llx",
-	    (unsigned long long)(h & 0xffffffffull));
+	svg_id(id, "fg", h);
 
 	char label_y[32];
 	struct fdata *fd = xmalloc((f->nframes + 1) * sizeof *fd);
@@ -537,7 +553,13 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	intern_init(&jnames);
 	intern_init(&colors);
 	pnum(label_y, 3 + (o->frameheight - FRAMEPAD) / 2);
-	write_head(o, id, height, label_y);
+	svg_head(o, id, height, ": hover, click to zoom, Ctrl-F to search", NULL);
+	/* What every frame shares is said once: height and corners. */
+	out_fmt("#%s .f rect{height:%spx;rx:2px;ry:2px}\n", id,
+	    short1(b3, o->frameheight - FRAMEPAD));
+	out_fmt("#%s .f text{transform:translateY(%spx)}\n", id, label_y);
+	out_fmt("#%s .f>g>:hover rect{stroke:#000;stroke-width:.5;cursor:pointer}\n", id);
+	svg_head_end(o, id, NULL, fs * 4);
 	out_str("<g class=\"f\">");
 	/* One group per depth, moved to its row, so frames carry no y. */
 	long double prev_end = 0;
@@ -697,7 +719,9 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		out_str(link ? "</a>" : "</g>");
 	}
 	out_str(row == UINT32_MAX ? "</g>\n" : "</g>\n</g>\n");
-	write_controls(o, height);
+	out_fmt("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
+	    pnum(b1, height - ypad2 / 2));
+	svg_controls(o, "Reset Zoom", o->width - XPAD - 100, height - ypad2 / 2);
 	{
 		struct jdata d = { fd, &jnames, &colors, jattrs,
 		    o->inverted ? ypad1 : height - ypad2 - fh + FRAMEPAD,

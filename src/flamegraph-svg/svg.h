@@ -51,6 +51,33 @@ void svg_css_string(const char *s);
  */
 void svg_json_str(const char *s, size_t n);
 
+/*
+ * What the flame graph and the timeline share.  The head: the <svg>, the
+ * comment (what, after "flamegraph-svg (flametools)"), --notes, and the
+ * style sheet up to its first rule; the caller adds its own rules, then
+ * svg_head_end the shared ones, the background (bg, or --bgcolors'
+ * gradient if NULL), the title and the subtitle at subtitle_y.
+ */
+void svg_head(const struct svg_opts *o, const char *id, double height,
+    const char *what, const char *bg);
+void svg_head_end(const struct svg_opts *o, const char *id, const char *bg,
+    double subtitle_y);
+/* The buttons the script drives (reset's label), and its "Matched:" line. */
+void svg_controls(const struct svg_opts *o, const char *reset, double mx,
+    double my);
+
+/*
+ * An id from the content, to scope the styles and the script: equal
+ * graphs get equal ids, others distinct ones.  From SVG_ID_SEED, each
+ * element's name and numbers go in; svg_id writes a two-letter prefix
+ * and eight hex digits.
+ */
+#define SVG_ID_SEED 0x9e3779b97f4a7c15ull
+#define SVG_ID_SIZE 16
+uint64_t svg_id_add(uint64_t h, const char *name, size_t n, const void *v,
+    size_t vn);
+void svg_id(char *buf, const char *prefix, uint64_t h);
+
 /* The graph flamegraph.pl writes for empty input, with its message. */
 void svg_write_empty(const struct svg_opts *o);
 

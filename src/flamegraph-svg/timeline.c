@@ -296,57 +296,6 @@ write_ticks(double y, double h, double total, double w, double fs)
 	out_char('\n');
 }
 
-static void
-write_head(const struct svg_opts *o, const char *id, double height)
-{
-	double fs = o->fontsize;
-
-	out_str("<?xml version=\"1.0\" standalone=\"no\"?>\n");
-	out_fmt("<svg version=\"1.1\" id=\"%s\" width=\"%.15g\" height=\"%.15g\" "
-	    "viewBox=\"0 0 %.15g %.15g\" xmlns=\"http://www.w3.org/2000/svg\" "
-	    "data-fontsize=\"%.15g\" data-fontwidth=\"%.15g\">\n", id, o->width,
-	    height, o->width, height, fs, o->fontwidth);
-	out_str("<!-- flamegraph-svg (flametools) timeline: wheel to zoom, "
-	    "drag to pan or select, click a span, Ctrl-F to search -->\n");
-	if (o->notes && *o->notes) {
-		out_str("<desc>");
-		xml_out(o->notes, strlen(o->notes));
-		out_str("</desc>\n");
-	}
-	out_str("<style>\n");
-	out_fmt("#%s text{font-family:", id);
-	svg_css_string(o->fonttype);
-	out_fmt(";font-size:%.15gpx;fill:#000}\n", fs);
-	out_fmt("#%s .f rect{height:%.15gpx}\n", id, o->frameheight - 1);
-	/* "name  duration" and the panel's columns keep their blanks. */
-	out_fmt("#%s .f text{transform:translateY(%.15gpx);white-space:pre}\n",
-	    id, 3 + (o->frameheight - 1) / 2);
-	out_fmt("#%s .p{white-space:pre}\n", id);
-	out_fmt("#%s .f>g>g:hover rect{stroke:#000;stroke-width:.5}\n", id);
-	out_fmt("#%s .t{text-anchor:middle;font-size:%.15gpx}\n", id, fs + 5);
-	out_fmt("#%s .st{text-anchor:middle;fill:#a0a0a0}\n", id);
-	out_fmt("#%s .tk{stroke:#ccc;stroke-width:.5}\n", id);
-	out_fmt("#%s .tl{font-size:%.15gpx;fill:#666}\n", id, fs * 0.8);
-	out_fmt("#%s .pl{stroke-width:.5}\n", id);
-	out_fmt("#%s .b{opacity:.1;cursor:pointer}\n", id);
-	out_fmt("#%s .b:hover,#%s .b.on{opacity:1}\n", id, id);
-	out_fmt("#%s .u{cursor:pointer}\n", id);
-	out_fmt("#%s .hide{display:none}\n", id);
-	out_str("</style>\n");
-	out_fmt("<rect width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n",
-	    o->bg1 ? o->bg1 : "#f8f8f8");
-	out_fmt("<text class=\"t\" x=\"%d\" y=\"%.15g\">", (int)(o->width / 2),
-	    fs * 2);
-	xml_out(o->title, strlen(o->title));
-	out_str("</text>\n");
-	if (o->subtitle && *o->subtitle) {
-		out_fmt("<text class=\"st\" x=\"%d\" y=\"%.15g\">",
-		    (int)(o->width / 2), fs * 3.5);
-		xml_out(o->subtitle, strlen(o->subtitle));
-		out_str("</text>\n");
-	}
-}
-
 /* The tracks, in order of first appearance, with their colours. */
 static void
 write_legend(const struct timeline *t, const struct svg_opts *o, double y)
@@ -461,8 +410,9 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	double total = 1, wpt, minw;
 	uint32_t *ord, *pos;
 	size_t n = t->n, i, kept = 0;
-	uint64_t h = 0x9e3779b97f4a7c15ull;
-	char id[24], b1[40], b2[40];
+	uint64_t h = SVG_ID_SEED;
+	const char *bg = o->bg1 ? o->bg1 : "#f8f8f8";
+	char id[SVG_ID_SIZE], b1[40], b2[40];
 
 	for (i = 0; i < n; i++)
 		if ((double)(t->v[i].start + t->v[i].dur) > total)
@@ -480,12 +430,9 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 		const char *nm = intern_str(&t->names, s->name);
 		uint64_t v[3] = { s->start, s->dur, s->row };
 
-		h ^= intern_hash(nm, intern_len(&t->names, s->name)) +
-		    intern_hash(v, sizeof v);
-		h *= 0xff51afd7ed558ccdull;
+		h = svg_id_add(h, nm, intern_len(&t->names, s->name), v, sizeof v);
 	}
-	snprintf(id, sizeof id, "tl%08llx",
-	    (unsigned long long)(h & 0xffffffffull));
+	svg_id(id, "tl", h);
 
 	top = fs * 3 + (o->subtitle && *o->subtitle ? fs * 1.5 : 0);
 	ovy = top + LEGEND;
@@ -497,7 +444,18 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	wpt = (w - 2 * XPAD) / total;
 	minw = o->minwidth_pct ? total * o->minwidth / 100 * wpt : o->minwidth;
 
-	write_head(o, id, height);
+	svg_head(o, id, height, " timeline: wheel to zoom, drag to pan or select, "
+	    "click a span, Ctrl-F to search", bg);
+	out_fmt("#%s .f rect{height:%.15gpx}\n", id, o->frameheight - 1);
+	/* "name  duration" and the panel's columns keep their blanks. */
+	out_fmt("#%s .f text{transform:translateY(%.15gpx);white-space:pre}\n",
+	    id, 3 + (o->frameheight - 1) / 2);
+	out_fmt("#%s .p{white-space:pre}\n", id);
+	out_fmt("#%s .f>g>g:hover rect{stroke:#000;stroke-width:.5}\n", id);
+	out_fmt("#%s .tk{stroke:#ccc;stroke-width:.5}\n", id);
+	out_fmt("#%s .tl{font-size:%.15gpx;fill:#666}\n", id, fs * 0.8);
+	out_fmt("#%s .pl{stroke-width:.5}\n", id);
+	svg_head_end(o, id, bg, fs * 3.5);
 	write_legend(t, o, top);
 	out_fmt("<g class=\"tlv\" data-total=\"%.17g\" data-rows=\"%u\" "
 	    "data-fh=\"%.15g\" data-ov=\"%.15g %.15g\" data-dt=\"%.15g\" "
@@ -576,14 +534,8 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	for (i = 0; i < PANEL_LINES; i++)
 		out_fmt("<text class=\"p p%zu\" x=\"%d\" y=\"%.15g\"> </text>\n",
 		    i, XPAD, dty + dh + 8 + (i + 1) * (fs + 5));
-	out_fmt("<text class=\"m hide\" x=\"%.15g\" y=\"%.15g\"> </text>\n",
-	    w - XPAD - 300, dty + dh + 8 + (PANEL_LINES + 1) * (fs + 5));
-	out_fmt("<text class=\"u hide\" x=\"%d\" y=\"%.15g\">Reset</text>\n",
-	    XPAD, fs * 2);
-	out_fmt("<text class=\"b s\" x=\"%.15g\" y=\"%.15g\">Search</text>\n",
-	    w - XPAD - 100, fs * 2);
-	out_fmt("<text class=\"b ic\" x=\"%.15g\" y=\"%.15g\">ic</text>\n",
-	    w - XPAD - 16, fs * 2);
+	svg_controls(o, "Reset", w - XPAD - 300,
+	    dty + dh + 8 + (PANEL_LINES + 1) * (fs + 5));
 	write_data(t, ord, pos, id);
 	out_str("<script><![CDATA[\n");
 	out_str(timeline_js);

@@ -250,13 +250,16 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 		const hash = await page.eval(`location.hash`);
 		check("link frame: click follows the link", hash === "#followed", hash);
 
-		// The script's titles, made from the data, are the file's: with
-		// --factor (ties of "%.0f" round to even), fractional counts,
-		// differential counts and --negate.
+		// The script's frames, made from the data, are the file's: titles
+		// (with --factor, whose ties of "%.0f" round to even, fractional
+		// counts, differential counts and --negate) and places (gaps,
+		// --inverted, names that share prefixes, in and out of ASCII).
 		const titleCases = [["factor", "main;a 3\nmain;b 5\nmain;c;d 7\n", ["--factor", "0.5"]],
 			["fraction", "main;a 1.5\nmain;b 0.125\nmain;c 1234567.25\n", ["--minwidth", "0"]],
 			["diff", "main;a 5 10\nmain;b 3 1\nmain;b;c 2 2\n"],
-			["negate", "main;a 5 10\nmain;b 3 1\n", ["--negate"]]];
+			["negate", "main;a 5 10\nmain;b 3 1\n", ["--negate"]],
+			["gaps", "m;a;x 4\nm;a 3\nm;b 2\nm;b;y;z 6\nm;c 1\nm;c;x 1\nn;q 2\n", ["--inverted"]],
+			["prefixes", "main;\u03b1\u03b2_one 1\nmain;\u03b1\u03b2_two 2\nmain;abc_x\u{1f600} 1\nmain;abc_x\u{1f601} 1\nmain;abc_y 1\n"]];
 		for (const [name, input, args] of titleCases) {
 			const f = svgOf("titles-" + name, input, args);
 			await page.goto("file://" + f);
@@ -264,8 +267,15 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 				const doc = new DOMParser().parseFromString(${JSON.stringify(fs.readFileSync(f, "utf8"))}, "image/svg+xml");
 				const file = Array.from(doc.querySelectorAll(".f title")).map(t => t.textContent).sort();
 				const ours = document.documentElement.flamegraph.frames().map(f => f.title).sort();
-				return [file.join("|"), ours.join("|")]; })()`);
-			check("titles from the data match the file's (" + name + ")", t[0] === t[1] && t[0] !== "", t.join(" vs "));
+				const at = (t) => { const r = t.nextElementSibling; return [t.textContent, +r.getAttribute("x"),
+					+/translate\\(0 ([^)]*)\\)/.exec(t.parentNode.parentNode.getAttribute("transform"))[1], +r.getAttribute("width")]; };
+				const places = Array.from(doc.querySelectorAll(".f title")).map(at);
+				const frames = document.documentElement.flamegraph.frames();
+				const off = places.filter(([t, x, y, w]) => !frames.some(f => f.title === t &&
+					Math.abs(f.x - x) < 0.06 && f.y === y && Math.abs(f.x + f.w - x - w) < 0.11));
+				return [file.join("|"), ours.join("|"), off.map(p => p.join(" ")).join("|")]; })()`);
+			check("titles from the data match the file's (" + name + ")", t[0] === t[1] && t[0] !== "", t[0] + " vs " + t[1]);
+			check("places from the data match the file's (" + name + ")", t[2] === "", t[2]);
 		}
 
 		// A title replaced by --nameattr is the tooltip only: search, zoom

@@ -60,10 +60,11 @@ function vlq(a, at, count) {
 	if (at) at[0] = i;
 	return out;
 }
-/* The names: each shares a prefix of the one before (its length first). */
+/* The names, each ended by ';': each shares a prefix of the one before
+ * (its length first). */
 function names(list) {
 	var prev = "";
-	return list.map((e) => {
+	return list.split(";").map((e) => {
 		var at = [0], k = vlq(e, at, 1)[0];
 		return (prev = prev.slice(0, k) + e.slice(at[0]));
 	});
@@ -75,16 +76,21 @@ function names(list) {
  * its gap follows.
  */
 function load() {
-	var i = 0, u = D.unit, nm = names(D.names), name = vlq(D.name),
+	var i = 0, u = D.unit, nm = names(D.names), name = vlq(D.name), fills = [],
 		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
 		color = D.color && vlq(D.color), ncolor = D.ncolor && vlq(D.ncolor);
+	/* The colours: 24 bits each in four base-64 digits, highest first. */
+	for (var c = 0; c < D.colors.length; c += 4) {
+		for (var k = c, v = 1; k < c + 4; k++) v = v * 64 + B64.indexOf(D.colors[k]);
+		fills.push("#" + v.toString(16).slice(1));
+	}
 	for (var r = 0; r < D.rowlen.length; r++) {
 		var end = 0, list = [];
 		for (var k = D.rowlen[r]; k > 0; k--, i++) {
-			var x = name[i], c = 7 * (color ? color[i] : ncolor[x]), v = seq && seq[p++], f = {
+			var x = name[i], v = seq && seq[p++], f = {
 				name: nm[x], s: end + (!seq ? D.gap[i] : v % 2 ? seq[p++] * u : 0),
 				n: seq ? Math.floor(v / 2) * u : D.n[i], row: r,
-				fill: D.colors.slice(c, c + 7), attr: D.attrs[x],
+				fill: fills[color ? color[i] : ncolor[x]], attr: D.attrs[x],
 				title: "", hit: false, chars: -1, label: ""
 			};
 			if (D.delta && D.delta[i] !== null) f.d = D.delta[i];

@@ -294,7 +294,6 @@ struct jdata {
 	double y0, dy;		/* the root row's top, and the step to the next */
 	uint32_t rows;
 	long double total;
-	size_t elided;
 };
 
 static void
@@ -309,12 +308,12 @@ json_key_str(const char *key, const char *s)
  * digits of 32 and up saying that more follow (source maps' VLQ, without
  * a sign): a count of 1 to 31 is one character.
  */
+static const char b64[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
 static void
 out_vlq(uint64_t v)
 {
-	static const char b64[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 	do {
 		unsigned dg = (unsigned)(v & 31);
 
@@ -381,8 +380,8 @@ write_data(const struct flame *f, const struct svg_opts *o,
 	out_count(d->total);
 	out_str(",\"unit\":");
 	out_count(unit);
-	out_fmt(",\"factor\":%.17g,\"negate\":%d,\"elided\":%zu,\"fh\":%s,"
-	    "\"label\":%s", o->factor, o->negate != 0, d->elided,
+	out_fmt(",\"factor\":%.17g,\"negate\":%d,\"fh\":%s,"
+	    "\"label\":%s", o->factor, o->negate != 0,
 	    short1(b, o->frameheight - FRAMEPAD), label_y);
 	json_key_str("nametype", o->nametype);
 	json_key_str("countname", o->countname);
@@ -392,9 +391,11 @@ write_data(const struct flame *f, const struct svg_opts *o,
 	 * symbols share long prefixes (namespaces, classes, modules), and
 	 * this is where the data is largest.  Only a prefix of ASCII is
 	 * shared, so that its length is the same in bytes and in the
-	 * script's UTF-16 units.
+	 * script's UTF-16 units.  One string, the names ended by ';', which
+	 * no name has (it parts a stack's frames): a JSON array would cost
+	 * two quotes a name more.
 	 */
-	out_str(",\n\"names\":[");
+	out_str(",\n\"names\":\"");
 	for (i = 0; i < nnames; i++) {
 		const char *s = intern_str(d->names, ord[i]);
 		size_t len = strip_annotation(s, intern_len(d->names, ord[i])), p;
@@ -402,20 +403,23 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		for (p = 0; p < len && p < prevlen && s[p] == prev[p] &&
 		    (unsigned char)s[p] < 0x80; p++)
 			;
-		out_str(i ? ",\"" : "\"");
+		if (i)
+			out_char(';');
 		out_vlq(p);
 		json_body(s + p, len - p);
-		out_char('"');
 		prev = s;
 		prevlen = len;
 	}
-	/* The colours as one string of #rrggbb. */
-	out_str("],\n\"colors\":\"");
+	/* The colours as one string, each its 24 bits in four base-64
+	 * digits, highest first: four characters where #rrggbb is seven. */
+	out_str("\",\n\"colors\":\"");
 	for (i = 0; i < intern_count(d->colors); i++) {
 		const unsigned char *c = (const unsigned char *)intern_str(d->colors,
 		    (uint32_t)i);
+		uint32_t v = (uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2];
 
-		out_color((struct rgb){ c[0], c[1], c[2] });
+		for (k = 4; k-- > 0; )
+			out_char(b64[v >> 6 * k & 63]);
 	}
 	/* The rows' tops: the root's, and the step to the next row. */
 	out_fmt("\",\n\"rowy\":[%s,", pnum(b, d->y0));
@@ -726,7 +730,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		struct jdata d = { fd, &jnames, &colors, jattrs,
 		    o->inverted ? ypad1 : height - ypad2 - fh + FRAMEPAD,
 		    o->inverted ? fh : -fh,
-		    row == UINT32_MAX ? 0 : row + 1, timemax, elided };
+		    row == UINT32_MAX ? 0 : row + 1, timemax };
 
 		write_data(f, o, &d, id, label_y);
 	}

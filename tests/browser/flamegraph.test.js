@@ -268,11 +268,11 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 				const file = Array.from(doc.querySelectorAll(".f title")).map(t => t.textContent).sort();
 				const ours = document.documentElement.flamegraph.frames().map(f => f.title).sort();
 				const at = (t) => { const r = t.nextElementSibling; return [t.textContent, +r.getAttribute("x"),
-					+/translate\\(0 ([^)]*)\\)/.exec(t.parentNode.parentNode.getAttribute("transform"))[1], +r.getAttribute("width")]; };
+					+/translate\\(0 ([^)]*)\\)/.exec(t.parentNode.parentNode.getAttribute("transform"))[1], +r.getAttribute("width"), r.getAttribute("fill")]; };
 				const places = Array.from(doc.querySelectorAll(".f title")).map(at);
 				const frames = document.documentElement.flamegraph.frames();
-				const off = places.filter(([t, x, y, w]) => !frames.some(f => f.title === t &&
-					Math.abs(f.x - x) < 0.06 && f.y === y && Math.abs(f.x + f.w - x - w) < 0.11));
+				const off = places.filter(([t, x, y, w, c]) => !frames.some(f => f.title === t &&
+					Math.abs(f.x - x) < 0.06 && f.y === y && Math.abs(f.x + f.w - x - w) < 0.11 && f.fill === c));
 				return [file.join("|"), ours.join("|"), off.map(p => p.join(" ")).join("|")]; })()`);
 			check("titles from the data match the file's (" + name + ")", t[0] === t[1] && t[0] !== "", t[0] + " vs " + t[1]);
 			check("places from the data match the file's (" + name + ")", t[2] === "", t[2]);

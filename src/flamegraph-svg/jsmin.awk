@@ -7,7 +7,8 @@
 # ending in one of ; { } , ( is joined to the next: no automatic semicolon
 # can be lost there.  String and regular expression literals are copied
 # untouched: a '/' starts a regex where an operand is expected, after one
-# of ( , = : [ ! & | ? { } ; or at the start of a line.
+# of ( , = : [ ! & | ? { } ; or at the start of a line.  A ';' before a
+# '}' goes, and true and false are written !0 and !1.
 #
 # Names the scripts declare (var, let, const, function names and
 # parameters, arrow function parameters, catch) become one or two letters,
@@ -170,6 +171,10 @@ END {
 	print cstring("(function(){")
 	line = ""
 	for (i = 1; i <= nt; i++) {
+		if (tok[i] == ";" && tok[nx(i)] == "}")
+			continue
+		if (wrd[i] && (tok[i] == "true" || tok[i] == "false") && isname(i))
+			tok[i] = tok[i] == "true" ? "!0" : "!1"
 		if (tok[i] == "\n") {
 			print cstring(line)
 			line = ""

@@ -1,5 +1,5 @@
 /* jsmin.awk's renaming: what it renames, and what it must not touch. */
-var count = 0, label = "count", b = a;
+var count = 0, label = "count", b = a, on = true, off = { false: false };
 function bump(step, g) {
 	var obj = { count: step, label: label, g: g ? count : step };
 	count += obj.count;

@@ -152,7 +152,7 @@ function draw() {
 	var last = rows[rows.length - 1].y,
 		v = visible(m, Math.min(rows[0].y, last), Math.max(rows[0].y, last) + fh),
 		top = v[0], bot = v[1];
-	if (!(bot > top)) { fo.setAttribute("height", 0); return; }
+	if (!(bot > top)) { setAttr(fo, "height", 0); return; }
 	var px = scale(m, bot - top), dev = 1 / px;
 	fit(fo, canvas, ctx, top, bot, px);
 
@@ -244,10 +244,10 @@ function at(e) {
 }
 function outlineAt(f) {
 	var p = place(f);
-	if (!p) { outline.setAttribute("width", 0); return; }
-	outline.setAttribute("x", p.x.toFixed(1));
-	outline.setAttribute("y", rows[f.row].y);
-	outline.setAttribute("width", p.w.toFixed(1));
+	if (!p) { setAttr(outline, "width", 0); return; }
+	setAttr(outline, "x", p.x.toFixed(1));
+	setAttr(outline, "y", rows[f.row].y);
+	setAttr(outline, "width", p.w.toFixed(1));
 }
 function pct(v, of) { return (100 * v / of).toFixed(2) + "%"; }
 function setHover(f) {
@@ -255,7 +255,7 @@ function setHover(f) {
 	hover = f;
 	if (!f) {
 		details.textContent = " ";
-		outline.setAttribute("width", 0);
+		setAttr(outline, "width", 0);
 		canvas.style.cursor = "";
 		canvas.removeAttribute("title");
 		return;
@@ -265,7 +265,7 @@ function setHover(f) {
 		text = text.slice(0, -1) + ", " + pct(f.n, zoomed.n) + " of " + zoomed.name + ")";
 	details.textContent = text;
 	canvas.style.cursor = "pointer";
-	canvas.setAttribute("title", title(f));
+	setAttr(canvas, "title", title(f));
 	outlineAt(f);
 }
 
@@ -319,9 +319,9 @@ function start() {
 	fo = a[0];
 	canvas = a[1];
 	outline = document.createElementNS(NS, "rect");
-	outline.setAttribute("height", fh);
-	outline.setAttribute("width", 0);
-	outline.setAttribute("style", "fill:none;stroke:#000;stroke-width:.5;pointer-events:none;rx:2px");
+	setAttr(outline, "height", fh);
+	setAttr(outline, "width", 0);
+	setAttr(outline, "style", "fill:none;stroke:#000;stroke-width:.5;pointer-events:none;rx:2px");
 	/*
 	 * The static frames go before the browser styles them: hidden, they
 	 * would still cost a style pass over every element.
@@ -329,12 +329,12 @@ function start() {
 	root.parentNode.insertBefore(outline, root);
 	root.remove();
 	ctx = canvas.getContext("2d");
-	font = fontsize + "px " + window.getComputedStyle(details).fontFamily;
+	font = fontsize + "px " + getComputedStyle(details).fontFamily;
 	begin();
 
-	canvas.addEventListener("mousemove", (e) => { active = true; setHover(at(e)); });
-	canvas.addEventListener("mouseleave", () => setHover(null));
-	canvas.addEventListener("click", (e) => {
+	listen(canvas, "mousemove", (e) => { active = true; setHover(at(e)); });
+	listen(canvas, "mouseleave", () => setHover(null));
+	listen(canvas, "click", (e) => {
 		var f = at(e);
 		if (!f) return;
 		if (e.ctrlKey || e.metaKey) {

@@ -191,7 +191,7 @@ function drawDetail() {
 	var m = svg.getScreenCTM();
 	if (!m || !m.a) return;
 	var bx = visible(m, dty, dty + AXIS + ROWS * fh), top = bx[0], bot = bx[1];
-	if (!(bot > top)) { dfo.setAttribute("height", 0); return; }
+	if (!(bot > top)) { setAttr(dfo, "height", 0); return; }
 	var px = scale(m, bot - top), dev = 1 / px, ww = width - 2 * XPAD, k = ww / (W1 - W0);
 	fit(dfo, dcanvas, ctx, top, bot, px);
 	var g = ctx;
@@ -225,9 +225,9 @@ function drawDetail() {
 	g.restore();
 	if (selected >= 0) {
 		var sb = spanBox(selected);
-		outline.setAttribute("width", sb ? Math.max(sb.w, 1).toFixed(1) : 0);
-		if (sb) { outline.setAttribute("x", sb.x.toFixed(1)); outline.setAttribute("y", sb.y); }
-	} else outline.setAttribute("width", 0);
+		setAttr(outline, "width", sb ? Math.max(sb.w, 1).toFixed(1) : 0);
+		if (sb) { setAttr(outline, "x", sb.x.toFixed(1)); setAttr(outline, "y", sb.y); }
+	} else setAttr(outline, "width", 0);
 }
 
 function draw() {
@@ -288,7 +288,7 @@ function reset(all) {
 /* The tooltip: name, duration, start, track, parent. */
 function setTip(i, x, y) {
 	hover = i;
-	if (i < 0) { tip.setAttribute("class", "hide"); return; }
+	if (i < 0) { setAttr(tip, "class", "hide"); return; }
 	var lines = [names[NM[i]] + (openSpans.has(i) ? " (open)" : ""),
 		"Duration: " + fmt(DU[i]), "Start: +" + fmt(S[i]),
 		"Track: " + tracks[TR[i]], "Parent: " + (PA[i] >= 0 ? names[NM[PA[i]]] : "none")];
@@ -298,11 +298,11 @@ function setTip(i, x, y) {
 		wmax = Math.max(wmax, Array.from(lines[n]).length * cw);
 	}
 	var bg = tip.firstElementChild, w = wmax + 12, h = 5 * (fontsize + 3) + 8;
-	bg.setAttribute("width", w);
-	bg.setAttribute("height", h);
-	tip.setAttribute("class", "tip");
+	setAttr(bg, "width", w);
+	setAttr(bg, "height", h);
+	setAttr(tip, "class", "tip");
 	var tx = Math.min(x + 12, width - w - 2), ty = y + 16;
-	tip.setAttribute("transform", "translate(" + Math.max(2, tx).toFixed(1) + " " + ty.toFixed(1) + ")");
+	setAttr(tip, "transform", "translate(" + Math.max(2, tx).toFixed(1) + " " + ty.toFixed(1) + ")");
 }
 function tipText() {
 	return hover < 0 ? "" : Array.from(tip.querySelectorAll("text")).map((t) => t.textContent).join("\n");
@@ -377,7 +377,7 @@ function wheel(e, t) {
 function start() {
 	load();
 	q(".sp").remove();
-	font = window.getComputedStyle(q(".t")).fontFamily;
+	font = getComputedStyle(q(".t")).fontFamily;
 	var a = makeCanvas(tlv);
 	ofo = a[0]; ocanvas = a[1]; octx = ocanvas.getContext("2d");
 	a = makeCanvas(tlv);
@@ -385,48 +385,48 @@ function start() {
 	off = document.createElementNS(XHTML, "canvas");
 	offctx = off.getContext("2d");
 	outline = document.createElementNS(NS, "rect");
-	outline.setAttribute("height", fh - 1);
-	outline.setAttribute("width", 0);
-	outline.setAttribute("style", "fill:none;stroke:#000;stroke-width:1.5;pointer-events:none");
+	setAttr(outline, "height", fh - 1);
+	setAttr(outline, "width", 0);
+	setAttr(outline, "style", "fill:none;stroke:#000;stroke-width:1.5;pointer-events:none");
 	tlv.appendChild(outline);
 	tip = document.createElementNS(NS, "g");
-	tip.setAttribute("class", "hide");
-	tip.setAttribute("style", "pointer-events:none");
+	setAttr(tip, "class", "hide");
+	setAttr(tip, "style", "pointer-events:none");
 	var bg = document.createElementNS(NS, "rect");
-	bg.setAttribute("style", "fill:#fffff0;stroke:#888;stroke-width:.5");
+	setAttr(bg, "style", "fill:#fffff0;stroke:#888;stroke-width:.5");
 	tip.appendChild(bg);
 	for (var n = 0; n < 5; n++) {
 		var t = document.createElementNS(NS, "text");
-		t.setAttribute("x", 6);
-		t.setAttribute("y", 4 + (n + 1) * (fontsize + 3) - 2);
+		setAttr(t, "x", 6);
+		setAttr(t, "y", 4 + (n + 1) * (fontsize + 3) - 2);
 		tip.appendChild(t);
 	}
 	svg.appendChild(tip);
 	begin();
-	window.addEventListener("resize", () => { off.px = 0; });
+	listen(window, "resize", () => { off.px = 0; });
 
-	ocanvas.addEventListener("wheel", (e) => { active = true; wheel(e, timeOfOv(userPoint(e)[0])); }, { passive: false });
-	dcanvas.addEventListener("wheel", (e) => { active = true; wheel(e, timeOfDetail(userPoint(e)[0])); }, { passive: false });
-	ocanvas.addEventListener("mousemove", (e) => {
+	listen(ocanvas, "wheel", (e) => { active = true; wheel(e, timeOfOv(userPoint(e)[0])); }, { passive: false });
+	listen(dcanvas, "wheel", (e) => { active = true; wheel(e, timeOfDetail(userPoint(e)[0])); }, { passive: false });
+	listen(ocanvas, "mousemove", (e) => {
 		mouseX = userPoint(e)[0];
 		if (!dragging) ocanvas.style.cursor = cursors[ovAction(mouseX)];
 		redraw();
 	});
-	ocanvas.addEventListener("mouseleave", () => { mouseX = -1; redraw(); });
-	ocanvas.addEventListener("mousedown", (e) => {
+	listen(ocanvas, "mouseleave", () => { mouseX = -1; redraw(); });
+	listen(ocanvas, "mousedown", (e) => {
 		active = true;
 		e.preventDefault();
 		var x = userPoint(e)[0];
 		dragging = { kind: ovAction(x), x0: x, w0: W0, w1: W1 };
 		if (dragging.kind === "move") ocanvas.style.cursor = "grabbing";
 	});
-	dcanvas.addEventListener("mousedown", (e) => {
+	listen(dcanvas, "mousedown", (e) => {
 		active = true;
 		e.preventDefault();
 		var p = userPoint(e);
 		dragging = { kind: "pan", x0: p[0], w0: W0, w1: W1, moved: false };
 	});
-	window.addEventListener("mousemove", (e) => {
+	listen(window, "mousemove", (e) => {
 		var p = userPoint(e), x = p[0];
 		if (!dragging) {
 			if (e.target === dcanvas) {
@@ -450,7 +450,7 @@ function start() {
 			}
 		}
 	});
-	window.addEventListener("mouseup", (e) => {
+	listen(window, "mouseup", (e) => {
 		var d = dragging;
 		if (!d) return;
 		dragging = null;
@@ -463,11 +463,11 @@ function start() {
 		dcanvas.style.cursor = "";
 		redraw();
 	});
-	dcanvas.addEventListener("dblclick", (e) => {
+	listen(dcanvas, "dblclick", (e) => {
 		var p = userPoint(e), i = span_at(p[0], p[1]);
 		if (i >= 0) setWindow(S[i], E[i]);
 	});
-	dcanvas.addEventListener("mouseleave", () => { if (!dragging) setTip(-1); });
+	listen(dcanvas, "mouseleave", () => { if (!dragging) setTip(-1); });
 	/* For tests and embedding pages: state, positions, and the actions. */
 	svg.timeline = {
 		window: () => [W0, W1], total: TOTAL, setWindow: setWindow, reset: reset,

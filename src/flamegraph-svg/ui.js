@@ -32,24 +32,28 @@ var width = svg.viewBox.baseVal.width, fontsize = +svg.getAttribute("data-fontsi
 var resetBtn = q(".u"), searchBtn = q(".s"), icBtn = q(".ic"), matched = q(".m");
 var term = null, ignorecase = false, queued = false, active = false;
 
+/* The DOM calls both scripts make most, in short. */
+function setAttr(e, name, v) { e.setAttribute(name, v); }
+function listen(target, type, f, opts) { target.addEventListener(type, f, opts); }
+
 /* A canvas in a foreignObject as wide as the SVG, put in parent before node. */
 function makeCanvas(parent, node) {
 	var fo = document.createElementNS(NS, "foreignObject"),
 		c = document.createElementNS(XHTML, "canvas");
-	fo.setAttribute("x", 0);
-	fo.setAttribute("width", width);
-	c.setAttribute("style", "display:block;width:100%;height:100%");
+	setAttr(fo, "x", 0);
+	setAttr(fo, "width", width);
+	setAttr(c, "style", "display:block;width:100%;height:100%");
 	fo.appendChild(c);
 	parent.insertBefore(fo, node || null);
 	return [fo, c];
 }
 /* Device pixels per user unit, capped so that canvases stay legal. */
 function scale(m, h) {
-	return Math.min(m.a * (window.devicePixelRatio || 1), 16384 / width, 16384 / Math.max(h, 1));
+	return Math.min(m.a * (devicePixelRatio || 1), 16384 / width, 16384 / Math.max(h, 1));
 }
 /* The part of [top, bot) inside the browser's viewport, in whole units. */
 function visible(m, top, bot) {
-	return [Math.floor(Math.max(top, -m.f / m.d)), Math.ceil(Math.min(bot, (window.innerHeight - m.f) / m.d))];
+	return [Math.floor(Math.max(top, -m.f / m.d)), Math.ceil(Math.min(bot, (innerHeight - m.f) / m.d))];
 }
 /*
  * Put the canvas c of fo over [top, bot) at px device pixels a unit,
@@ -58,8 +62,8 @@ function visible(m, top, bot) {
  */
 function fit(fo, c, g, top, bot, px, local) {
 	var w = Math.ceil(width * px), h = Math.ceil((bot - top) * px);
-	fo.setAttribute("y", top);
-	fo.setAttribute("height", bot - top);
+	setAttr(fo, "y", top);
+	setAttr(fo, "height", bot - top);
 	if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
 	g.setTransform(1, 0, 0, 1, 0, 0);
 	g.clearRect(0, 0, w, h);
@@ -68,7 +72,7 @@ function fit(fo, c, g, top, bot, px, local) {
 function redraw() {
 	if (!queued) {
 		queued = true;
-		window.requestAnimationFrame(() => { queued = false; draw(); });
+		requestAnimationFrame(() => { queued = false; draw(); });
 	}
 }
 
@@ -100,7 +104,7 @@ function resetSearch(quiet) {
 	if (!quiet) { draw(); saveState(); }
 }
 function promptSearch() {
-	var t = window.prompt(PROMPT + (ignorecase ? ", ignoring case" : "")
+	var t = prompt(PROMPT + (ignorecase ? ", ignoring case" : "")
 		+ "\nPress Ctrl-I to toggle case sensitivity", term || "");
 	if (t !== null) search(t);
 }
@@ -135,16 +139,16 @@ function restoreState() {
 function begin() {
 	restoreState();
 	draw();
-	window.addEventListener("scroll", redraw, true);
-	window.addEventListener("resize", redraw);
-	window.addEventListener("load", redraw);
-	svg.addEventListener("click", (e) => {
+	listen(window, "scroll", redraw, true);
+	listen(window, "resize", redraw);
+	listen(window, "load", redraw);
+	listen(svg, "click", (e) => {
 		active = true;
 		if (e.target === resetBtn) return reset();
 		if (e.target === searchBtn) return term === null ? promptSearch() : resetSearch();
 		if (e.target === icBtn) return toggleCase();
 	});
-	window.addEventListener("keydown", (e) => {
+	listen(window, "keydown", (e) => {
 		if (!active && !standalone()) return;
 		if ((e.ctrlKey && e.key === "f") || (e.key === "/" && !e.ctrlKey)) {
 			e.preventDefault();
@@ -157,5 +161,5 @@ function begin() {
 			resetSearch();
 		}
 	});
-	document.addEventListener("mousedown", (e) => { active = svg.contains(e.target); });
+	listen(document, "mousedown", (e) => { active = svg.contains(e.target); });
 }

@@ -17,11 +17,13 @@
 # stands as a name: not after a '.' (a property) and not before a ':'
 # after '{' or ',' (an object's key), never inside a literal.  What is not
 # declared (window, Math, a property) keeps its name, and no new name is
-# one the scripts use, so no list is kept by hand.  The renaming ignores
-# scope, which is safe as long as the scripts use no global (top, name,
-# ...) under a name that they also declare; they use no object shorthand
-# ({ a }) either.  This is written for these scripts' style, not for any
-# JavaScript: "a - -b" would lose its meaning, and they have none.
+# one the scripts use, so no list is kept by hand; only the words that
+# are keywords in places (as "of" in for (x of y)) keep theirs.  The
+# renaming ignores scope, which is safe as long as the scripts use no
+# global (top, name, ...) under a name that they also declare; they use
+# no object shorthand ({ a }) either.  This is written for these
+# scripts' style, not for any JavaScript: "a - -b" would lose its
+# meaning, and they have none.
 function isword(c) { return c ~ /[A-Za-z0-9_$]/ }
 function emit(t, w) { tok[++nt] = t; wrd[nt] = w; lastc = substr(t, length(t), 1) }
 # Append the tokens of line s: names (wrd 1), and everything else, a
@@ -68,7 +70,12 @@ function tokens(s,    n, i, c, q, esc, j, lit) {
 # The tokens next to i, across lines.
 function nx(i) { for (i++; tok[i] == "\n"; i++) ; return i }
 function pv(i) { for (i--; i > 0 && tok[i] == "\n"; i--) ; return i }
-function declare(i) { if (wrd[i]) decl[tok[i]] = 1 }
+# A word that is a keyword only in places (for (x of y), get, async, ...)
+# may also be a name, but keeps its spelling everywhere.
+function declare(i) {
+	if (wrd[i] && !(tok[i] ~ /^(of|get|set|async|await|static|let|yield|as|from)$/))
+		decl[tok[i]] = 1
+}
 # The names declared in a parameter list, from its "(" at i.
 function params(i) {
 	for (i = nx(i); i <= nt && tok[i] != ")"; i = nx(i))

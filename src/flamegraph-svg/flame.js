@@ -4,7 +4,8 @@
  * The frames in the file are the picture for viewers without scripts
  * (an <img>, a code host's preview).  The script never reads them: it
  * reads the frames as data, from the JSON block svg.c writes (per row,
- * counts, names and colours as indexes into tables), removes the static
+ * counts, names as indexes into a table; colours made from the names as
+ * color.c makes them, where they can be), removes the static
  * frames before the browser lays them out, and draws on a canvas that
  * covers only the part of the graph inside the window: a zoom or a
  * search then costs one pass over the frames of the rows in view, where
@@ -70,13 +71,27 @@ function names(list) {
 	});
 }
 /*
+ * A name's colour where the data has none (svg.c writes only those that
+ * differ): flamegraph.pl's "hot", its shade Perl's rand() after
+ * srand(the sum of the name's code points), as color.c makes it: the
+ * first step of drand48 (x * 0x5deece66d + 11, 48 bits), done here in
+ * 24-bit halves to stay exact.
+ */
+function hot(name) {
+	var sum = 0;
+	for (var ch of name) sum = sum + ch.codePointAt(0) >>> 0;
+	var lo = sum % 256 * 65536 + 0x330e, hi = Math.floor(sum / 256), low = lo * 0xece66d + 11,
+		v = ((hi * 0xece66d + lo * 0x5de + Math.floor(low / 16777216)) % 16777216 * 16777216 + low % 16777216) / 281474976710656;
+	return "#" + ((205 + Math.floor(50 * v)) * 65536 + Math.floor(230 * v) * 256 + Math.floor(55 * v)).toString(16);
+}
+/*
  * The rows of the data, root first; a frame's start is the end of its
  * left neighbour plus its gap.  Counts are in units of D.unit; whole
  * ones come as one VLQ string, a frame's count times two, plus one if
  * its gap follows.
  */
 function load() {
-	var i = 0, u = D.unit, nm = names(D.names), name = vlq(D.name), fills = [],
+	var i = 0, u = D.unit, nm = names(D.names), name = vlq(D.name), fills = [], byName = [],
 		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
 		color = D.color && vlq(D.color), ncolor = D.ncolor && vlq(D.ncolor);
 	/* The colours: 24 bits each in four base-64 digits, highest first. */
@@ -84,13 +99,22 @@ function load() {
 		for (var k = c, v = 1; k < c + 4; k++) v = v * 64 + B64.indexOf(D.colors[k]);
 		fills.push("#" + v.toString(16).slice(1));
 	}
+	/*
+	 * A colour per frame, or by name: the names that hot() gets wrong,
+	 * each after the number of names skipped since the last, and how: 0
+	 * to 3 hot() of the name with its annotation, 4 on from the table.
+	 */
+	for (var e = 0, at = 0; ncolor && e < ncolor.length; e += 2, at++) {
+		c = ncolor[e + 1];
+		byName[at += ncolor[e]] = c < 4 ? hot(nm[at] + "_[" + "kwij"[c] + "]") : fills[c - 4];
+	}
 	for (var r = 0; r < D.rowlen.length; r++) {
 		var end = 0, list = [];
 		for (var k = D.rowlen[r]; k > 0; k--, i++) {
 			var x = name[i], v = seq && seq[p++], f = {
 				name: nm[x], s: end + (!seq ? D.gap[i] : v % 2 ? seq[p++] * u : 0),
 				n: seq ? Math.floor(v / 2) * u : D.n[i], row: r,
-				fill: fills[color ? color[i] : ncolor[x]], attr: D.attrs[x],
+				fill: color ? fills[color[i]] : byName[x] || (byName[x] = hot(nm[x])), attr: D.attrs[x],
 				title: "", hit: false, chars: -1, label: ""
 			};
 			if (D.delta && D.delta[i] !== null) f.d = D.delta[i];

@@ -11,6 +11,7 @@
 #include "../lib/num.h"
 #include "../lib/out.h"
 #include "../lib/xmlesc.h"
+#include "color.h"
 #include "flame_js.h"
 #include "svg.h"
 
@@ -303,6 +304,48 @@ json_key_str(const char *key, const char *s)
 	svg_json_str(s, strlen(s));
 }
 
+/* Whether JSON carries s[0..n) as it is: no byte that json_body replaces. */
+static int
+json_plain(const char *s, size_t n)
+{
+	size_t i = 0, k;
+	unsigned cp;
+
+	while (i < n) {
+		if ((unsigned char)s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((k = utf8_char(s + i, n - i, &cp)) == 0 || !xml_allowed(cp))
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+/*
+ * Whether flame.js computes the colour c (in jdata's colors) of the name
+ * s[0..n) from the name as the data has it, the default palette and
+ * shade (color.c): 0 if from the name, 1 to 4 if from the name and the
+ * annotation it lost (_[k], _[w], _[i], _[j]), -1 if not at all.
+ */
+static int
+color_computed(const struct jdata *d, const char *s, size_t n, uint32_t c)
+{
+	const unsigned char *rgb = (const unsigned char *)intern_str(d->colors, c);
+	size_t len = strip_annotation(s, n);
+	struct rgb h = color_frame(PAL_HOT, SHADE_NAME, s, len);
+
+	if (!json_plain(s, len))
+		return -1;
+	if (h.r == rgb[0] && h.g == rgb[1] && h.b == rgb[2])
+		return 0;
+	h = color_frame(PAL_HOT, SHADE_NAME, s, n);
+	if (len < n && h.r == rgb[0] && h.g == rgb[1] && h.b == rgb[2])
+		return 1 + (int)(strchr("kwij", s[n - 2]) - "kwij");
+	return -1;
+}
+
 /*
  * A whole number as base-64 digits, five bits a digit, lowest first, the
  * digits of 32 and up saying that more follow (source maps' VLQ, without
@@ -343,6 +386,7 @@ write_data(const struct flame *f, const struct svg_opts *o,
 	size_t prevlen = 0;
 	uint64_t g = 0;
 	long double unit = 1;
+	uint32_t ncolors = intern_count(d->colors), nused = 0, *used, *table;
 	int bycolor = 0, whole = 1;
 	char b[32];
 
@@ -375,6 +419,37 @@ write_data(const struct flame *f, const struct svg_opts *o,
 	}
 	if (g > 1)
 		unit = (long double)g;
+	/*
+	 * By name, the colours the script computes from the name alone are
+	 * left out.  The others are exceptions, written as 0 to 3 for a
+	 * colour it computes from the name and its lost annotation, or 4 on
+	 * for the table, where those and only those colours go, numbered
+	 * anew (used; table the other way).
+	 */
+	used = xmalloc((ncolors + 1) * sizeof *used);
+	table = xmalloc((ncolors + 1) * sizeof *table);
+	for (i = 0; i < ncolors; i++)
+		used[i] = table[i] = bycolor ? (uint32_t)i : UINT32_MAX;
+	if (bycolor)
+		nused = ncolors;
+	for (i = 0; !bycolor && i < nnames; i++) {
+		uint32_t c = ncolor[i];
+		int how;
+
+		if (c == UINT32_MAX)
+			continue;
+		how = color_computed(d, intern_str(d->names, ord[i]),
+		    intern_len(d->names, ord[i]), c);
+		if (how >= 0)
+			ncolor[i] = how ? (uint32_t)how - 1 : UINT32_MAX;
+		else {
+			if (used[c] == UINT32_MAX) {
+				table[nused] = c;
+				used[c] = nused++;
+			}
+			ncolor[i] = 4 + used[c];
+		}
+	}
 	out_fmt("<script type=\"application/json\" id=\"%s-data\">{\"total\":",
 	    id);
 	out_count(d->total);
@@ -410,12 +485,14 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		prev = s;
 		prevlen = len;
 	}
-	/* The colours as one string, each its 24 bits in four base-64
-	 * digits, highest first: four characters where #rrggbb is seven. */
+	/*
+	 * The colours the script cannot compute, in their new order: one
+	 * string, each its 24 bits in four base-64 digits, highest first.
+	 */
 	out_str("\",\n\"colors\":\"");
-	for (i = 0; i < intern_count(d->colors); i++) {
+	for (i = 0; i < nused; i++) {
 		const unsigned char *c = (const unsigned char *)intern_str(d->colors,
-		    (uint32_t)i);
+		    table[i]);
 		uint32_t v = (uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2];
 
 		for (k = 4; k-- > 0; )
@@ -464,12 +541,24 @@ write_data(const struct flame *f, const struct svg_opts *o,
 	out_str(",\n\"name\":\"");
 	for (i = 0; i < n; i++)
 		out_vlq(rank[d->fd[i].name]);
-	/* A colour by name where every frame of a name has its name's (all
-	 * but --random and differential graphs): fewer names than frames. */
+	/*
+	 * A colour by name where every frame of a name has its name's (all
+	 * but --random and differential graphs): for the exceptions only,
+	 * the names skipped since the last one and how (above).
+	 */
 	out_str(bycolor ? "\",\n\"color\":\"" : "\",\n\"ncolor\":\"");
-	for (i = 0; i < (bycolor ? n : nnames); i++)
-		out_vlq(bycolor ? d->fd[i].color : ncolor[i]);
+	for (i = 0, k = 0; i < (bycolor ? n : nnames); i++) {
+		if (bycolor)
+			out_vlq(used[d->fd[i].color]);
+		else if (ncolor[i] != UINT32_MAX) {
+			out_vlq(i - k);
+			out_vlq(ncolor[i]);
+			k = i + 1;
+		}
+	}
 	out_char('"');
+	free(table);
+	free(used);
 	free(ncolor);
 	if (f->differential) {
 		out_str(",\n\"delta\":[");

@@ -252,14 +252,18 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 
 		// The script's frames, made from the data, are the file's: titles
 		// (with --factor, whose ties of "%.0f" round to even, fractional
-		// counts, differential counts and --negate) and places (gaps,
-		// --inverted, names that share prefixes, in and out of ASCII).
+		// counts, differential counts and --negate), places (gaps,
+		// --inverted, names that share prefixes, in and out of ASCII) and
+		// colours (computed from the name, with the annotation the name
+		// lost, or from the table: grey separators, other palettes).
 		const titleCases = [["factor", "main;a 3\nmain;b 5\nmain;c;d 7\n", ["--factor", "0.5"]],
 			["fraction", "main;a 1.5\nmain;b 0.125\nmain;c 1234567.25\n", ["--minwidth", "0"]],
 			["diff", "main;a 5 10\nmain;b 3 1\nmain;b;c 2 2\n"],
 			["negate", "main;a 5 10\nmain;b 3 1\n", ["--negate"]],
 			["gaps", "m;a;x 4\nm;a 3\nm;b 2\nm;b;y;z 6\nm;c 1\nm;c;x 1\nn;q 2\n", ["--inverted"]],
-			["prefixes", "main;\u03b1\u03b2_one 1\nmain;\u03b1\u03b2_two 2\nmain;abc_x\u{1f600} 1\nmain;abc_x\u{1f601} 1\nmain;abc_y 1\n"]];
+			["prefixes", "main;\u03b1\u03b2_one 1\nmain;\u03b1\u03b2_two 2\nmain;abc_x\u{1f600} 1\nmain;abc_x\u{1f601} 1\nmain;abc_y 1\n"],
+			["annotated", "main;read_[k] 2\nmain;read 1\nmain;f_[j];g_[w];h_[i] 1\nmain;--;x 1\nmain;-;y 1\n"],
+			["java", "java/lang/Thread.run;a::b;c_[k] 3\njava/lang/Thread.run;Interpreter 2\n", ["--colors", "java"]]];
 		for (const [name, input, args] of titleCases) {
 			const f = svgOf("titles-" + name, input, args);
 			await page.goto("file://" + f);

@@ -42,6 +42,21 @@ void intern_free(struct intern *t);
 uint64_t intern_hash(const void *p, size_t n);
 
 /*
+ * A 64-bit integer's hash (murmur3's finalizer: every input bit moves
+ * every output bit), for the tables that are keyed by ids, not bytes.
+ */
+static inline uint64_t
+intern_hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/*
  * The id of key[0..len), adding it when new (*isnew set to 1, else 0;
  * isnew may be NULL).  len must be below 4 GiB.
  */

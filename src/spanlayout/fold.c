@@ -86,17 +86,6 @@ struct trie {
 	size_t cap;
 };
 
-static uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 /*
  * The key id of a frame named s[0..n), with ';' and line breaks replaced
  * as folded(5) says; *cache remembers it for the name.
@@ -126,7 +115,7 @@ frame_key(struct trie *tr, uint32_t *cache, const char *s, size_t n)
 static uint32_t
 node(struct trie *tr, uint32_t p, uint32_t f)
 {
-	size_t h = (size_t)mix64((uint64_t)p << 32 | f) & tr->mask;
+	size_t h = (size_t)intern_hash_u64((uint64_t)p << 32 | f) & tr->mask;
 	uint32_t x;
 
 	while ((x = tr->slots[h]) != 0) {

@@ -39,19 +39,9 @@
 #include <string.h>
 
 #include "../lib/err.h"
+#include "../lib/intern.h"
 #include "../lib/spanrange.h"
 #include "layout.h"
-
-static uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
 
 /* id -> index; reports a duplicate and returns -1. */
 static int
@@ -65,7 +55,7 @@ index_ids(const struct spanset *s, uint32_t **slotsp, size_t *maskp)
 	mask = cap - 1;
 	slots = xcalloc(cap, sizeof *slots);
 	for (size_t i = 0; i < s->n; i++) {
-		size_t h = (size_t)mix64(s->v[i].id) & mask;
+		size_t h = (size_t)intern_hash_u64(s->v[i].id) & mask;
 
 		while (slots[h] && s->v[slots[h] - 1].id != s->v[i].id)
 			h = (h + 1) & mask;
@@ -89,7 +79,7 @@ index_ids(const struct spanset *s, uint32_t **slotsp, size_t *maskp)
 static uint32_t
 find_id(const struct spanset *s, const uint32_t *slots, size_t mask, uint64_t id)
 {
-	size_t h = (size_t)mix64(id) & mask;
+	size_t h = (size_t)intern_hash_u64(id) & mask;
 
 	while (slots[h]) {
 		if (s->v[slots[h] - 1].id == id)
@@ -339,7 +329,7 @@ struct rows {
 static uint32_t
 prio(uint32_t x)
 {
-	return (uint32_t)mix64(x);
+	return (uint32_t)intern_hash_u64(x);
 }
 
 /* Whether [b, e) overlaps a span on row. */

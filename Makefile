@@ -4,11 +4,14 @@
 #   make bench      run the benchmarks (FLAMEGRAPH_DIR=... adds the Perl column)
 #   make fuzz       build the fuzz targets (needs clang)
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make uninstall  the same PREFIX and DESTDIR
 #   make clean
 # Knobs: CC CFLAGS LDFLAGS PREFIX DESTDIR, ZLIB=auto|0|1, SANITIZE=1, STRICT=1,
 #        PORTABLE=1 (C11 + POSIX only; with "make filters")
 
 VERSION   = 0.1.0
+# libtracerecord's ABI: the major number is in its SONAME.
+SOMAJOR   = 0
 CC       ?= cc
 PREFIX   ?= /usr/local
 MANDIR   ?= $(PREFIX)/share/man
@@ -68,9 +71,13 @@ objs     = $(patsubst src/%.c,$(BUILD)/%.o,$(wildcard src/$(1)/*.c))
 .SECONDEXPANSION:
 all: $(BINS)
 
-$(BUILD)/%.o: src/%.c $(wildcard src/lib/*.h src/*/*.h) Makefile
+# Each object depends on the headers it includes, as the compiler lists
+# them (-MMD) in a .d file next to it; -MP keeps a deleted header from
+# stopping the build.
+$(BUILD)/%.o: src/%.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -I$(BUILD)/$(*D:src/%=%) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -MMD -MP $(PIC) -I$(BUILD)/$(*D:src/%=%) -c $< -o $@
+-include $(wildcard $(BUILD)/*/*.d)
 
 # The scripts, embedded as C strings: ui.js (what both share), then the
 # graph's own.
@@ -91,17 +98,20 @@ $(BUILD)/libft.a: $(LIB_OBJ)
 # instrumented itself.  Programs link it; it links nothing of ours.
 TRLIB_SRC = $(wildcard src/libtracerecord/*.c)
 TRLIB_OBJ = $(TRLIB_SRC:src/%.c=$(BUILD)/%.o)
-TRLIB     = $(BUILD)/libtracerecord.a $(BUILD)/libtracerecord.so
-$(BUILD)/libtracerecord/%.o: src/libtracerecord/%.c $(wildcard src/libtracerecord/*.h) Makefile
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+SO        = libtracerecord.so
+# The link named as the SONAME: what the loader looks for in the build
+# directory too (LD_LIBRARY_PATH=build/rel).
+TRLIB     = $(BUILD)/libtracerecord.a $(BUILD)/$(SO) $(BUILD)/$(SO).$(SOMAJOR)
+$(BUILD)/libtracerecord/%.o: PIC = -fPIC
 $(BUILD)/libtracerecord.a: $(TRLIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^
-$(BUILD)/libtracerecord.so: $(TRLIB_OBJ)
+$(BUILD)/$(SO): $(TRLIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -shared -o $@ $^ -lpthread
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SO).$(SOMAJOR) -o $@ $^ -lpthread
+$(BUILD)/$(SO).$(SOMAJOR): $(BUILD)/$(SO)
+	ln -sf $(SO) $@
 all: $(TRLIB)
 
 # The SIGPROF sampler trace-record preloads: never sanitized (it is
@@ -179,19 +189,34 @@ fuzz: $(FUZZ_SRC) $(BUILD)/flamegraph-svg/flame_js.h $(BUILD)/flamegraph-svg/tim
 demo: all
 	@sh tests/demo.sh
 
+# The shared library under its full version, with the links the loader
+# (SONAME) and the linker (-ltracerecord) look for.
+MANS      = $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(MANDIR)/man3
 	install -m 644 $(BUILD)/libtracerecord.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libtracerecord.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/$(SO) $(DESTDIR)$(PREFIX)/lib/$(SO).$(VERSION)
+	ln -sf $(SO).$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SO).$(SOMAJOR)
+	ln -sf $(SO).$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/$(SO)
 	install -m 644 src/libtracerecord/trace_record.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 man/man3/*.3 $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/man5/*.5 $(DESTDIR)$(MANDIR)/man5/
 
+# What install put there, and nothing else.
+uninstall:
+	rm -f $(PROGS:%=$(DESTDIR)$(PREFIX)/bin/%) \
+	    $(DESTDIR)$(PREFIX)/lib/libtracerecord.a \
+	    $(DESTDIR)$(PREFIX)/lib/$(SO).$(VERSION) \
+	    $(DESTDIR)$(PREFIX)/lib/$(SO).$(SOMAJOR) \
+	    $(DESTDIR)$(PREFIX)/lib/$(SO) \
+	    $(DESTDIR)$(PREFIX)/include/trace_record.h \
+	    $(MANS:man/%=$(DESTDIR)$(MANDIR)/%)
+
 clean:
 	rm -rf build $(PROGS:%=bin/%)
 
-.PHONY: all filters test bench fuzz demo install clean
+.PHONY: all filters test bench fuzz demo install uninstall clean
 .SECONDARY:

@@ -67,6 +67,10 @@ endif
 BINS     = $(PROGS:%=$(BINDIR_B)/%)
 # The objects of one program: every .c in its folder.
 objs     = $(patsubst src/%.c,$(BUILD)/%.o,$(wildcard src/$(1)/*.c))
+# The folders a program links besides its own and src/lib: the ELF
+# reader (src/elf) is trace-record's and libtracerecord's.
+uses_trace-record = elf
+uses     = $(foreach d,$(uses_$(1)),$(call objs,$(d)))
 
 .SECONDEXPANSION:
 all: $(BINS)
@@ -95,14 +99,15 @@ $(BUILD)/libft.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 # libtracerecord, static and shared: position-independent, and never
-# instrumented itself.  Programs link it; it links nothing of ours.
-TRLIB_SRC = $(wildcard src/libtracerecord/*.c)
-TRLIB_OBJ = $(TRLIB_SRC:src/%.c=$(BUILD)/%.o)
+# instrumented itself.  Programs link it; it links nothing of ours but
+# the ELF reader, whose objects it carries (so they are built -fPIC for
+# trace-record too: one build of them, and a program may be PIE anyway).
+TRLIB_OBJ = $(call objs,libtracerecord) $(call objs,elf)
 SO        = libtracerecord.so
 # The link named as the SONAME: what the loader looks for in the build
 # directory too (LD_LIBRARY_PATH=build/rel).
 TRLIB     = $(BUILD)/libtracerecord.a $(BUILD)/$(SO) $(BUILD)/$(SO).$(SOMAJOR)
-$(BUILD)/libtracerecord/%.o: PIC = -fPIC
+$(BUILD)/libtracerecord/%.o $(BUILD)/elf/%.o: PIC = -fPIC
 $(BUILD)/libtracerecord.a: $(TRLIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@
@@ -127,9 +132,8 @@ $(BUILD)/trace-record/sampler_so.h: $(BUILD)/libtrsample.so
 	od -An -v -tx1 $< | awk 'BEGIN { print "static const unsigned char sampler_so[] = {" } \
 	    { s = ""; for (i = 1; i <= NF; i++) s = s "0x" $$i ","; print s } END { print "};" }' > $@
 $(BUILD)/trace-record/sigsample.o: $(BUILD)/trace-record/sampler_so.h
-$(BINDIR_B)/trace-record: $(BUILD)/libtracerecord/elfsym.o
 
-$(BINDIR_B)/%: $$(call objs,%) $(BUILD)/libft.a
+$(BINDIR_B)/%: $$(call objs,%) $$(call uses,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lm
 
@@ -139,21 +143,25 @@ $(BUILD)/unit: $(UNIT_SRC) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(LIBS) -lm
 
-# The fuzz targets, replayed over their corpus without a fuzzer.  Each
-# links the objects of the program whose parser it drives, but its main.
+# The fuzz targets, replayed over their corpus without a fuzzer (make
+# test) or built for libFuzzer (make fuzz).  Each links the sources of
+# the folder whose parser it drives, and of the folders that one uses,
+# but their main.
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/replay_%)
 fuzz_prog_perf = stackcollapse
 fuzz_prog_folded = flamegraph-svg
 fuzz_prog_timeline = flamegraph-svg
 fuzz_prog_packets = trace-record
-fuzz_prog_elfsym = trace-record
+fuzz_prog_elfimg = elf
+fuzz_prog_elfsym = elf
 fuzz_prog_perfrec = trace-record
 fuzz_prog_spans = spanlayout
 # Every other target drives a format of stackcollapse.
 fuzz_prog = $(or $(fuzz_prog_$(1)),stackcollapse)
-fuzz_objs = $(filter-out %/main.o,$(call objs,$(call fuzz_prog,$(1)))) \
-            $(if $(filter trace-record,$(call fuzz_prog,$(1))),$(BUILD)/libtracerecord/elfsym.o)
+fuzz_srcs = $(filter-out %/main.c,$(foreach d,$(call fuzz_prog,$(1)) \
+            $(uses_$(call fuzz_prog,$(1))),$(wildcard src/$(d)/*.c)))
+fuzz_objs = $(patsubst src/%.c,$(BUILD)/%.o,$(call fuzz_srcs,$(1)))
 $(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/collapse_fuzz.h tests/fuzz/fuzz_file.h $$(call fuzz_objs,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(LIBS) -lm
@@ -171,20 +179,15 @@ bench: all
 	@sh tests/bench.sh
 
 # libFuzzer builds: make fuzz, then build/fuzz/fuzz_perf tests/fuzz/corpus/perf
-fuzz: $(FUZZ_SRC) $(BUILD)/flamegraph-svg/flame_js.h $(BUILD)/flamegraph-svg/timeline_js.h \
+FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+fuzz: $(FUZZ_BIN)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(call fuzz_srcs,%) $(LIB_SRC) \
+      $(BUILD)/flamegraph-svg/flame_js.h $(BUILD)/flamegraph-svg/timeline_js.h \
       $(BUILD)/trace-record/sampler_so.h
-	@mkdir -p build/fuzz
-	for f in $(FUZZ_SRC); do \
-	  b=$$(basename $$f .c); \
-	  case $$b in fuzz_perf) p=stackcollapse;; fuzz_folded|fuzz_timeline) p=flamegraph-svg;; \
-	    fuzz_packets|fuzz_elfsym|fuzz_perfrec) p=trace-record;; fuzz_spans) p=spanlayout;; \
-	    *) p=stackcollapse;; esac; \
-	  clang -g -O1 -std=c11 -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' -Isrc \
+	@mkdir -p $(dir $@)
+	clang -g -O1 -std=c11 -D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"' -Isrc \
 	    -I$(BUILD)/flamegraph-svg -I$(BUILD)/trace-record -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	    -o build/fuzz/$$b $$f $$(ls src/$$p/*.c | grep -v main.c) \
-	    $$([ $$p = trace-record ] && echo src/libtracerecord/elfsym.c) \
-	    $(LIB_SRC) -lpthread -lm || exit 1; \
-	done
+	    -o $@ $(filter %.c,$^) -lpthread -lm
 
 demo: all
 	@sh tests/demo.sh

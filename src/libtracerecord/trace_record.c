@@ -18,7 +18,7 @@
  * thread empties its own and counts the begins it threw away, so a slow
  * reader costs spans, counted, never a blocked program.  The writer alone
  * does I/O, and it resolves names (strings, or function symbols through
- * elfsym.c) before the events that use them.
+ * selfsym.c) before the events that use them.
  *
  * Recording is on only when $TRACE_RECORD_FD is a SOCK_SEQPACKET socket
  * and $TRACE_RECORD_SHM the shared memory (trace-record's); otherwise
@@ -49,7 +49,7 @@
 #define HAVE_TSC 1
 #endif
 
-#include "elfsym.h"
+#include "selfsym.h"
 #include "proto.h"
 
 #define NOINST		__attribute__((no_instrument_function))
@@ -574,7 +574,7 @@ send_names(const struct tr_ev *ev, uint32_t n, uint32_t tid, uint64_t dropped,
 		last = e->name;
 		if (kind == TR_BEGIN_STR) {
 			s = (const char *)(uintptr_t)e->name;
-		} else if (in_signal || (s = elfsym_lookup((uintptr_t)e->name)) == NULL) {
+		} else if (in_signal || (s = selfsym_lookup((uintptr_t)e->name)) == NULL) {
 			/* No symbol (or no time to look): its address. */
 			static const char hex[] = "0123456789abcdef";
 			uint64_t v = e->name;

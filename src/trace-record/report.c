@@ -40,7 +40,7 @@
 #include "../lib/err.h"
 #include "../lib/intern.h"
 #include "../lib/out.h"
-#include "../libtracerecord/elfsym.h"
+#include "../elf/elfsym.h"
 #include "symtab.h"
 
 struct map {

@@ -1,6 +1,6 @@
 /*
  * Fuzz target for the ELF reader trace-record --sample and
- * -finstrument-functions names addresses with (elfsym.c): the input is
+ * -finstrument-functions names addresses with (src/elf/elfsym.c): the input is
  * an ELF image (section and program headers, symbol and string tables,
  * notes), then every eighth offset up to its size is looked up, as
  * sampled addresses would be.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtracerecord/elfsym.h"
+#include "elf/elfsym.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

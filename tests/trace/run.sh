@@ -1,7 +1,8 @@
 #!/bin/sh
 # trace-record and libtracerecord: clock accuracy, thread stress with and
 # without migration, every clock mode, crash, abort, signals, fork, exec,
-# dropped spans, -finstrument-functions names, exit statuses.  Output
+# dropped spans, -finstrument-functions names, exit statuses; the ELF
+# section reader against readelf.  Output
 # times differ run to run, so each check is a property of the spans, not
 # a golden file.  Prints "ok NAME" or "FAIL NAME: why", then "done".
 #	sh run.sh BIN BUILD TMP   (CC, CFLAGS, LDFLAGS from the environment)
@@ -30,6 +31,7 @@ build lifecycle $lib "$top/tests/trace/lifecycle.c" "$BUILD/libtracerecord.a"
 build fn -O0 -finstrument-functions "$top/tests/trace/fn.c" "$BUILD/libtracerecord.a"
 build fn-shared -O0 -finstrument-functions "$top/tests/trace/fn.c" -L"$BUILD" -ltracerecord
 build clockcheck -I"$top/src" "$top/tests/trace/clockcheck.c" "$top/src/trace-record/clock.c"
+build elfcheck -I"$top/src" "$top/tests/trace/elfcheck.c" "$top/src/elf/elfimg.c"
 
 # verify FILE: the file is spans(5): the header, 6 tab-separated fields,
 # unique ids, every parent an id of the file, no negative duration.
@@ -250,4 +252,44 @@ expect "stdout closed: a write error" "$?: $(cat "$tmp/err")" \
     "125: trace-record: write error: Bad file descriptor"
 "$tmp/lifecycle" exit 3
 expect "not under trace-record: runs, records nothing" $? 3
+
+# The ELF section layer (src/elf/elfimg.c) against readelf: the sections
+# the unwinder and the symbol reader ask for by name, the build-id, the
+# debuglink, in a program with .eh_frame, one with .debug_frame instead,
+# one stripped with a debuglink, and the shared library.
+# shellcheck disable=SC2086
+$CC -O0 -g -Wl,--build-id $CFLAGS "$top/tests/trace/fn.c" $LDFLAGS -o "$tmp/ef-eh"
+# shellcheck disable=SC2086
+$CC -O0 -g -fno-asynchronous-unwind-tables -fno-unwind-tables $CFLAGS \
+    "$top/tests/trace/fn.c" $LDFLAGS -o "$tmp/ef-debug"
+objcopy --only-keep-debug "$tmp/ef-eh" "$tmp/ef-eh.debug"
+objcopy --strip-all --add-gnu-debuglink="$tmp/ef-eh.debug" "$tmp/ef-eh" "$tmp/ef-link"
+for f in ef-eh ef-debug ef-link libtracerecord.so; do
+	p=$tmp/$f
+	[ -f "$p" ] || p=$BUILD/$f
+	readelf -SW "$p" | awk '
+	BEGIN { n = split(".eh_frame .eh_frame_hdr .debug_frame .symtab .dynsym .gnu_debuglink", want, " ")
+		num["PROGBITS"] = 1; num["SYMTAB"] = 2; num["DYNSYM"] = 11 }
+	/^ *\[ *[0-9]+\]/ { sub(/^ *\[ *[0-9]+\] */, "")
+		off = $4; sub(/^0+/, "", off); if (off == "") off = "0"
+		size = $5; sub(/^0+/, "", size); if (size == "") size = "0"
+		if (!($1 in got)) got[$1] = $1 " " ($2 in num ? num[$2] : $2) " " off " " size }
+	END { for (i = 1; i <= n; i++) if (want[i] in got) print got[want[i]] }' > "$tmp/ef.want"
+	id=$(readelf -n "$p" | sed -n 's/^ *Build ID: //p' | head -n 1)
+	[ -n "$id" ] && echo "build-id $id" >> "$tmp/ef.want"
+	rm -f "$tmp/ef.link"
+	objcopy --dump-section .gnu_debuglink="$tmp/ef.link" "$p" "$tmp/ef.junk" 2> /dev/null
+	if [ -s "$tmp/ef.link" ]; then
+		# The name, NULs to a multiple of 4, the CRC-32 in the host's order.
+		sz=$(wc -c < "$tmp/ef.link")
+		printf 'debuglink %s %s\n' "$(head -c $((sz - 4)) "$tmp/ef.link" | tr -d '\000')" \
+		    "$(od -An -tx4 -j $((sz - 4)) "$tmp/ef.link" | tr -d ' ')" >> "$tmp/ef.want"
+	fi
+	"$tmp/elfcheck" "$p" > "$tmp/ef.got" 2>&1
+	if cmp -s "$tmp/ef.want" "$tmp/ef.got"; then
+		ok "ELF sections of $f as readelf reads them ($(tr '\n' ' ' < "$tmp/ef.got" | cut -c1-60)...)"
+	else
+		bad "ELF sections of $f" "$(diff "$tmp/ef.want" "$tmp/ef.got" | tr '\n' ' ' | head -c 300)"
+	fi
+done
 echo done

@@ -1,9 +1,9 @@
 /*
- * elfsym.h: function names for addresses in this process, from the ELF
- * symbol tables of the files mapped into it.
+ * elfsym.h: function names for file offsets of ELF files, from their
+ * symbol tables (elfimg.h reads the sections).
  */
-#ifndef TR_ELFSYM_H
-#define TR_ELFSYM_H
+#ifndef FT_ELFSYM_H
+#define FT_ELFSYM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@ struct elffile;
 /*
  * The symbols of the ELF file at path, read once and kept for the life
  * of the process; NULL only when out of memory (a file that cannot be
- * read simply has no symbols).
+ * read simply has no symbols).  Not thread-safe.
  */
 struct elffile	*elffile_get(const char *path);
 
@@ -24,16 +24,9 @@ void		 elffile_free(struct elffile *f);
 /*
  * The function holding the byte at file offset off of f (as a mapping
  * with that offset puts it in memory), or NULL; *symoff is then off's
- * distance from the function's start.
+ * distance from the function's start.  The name lives as long as f.
  */
 const char	*elffile_lookup(const struct elffile *f, uint64_t off,
 		    uint64_t *symoff);
-
-/*
- * The name of the function at addr, or NULL.  The string lives as long
- * as the process.  Not async-signal-safe; not thread-safe (the writer
- * thread is its only caller).
- */
-const char	*elfsym_lookup(uintptr_t addr);
 
 #endif

@@ -1,10 +1,18 @@
 /*
- * folded: see folded.h for the rule and why it is the Perl's.
+ * folded: see folded.h for the parsing rule and why it is the Perl's, the
+ * frame rule, and the aggregation.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "err.h"
 #include "folded.h"
+#include "out.h"
 
 static int
 is_blank(unsigned char c)
@@ -74,4 +82,171 @@ folded_parse(const char *s, size_t n, struct folded *f)
 	f->stack = s;
 	f->stacklen = len;
 	return 0;
+}
+
+static char
+frame_byte(char c)
+{
+	return c == ';' ? ':' : c == '\n' || c == '\r' ? ' ' : c;
+}
+
+/*
+ * The rule is idempotent, so a name is fixed in blocks that may overlap:
+ * whole blocks, then the last block ending at the name's end; bytes one
+ * by one only in a name shorter than eight.  Most names hold none of the
+ * three bytes, so a block is tested and written only when it holds one.
+ * Eight bytes are a word, with the has-zero-byte test for each of the
+ * three bytes (it tells exactly whether the word holds one), a word that
+ * does being fixed byte by byte; with SSE2 (every x86-64) sixteen are
+ * replaced with masks.  Rejected: copying and fixing in one pass (the
+ * copy then costs more than memcpy's, on short names most of all).
+ */
+static void
+fix8(char *p)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	uint64_t x, a, b, c;
+
+	memcpy(&x, p, 8);
+	a = x ^ (ones * ';');
+	b = x ^ (ones * '\n');
+	c = x ^ (ones * '\r');
+	if ((((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c)) &
+	    (ones << 7))
+		for (int k = 0; k < 8; k++)
+			p[k] = frame_byte(p[k]);
+}
+
+#ifdef __SSE2__
+static void
+fix16(char *p)
+{
+	const __m128i semi = _mm_set1_epi8(';'), nl = _mm_set1_epi8('\n'),
+	    cr = _mm_set1_epi8('\r'), colon = _mm_set1_epi8(':'),
+	    blank = _mm_set1_epi8(' ');
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i ms = _mm_cmpeq_epi8(x, semi);
+	__m128i ml = _mm_or_si128(_mm_cmpeq_epi8(x, nl), _mm_cmpeq_epi8(x, cr));
+	__m128i m = _mm_or_si128(ms, ml);
+
+	if (_mm_movemask_epi8(m) == 0)
+		return;
+	x = _mm_or_si128(_mm_andnot_si128(m, x), _mm_or_si128(
+	    _mm_and_si128(ms, colon), _mm_and_si128(ml, blank)));
+	_mm_storeu_si128((__m128i *)(void *)p, x);
+}
+#endif
+
+void
+folded_frame_fix(char *s, size_t n)
+{
+#ifdef __SSE2__
+	if (n >= 16) {
+		for (size_t i = 0; i + 16 < n; i += 16)
+			fix16(s + i);
+		fix16(s + n - 16);
+		return;
+	}
+#endif
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8)
+			fix8(s + i);
+		fix8(s + n - 8);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		s[i] = frame_byte(s[i]);
+}
+
+void
+folded_write(const char *s, size_t n, const struct count *c,
+    const struct count *c1)
+{
+	char b[COUNT_TEXT_MAX];
+
+	out_write(s, n);
+	out_char(' ');
+	out_write(b, count_fmt(b, c));
+	if (c1) {
+		out_char(' ');
+		out_write(b, count_fmt(b, c1));
+	}
+	out_char('\n');
+}
+
+void
+folded_sum_init(struct folded_sum *a)
+{
+	memset(a, 0, sizeof *a);
+	intern_init(&a->stacks);
+}
+
+void
+folded_sum_free(struct folded_sum *a)
+{
+	intern_free(&a->stacks);
+	for (int k = 0; k < FOLDED_COLS; k++)
+		free(a->col[k]);
+}
+
+/* Stack s's id, its counts grown to hold it (zero when new). */
+static uint32_t
+sum_id(struct folded_sum *a, const char *s, size_t n)
+{
+	uint32_t id = intern_put(&a->stacks, s, n, NULL);
+
+	if (id >= a->cap) {
+		size_t c = a->cap ? a->cap * 2 : 1024;
+
+		for (int k = 0; k < FOLDED_COLS; k++) {
+			a->col[k] = xrealloc(a->col[k], c * sizeof *a->col[k]);
+			memset(a->col[k] + a->cap, 0, (c - a->cap) * sizeof *a->col[k]);
+		}
+		a->cap = c;
+	}
+	return id;
+}
+
+int
+folded_sum_add(struct folded_sum *a, const char *s, size_t n, int col,
+    const struct count *c)
+{
+	uint32_t id = sum_id(a, s, n);	/* first: it can move col[] */
+
+	return count_add(&a->col[col][id], c);
+}
+
+void
+folded_sum_set(struct folded_sum *a, const char *s, size_t n, int col,
+    const struct count *c)
+{
+	uint32_t id = sum_id(a, s, n);
+
+	a->col[col][id] = *c;
+}
+
+uint32_t *
+folded_sum_sorted(const struct folded_sum *a)
+{
+	size_t n = folded_sum_n(a);
+	uint32_t *ids = xmalloc((n + 1) * sizeof *ids);
+
+	for (size_t i = 0; i < n; i++)
+		ids[i] = (uint32_t)i;
+	intern_sort(&a->stacks, ids, n);
+	return ids;
+}
+
+void
+folded_sum_write(const struct folded_sum *a)
+{
+	size_t n = folded_sum_n(a), len;
+	uint32_t *ids = folded_sum_sorted(a);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *s = folded_sum_stack(a, ids[i], &len);
+
+		folded_write(s, len, folded_sum_count(a, 0, ids[i]), NULL);
+	}
+	free(ids);
 }

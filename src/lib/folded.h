@@ -1,6 +1,9 @@
 /*
- * folded: parse one line of folded stacks (folded(5)).
+ * folded: folded stacks (folded(5)) read and written, the one way for
+ * every program: a line parsed, a frame made fit for a stack, stacks
+ * summed by their text and handed out sorted, a line written.
  *
+ * Reading.
  * The rule is flamegraph.pl's, /^(.*)\s+?(\d+(?:\.\d*)?)$/ applied once
  * for the count and, for differential input, once more for the count
  * before it: the count is the last field, digits with an optional
@@ -18,6 +21,7 @@
 #include <stddef.h>
 
 #include "count.h"
+#include "intern.h"
 
 struct folded {
 	const char *stack;	/* frames, ';'-separated, root first */
@@ -36,5 +40,85 @@ struct folded {
  * whole part does not fit (an error to report with the line: exit 1).
  */
 int folded_parse(const char *s, size_t n, struct folded *f);
+
+/*
+ * Frames.  A name becomes a frame with ';' (which parts frames) made ':'
+ * and a line break ('\n', '\r': it would end the line, or be taken for
+ * its end) made ' ', in place.  Every writer calls this on each name it
+ * appends, after any tidying that can make those bytes (a Rust "$u3b$"
+ * is a ';'), so that no format is left out.  Most names hold none of the
+ * three: it tests them a block at a time and writes nothing then.
+ */
+void folded_frame_fix(char *s, size_t n);
+
+/*
+ * Writing: "STACK COUNT\n" on standard output (out.h), or with c1
+ * non-NULL the two counts of a differential line, "STACK C COUNT1\n".
+ */
+void folded_write(const char *s, size_t n, const struct count *c,
+    const struct count *c1);
+
+/*
+ * Aggregation: stacks summed by their text, in up to two columns (a
+ * differential file's before and after; one otherwise).  Stacks are
+ * interned (intern.h), so each distinct stack is stored once and an id
+ * names it; counts are exact (count.h) and a sum that does not fit is
+ * refused, never rounded.  Consumers take the ids in bytewise order of
+ * the stacks (folded_sum_sorted) and read each stack and count: the
+ * folded text writer (folded_sum_write) is one of them, and any other
+ * output (a table, pprof) is written the same way.  The table owns its
+ * memory; stack texts stay valid until folded_sum_free.
+ */
+#define FOLDED_COLS 2
+
+struct folded_sum {
+	struct intern stacks;
+	struct count *col[FOLDED_COLS];	/* per stack id, zero when unset */
+	size_t cap;
+};
+
+void folded_sum_init(struct folded_sum *a);
+void folded_sum_free(struct folded_sum *a);
+
+/*
+ * Add *c to stack s[0..n) in column col.  Returns 0, or -1 (nothing
+ * added) when the sum would be 2^64 or more.
+ */
+int folded_sum_add(struct folded_sum *a, const char *s, size_t n, int col,
+    const struct count *c);
+
+/* Set stack s[0..n)'s count in column col, replacing what it had. */
+void folded_sum_set(struct folded_sum *a, const char *s, size_t n, int col,
+    const struct count *c);
+
+/* The number of distinct stacks; their ids are 0 .. that - 1. */
+static inline size_t
+folded_sum_n(const struct folded_sum *a)
+{
+	return intern_count(&a->stacks);
+}
+
+static inline const char *
+folded_sum_stack(const struct folded_sum *a, uint32_t id, size_t *len)
+{
+	*len = intern_len(&a->stacks, id);
+	return intern_str(&a->stacks, id);
+}
+
+static inline const struct count *
+folded_sum_count(const struct folded_sum *a, int col, uint32_t id)
+{
+	return &a->col[col][id];
+}
+
+/*
+ * The ids of all stacks, sorted bytewise by their text (memcmp's order,
+ * a prefix first, as Perl's sort): an array of folded_sum_n(a) ids (at
+ * least one slot) for the caller to free.
+ */
+uint32_t *folded_sum_sorted(const struct folded_sum *a);
+
+/* Write every stack with its column-0 count, sorted: a folded file. */
+void folded_sum_write(const struct folded_sum *a);
 
 #endif

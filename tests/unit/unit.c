@@ -11,10 +11,12 @@
 #include "lib/compat.h"
 #include "lib/count.h"
 #include "lib/err.h"
+#include "lib/folded.h"
 #include "lib/input.h"
 #include "lib/intern.h"
 #include "lib/json.h"
 #include "lib/num.h"
+#include "lib/out.h"
 #include "lib/spanrange.h"
 
 static void
@@ -566,6 +568,207 @@ test_spanrange(void)
 	    SPAN_START_OUT);
 }
 
+/* ---- folded.c: parsing a line, frames, aggregation, writing ---- */
+
+/* folded_parse on s; "STACK|C|C1|has2|cut" or "-1" / "-2". */
+static const char *
+parsed(const char *s, char *buf)
+{
+	struct folded f;
+	char c[COUNT_TEXT_MAX + 1], c1[COUNT_TEXT_MAX + 1];
+	int r = folded_parse(s, strlen(s), &f);
+
+	if (r < 0) {
+		snprintf(buf, 200, "%d", r);
+		return buf;
+	}
+	c[count_fmt(c, &f.c)] = '\0';
+	c1[0] = '\0';
+	if (f.has2)
+		c1[count_fmt(c1, &f.c1)] = '\0';
+	snprintf(buf, 200, "%.*s|%s|%s|%d|%d", (int)f.stacklen, f.stack, c, c1,
+	    f.has2, f.cut);
+	return buf;
+}
+
+static void
+test_folded_parse(void)
+{
+	char b[200];
+	struct folded f;
+
+	check("folded_parse: stack and count", strcmp(parsed("a;b 12", b),
+	    "a;b|12||0|0") == 0);
+	check("folded_parse: blanks stay in the last frame but one",
+	    strcmp(parsed("a;b  x  3", b), "a;b  x |3||0|0") == 0);
+	check("folded_parse: tab before the count", strcmp(parsed("a\t3", b),
+	    "a|3||0|0") == 0);
+	check("folded_parse: CR ignored", strcmp(parsed("a 3\r", b),
+	    "a|3||0|0") == 0);
+	check("folded_parse: fraction", strcmp(parsed("a 1.50", b),
+	    "a|1.5||0|0") == 0);
+	check("folded_parse: '5.' is 5", strcmp(parsed("a 5.", b), "a|5||0|0") == 0);
+	check("folded_parse: two counts", strcmp(parsed("a;b 1 2", b),
+	    "a;b|2|1|1|0") == 0);
+	check("folded_parse: empty stack", strcmp(parsed(" 7", b), "|7||0|0") == 0);
+	check("folded_parse: no blank", strcmp(parsed("a7", b), "-1") == 0);
+	check("folded_parse: no count", strcmp(parsed("a b", b), "-1") == 0);
+	check("folded_parse: only a count", strcmp(parsed("7", b), "-1") == 0);
+	check("folded_parse: '.5' is no count", strcmp(parsed("a .5", b), "-1") == 0);
+	check("folded_parse: 2^64 - 1", strcmp(parsed("a 18446744073709551615", b),
+	    "a|18446744073709551615||0|0") == 0);
+	check("folded_parse: 2^64", strcmp(parsed("a 18446744073709551616", b),
+	    "-2") == 0);
+	check("folded_parse: before count 2^64", strcmp(parsed(
+	    "a 18446744073709551616 1", b), "-2") == 0);
+	check("folded_parse: 19 decimals cut", strcmp(parsed(
+	    "a 0.1000000000000000001", b), "a|0.1||0|1") == 0);
+	check("folded_parse: layout value of a fraction is Perl's double",
+	    folded_parse("a 0.1", 5, &f) == 0 && f.count == (long double)0.1);
+}
+
+static void
+test_folded_frame(void)
+{
+	char s[64];
+	const char *in = "a;b\nc\rd;;0123456789;abcdefgh\n";
+	const char *want = "a:b c d::0123456789:abcdefgh ";
+	int bad = 0;
+
+	strcpy(s, in);
+	folded_frame_fix(s, strlen(s));
+	check("folded_frame_fix: ';' to ':', line breaks to ' '",
+	    strcmp(s, want) == 0);
+	/* every length and offset, against the byte rule (word and tail paths) */
+	for (size_t off = 0; off < 8; off++)
+		for (size_t n = 0; off + n <= strlen(in); n++) {
+			strcpy(s, in);
+			folded_frame_fix(s + off, n);
+			for (size_t i = 0; i < strlen(in); i++)
+				bad += s[i] != (i >= off && i < off + n ? want[i] : in[i]);
+		}
+	check("folded_frame_fix: every span, nothing outside it", bad == 0);
+	memcpy(s, "\x3b\x3a\x3c\x0a\x0b\x0d\x0c\xbb", 8);	/* near misses */
+	folded_frame_fix(s, 8);
+	check("folded_frame_fix: only the three bytes", memcmp(s,
+	    "\x3a\x3a\x3c\x20\x0b\x20\x0c\xbb", 8) == 0);
+}
+
+/* What f wrote on standard output through out.h, in buf (NUL-ended). */
+static size_t
+captured(void (*f)(void *), void *arg, char *buf, size_t cap)
+{
+	char path[] = "/tmp/ft-unit-outXXXXXX";
+	int fd = mkstemp(path), saved;
+	ssize_t n;
+
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	f(arg);
+	out_flush();
+	dup2(saved, 1);
+	close(saved);
+	n = pread(fd, buf, cap - 1, 0);
+	close(fd);
+	unlink(path);
+	buf[n > 0 ? n : 0] = '\0';
+	return n > 0 ? (size_t)n : 0;
+}
+
+static void
+write_sum(void *a)
+{
+	folded_sum_write(a);
+}
+
+static void
+write_lines(void *unused)
+{
+	struct count c = { 3, 0 }, c1 = { 1, 250000000000000000ull };
+
+	(void)unused;
+	folded_write("a;b", 3, &c, NULL);
+	folded_write("x", 1, &c, &c1);
+}
+
+static void
+test_folded_sum(void)
+{
+	struct folded_sum a;
+	struct count one = { 1, 0 }, half = { 0, COUNT_ONE / 2 };
+	struct count big = { UINT64_MAX, 0 };
+	char buf[512];
+	size_t n, len;
+	uint32_t *ids;
+	const char *order[] = { "", "a", "a0", "a;b", "b" };
+	int ok = 1;
+
+	folded_sum_init(&a);
+	check("folded_sum: empty writes nothing", captured(write_sum, &a, buf,
+	    sizeof buf) == 0);
+	ids = folded_sum_sorted(&a);
+	free(ids);
+	/* "a0" sorts before "a;b" ('0' < ';'), a prefix first */
+	folded_sum_add(&a, "b", 1, 0, &one);
+	folded_sum_add(&a, "a0", 2, 0, &one);
+	folded_sum_add(&a, "a;b", 3, 0, &half);
+	folded_sum_add(&a, "a", 1, 0, &one);
+	folded_sum_add(&a, "a;b", 3, 0, &half);
+	folded_sum_add(&a, "a", 1, 1, &one);
+	folded_sum_add(&a, "", 0, 0, &one);
+	check("folded_sum: distinct stacks", folded_sum_n(&a) == 5);
+	ids = folded_sum_sorted(&a);
+	for (size_t i = 0; i < 5; i++) {
+		const char *s = folded_sum_stack(&a, ids[i], &len);
+
+		ok &= len == strlen(order[i]) && memcmp(s, order[i], len) == 0;
+	}
+	check("folded_sum: sorted bytewise, prefix first", ok);
+	check("folded_sum: halves sum exactly", folded_sum_count(&a, 0,
+	    ids[3])->whole == 1 && folded_sum_count(&a, 0, ids[3])->frac == 0);
+	check("folded_sum: second column apart", folded_sum_count(&a, 1,
+	    ids[1])->whole == 1 && folded_sum_count(&a, 1, ids[3])->whole == 0);
+	free(ids);
+	n = captured(write_sum, &a, buf, sizeof buf);
+	check("folded_sum_write: sorted folded lines", n > 0 &&
+	    strcmp(buf, " 1\na 1\na0 1\na;b 1\nb 1\n") == 0);
+	check("folded_sum_add: 2^64 refused", folded_sum_add(&a, "b", 1, 0,
+	    &big) == -1);
+	ids = folded_sum_sorted(&a);
+	check("folded_sum_add: refused sum left unchanged",
+	    folded_sum_count(&a, 0, ids[4])->whole == 1);
+	free(ids);
+	folded_sum_set(&a, "b", 1, 0, &big);
+	check("folded_sum_set: replaces", folded_sum_add(&a, "b", 1, 0, &one) == -1);
+	/* many stacks: the counts grow with the table */
+	for (unsigned i = 0; i < 5000; i++) {
+		char k[16];
+
+		snprintf(k, sizeof k, "s%u", i % 2500);
+		folded_sum_add(&a, k, strlen(k), 0, &one);
+	}
+	ids = folded_sum_sorted(&a);
+	ok = folded_sum_n(&a) == 2505;
+	for (size_t i = 0; i + 1 < folded_sum_n(&a); i++) {
+		size_t l1, l2;
+		const char *s1 = folded_sum_stack(&a, ids[i], &l1);
+		const char *s2 = folded_sum_stack(&a, ids[i + 1], &l2);
+		int c = memcmp(s1, s2, l1 < l2 ? l1 : l2);
+
+		ok &= c < 0 || (c == 0 && l1 < l2);
+		if (s1[0] == 's')
+			ok &= folded_sum_count(&a, 0, ids[i])->whole == 2;
+	}
+	check("folded_sum: 2505 stacks grown, sorted and summed", ok);
+	free(ids);
+	folded_sum_free(&a);
+	captured(write_lines, NULL, buf, sizeof buf);
+	check("folded_write: one and two counts", strcmp(buf,
+	    "a;b 3\nx 3 1.25\n") == 0);
+}
+/* ---- end of folded.c ---- */
+
 int
 main(int argc, char **argv)
 {
@@ -584,6 +787,9 @@ main(int argc, char **argv)
 	test_json_long();
 	test_json_split();
 	test_spanrange();
+	test_folded_parse();
+	test_folded_frame();
+	test_folded_sum();
 	puts("done");
 	return 0;
 }

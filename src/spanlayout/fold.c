@@ -25,9 +25,9 @@
  * with "F;", and a run sharing a prefix is contiguous in sorted order.  So
  * each frame has two sort keys interned next to each other, "F" (its own
  * stack) and "F;" (the run below it), ranked once by intern_sort, and the
- * children of a node are written in the order of those ranks.  Frames
- * have ';' made ':' (folded(5)), so no "F" key ends in ';' and no key is
- * both.  Rejected: sorting the stacks' text (memory as long as the
+ * children of a node are written in the order of those ranks.  Names
+ * are made frames by folded_frame_fix (';' made ':'), so no "F" key ends
+ * in ';' and no key is both.  Rejected: sorting the stacks' text (memory as long as the
  * output, the quadratic this replaced).
  */
 #include <stdlib.h>
@@ -35,8 +35,8 @@
 
 #include "../lib/count.h"
 #include "../lib/err.h"
+#include "../lib/folded.h"
 #include "../lib/intern.h"
-#include "../lib/out.h"
 #include "fold.h"
 
 #define NONE UINT32_MAX
@@ -87,8 +87,8 @@ struct trie {
 };
 
 /*
- * The key id of a frame named s[0..n), with ';' and line breaks replaced
- * as folded(5) says; *cache remembers it for the name.
+ * The key id of a frame named s[0..n), made a frame by folded.c's rule;
+ * *cache remembers it for the name.
  */
 static uint32_t
 frame_key(struct trie *tr, uint32_t *cache, const char *s, size_t n)
@@ -99,11 +99,8 @@ frame_key(struct trie *tr, uint32_t *cache, const char *s, size_t n)
 		tr->cap = n + 64;
 		tr->buf = xrealloc(tr->buf, tr->cap);
 	}
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-
-		tr->buf[i] = c == ';' ? ':' : c == '\n' || c == '\r' ? ' ' : c;
-	}
+	memcpy(tr->buf, s, n);
+	folded_frame_fix(tr->buf, n);
 	tr->buf[n] = ';';
 	/* Two names can escape alike ("a;b", "a:b"): one frame, as before. */
 	*cache = intern_put(&tr->keys, tr->buf, n, NULL);
@@ -269,10 +266,9 @@ write_trie(const struct trie *tr)
 		memcpy(path + len, intern_str(&tr->keys, f), fn);
 		len += fn;
 		if (sorted[e >> 32] == f) {
-			out_write(path, len);
-			out_char(' ');
-			out_u64(tr->sum[x]);
-			out_char('\n');
+			struct count c = { tr->sum[x], 0 };
+
+			folded_write(path, len, &c, NULL);
 		} else {
 			lnode[depth] = x;
 			lnext[depth] = first[x];

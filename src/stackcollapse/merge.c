@@ -1,9 +1,9 @@
 /*
- * merge: see merge.h.  Stacks are interned whole (after the transforms,
- * so that stacks which become equal are summed), counts kept exactly
- * (count.h): a sum out of range is an error at the line that made it.
- * Output is sorted bytewise like every other
- * stackcollapse output, where difffolded.pl prints in hash order.
+ * merge: see merge.h.  Stacks are summed by folded.c's table (after the
+ * transforms, so that stacks which become equal are summed), counts kept
+ * exactly (count.h): a sum out of range is an error at the line that made
+ * it.  Output is sorted bytewise like every other stackcollapse output,
+ * where difffolded.pl prints in hash order.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,7 +13,6 @@
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "../lib/input.h"
-#include "../lib/out.h"
 #include "merge.h"
 
 #define SHOWN 5			/* bad lines named before they are only counted */
@@ -22,15 +21,13 @@ void
 merge_init(struct merge *m)
 {
 	memset(m, 0, sizeof *m);
-	intern_init(&m->stacks);
+	folded_sum_init(&m->sum);
 }
 
 void
 merge_free(struct merge *m)
 {
-	intern_free(&m->stacks);
-	free(m->count[0]);
-	free(m->count[1]);
+	folded_sum_free(&m->sum);
 	free(m->buf);
 }
 
@@ -87,8 +84,6 @@ put(struct merge *m, const char *s, size_t n, const struct count *count,
     int which, int replace)
 {
 	struct count add = *count;
-	uint32_t id;
-	int isnew;
 
 	if (m->striphex || m->recursive) {
 		if (m->bufcap < 2 * n + 8) {
@@ -105,21 +100,11 @@ put(struct merge *m, const char *s, size_t n, const struct count *count,
 	}
 	if (m->integral)
 		add.frac = 0;
-	id = intern_put(&m->stacks, s, n, &isnew);
-	if (id >= m->cap) {
-		size_t c = m->cap ? m->cap * 2 : 1024;
-
-		for (int k = 0; k < 2; k++) {
-			m->count[k] = xrealloc(m->count[k], c * sizeof *m->count[k]);
-			memset(m->count[k] + m->cap, 0, (c - m->cap) * sizeof *m->count[k]);
-		}
-		m->cap = c;
+	if (replace) {
+		folded_sum_set(&m->sum, s, n, which, &add);
+		return 0;
 	}
-	if (replace)
-		m->count[which][id] = add;
-	else if (count_add(&m->count[which][id], &add) < 0)
-		return -1;
-	return 0;
+	return folded_sum_add(&m->sum, s, n, which, &add);
 }
 
 int
@@ -196,55 +181,47 @@ merge_read_input(struct merge *m, struct input *in, int which)
 	return r < 0 ? -1 : (long long)bad;
 }
 
-static void
-put_count(const struct count *c)
-{
-	char b[COUNT_TEXT_MAX];
-
-	out_write(b, count_fmt(b, c));
-}
-
 int
 merge_write(struct merge *m, int diff, int normalize)
 {
-	size_t n = intern_count(&m->stacks);
-	uint32_t *ids = xmalloc((n + 1) * sizeof *ids);
+	const struct folded_sum *a = &m->sum;
+	size_t n = folded_sum_n(a), len;
+	uint32_t *ids;
 	struct count *scaled = NULL;
 	long double t0 = 0, t1 = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		ids[i] = (uint32_t)i;
-		t0 += count_ld(&m->count[0][i]);
-		t1 += count_ld(&m->count[1][i]);
+	if (!diff) {
+		folded_sum_write(a);
+		return 0;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		t0 += count_ld(folded_sum_count(a, 0, i));
+		t1 += count_ld(folded_sum_count(a, 1, i));
 	}
 	/*
 	 * -n scales by a ratio, as difffolded.pl does in floating point:
 	 * the one count here that is computed, not summed.
 	 */
-	if (diff && normalize && t0 != t1 && t0 > 0) {
+	if (normalize && t0 != t1 && t0 > 0) {
 		scaled = xmalloc((n + 1) * sizeof *scaled);
-		for (size_t i = 0; i < n; i++) {
-			long double v = floorl(count_ld(&m->count[0][i]) * t1 / t0);
+		for (uint32_t i = 0; i < n; i++) {
+			long double v = floorl(count_ld(folded_sum_count(a, 0, i)) *
+			    t1 / t0);
 
 			if (!(v < 18446744073709551616.0L)) {
 				warnx("a scaled count (-n) does not fit in 64 bits");
 				free(scaled);
-				free(ids);
 				return -1;
 			}
 			scaled[i] = (struct count){ (uint64_t)v, 0 };
 		}
 	}
-	intern_sort(&m->stacks, ids, n);
+	ids = folded_sum_sorted(a);
 	for (size_t i = 0; i < n; i++) {
-		out_write(intern_str(&m->stacks, ids[i]), intern_len(&m->stacks, ids[i]));
-		out_char(' ');
-		put_count(scaled ? &scaled[ids[i]] : &m->count[0][ids[i]]);
-		if (diff) {
-			out_char(' ');
-			put_count(&m->count[1][ids[i]]);
-		}
-		out_char('\n');
+		const char *s = folded_sum_stack(a, ids[i], &len);
+
+		folded_write(s, len, scaled ? &scaled[ids[i]] :
+		    folded_sum_count(a, 0, ids[i]), folded_sum_count(a, 1, ids[i]));
 	}
 	free(scaled);
 	free(ids);

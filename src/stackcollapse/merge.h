@@ -10,12 +10,10 @@
 #include <stdint.h>
 
 #include "../lib/count.h"
-#include "../lib/intern.h"
+#include "../lib/folded.h"
 
 struct merge {
-	struct intern stacks;
-	struct count *count[2];	/* per stack: before (or only), after */
-	size_t cap;
+	struct folded_sum sum;	/* columns: before (or only), after */
 	int recursive;		/* a;b;b;c -> a;b;c */
 	int striphex;		/* 0x1234 -> 0x... */
 	int integral;		/* --diff: counts cut to whole numbers */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../lib/err.h"
-#include "../lib/out.h"
+#include "../lib/folded.h"
 #include "formats.h"
 
 void
@@ -38,10 +38,7 @@ sink_put(struct sink *s, const char *st, size_t n, uint64_t count, int replace)
 			n = merge_unrecurse(s->buf, n);
 			st = s->buf;
 		}
-		out_write(st, n);
-		out_char(' ');
-		out_u64(count);
-		out_char('\n');
+		folded_write(st, n, &c, NULL);
 		return;
 	}
 	if (replace)

@@ -4,127 +4,83 @@
  * Each context counted stacks as arrays of frame ids in its own tables, so
  * the ids mean nothing across contexts; the common ground is the joined
  * text.  The number of distinct stacks is small next to the input (it is
- * what a flame graph draws), so joining them all, sorting the lines and
- * summing equal neighbours is cheap and deterministic.  Rejected: merging
- * into one hash table first (a second hashing of every line for no gain,
- * since the output must be sorted anyway).
+ * what a flame graph draws), so each context's stacks are joined once
+ * and summed by their text in folded.c's table, which sorts them and
+ * writes them as every other format's are.  Rejected: sorting the joined
+ * lines and summing equal neighbours here (the table's job, done twice).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/arena.h"
 #include "../lib/count.h"
 #include "../lib/err.h"
-#include "../lib/out.h"
+#include "../lib/folded.h"
 #include "merge.h"
 #include "stacks.h"
 
-struct line {
-	const char *s;
-	size_t n;
-	uint64_t count;
-};
-
-static int
-cmp_line(const void *va, const void *vb)
+/*
+ * Frames ids[0..n) of c joined with ';' in *buf (grown as needed), direct
+ * recursion collapsed when recursive; returns the length.  The frames
+ * were made frames (folded_frame_fix) when perf.c named them.
+ */
+static size_t
+join(const struct perf_ctx *c, const uint32_t *ids, size_t n, int recursive,
+    char **buf, size_t *cap)
 {
-	const struct line *a = va, *b = vb;
-	size_t n = a->n < b->n ? a->n : b->n;
-	int r = memcmp(a->s, b->s, n);
+	size_t len = 0, w = 0;
 
-	if (r)
-		return r;
-	return (a->n > b->n) - (a->n < b->n);
+	for (size_t f = 0; f < n; f++)
+		len += intern_len(&c->frames, ids[f]) + 1;
+	*buf = xgrow(*buf, cap, len + 1, 1);
+	for (size_t f = 0; f < n; f++) {
+		size_t fl = intern_len(&c->frames, ids[f]);
+
+		if (f)
+			(*buf)[w++] = ';';
+		memcpy(*buf + w, intern_str(&c->frames, ids[f]), fl);
+		w += fl;
+	}
+	return recursive ? merge_unrecurse(*buf, w) : w;
 }
 
 int
 stacks_write(struct perf_ctx *ctx, int nctx, int recursive)
 {
-	struct arena ar;
-	struct line *lines;
-	size_t nlines = 0, total = 0, i, j;
-	int k, ret = 0;
+	struct folded_sum sum;
+	char *buf = NULL;
+	size_t cap = 0;
+	int ret = 0;
 
-	for (k = 0; k < nctx; k++)
-		total += intern_count(&ctx[k].stacks);
-	lines = xcalloc(total, sizeof *lines);
-	arena_init(&ar);
-	for (k = 0; k < nctx; k++) {
-		struct perf_ctx *c = &ctx[k];
+	folded_sum_init(&sum);
+	for (int k = 0; k < nctx && ret == 0; k++) {
+		const struct perf_ctx *c = &ctx[k];
 
-		for (i = 0; i < intern_count(&c->stacks); i++) {
-			const uint32_t *ids = (const void *)intern_str(&c->stacks,
-			    (uint32_t)i);
-			size_t nids = intern_len(&c->stacks, (uint32_t)i) / 4;
-			size_t len = 0, f;
-			char *s, *w;
+		for (uint32_t i = 0; i < intern_count(&c->stacks); i++) {
+			const uint32_t *ids = (const void *)intern_str(&c->stacks, i);
+			size_t len = join(c, ids, intern_len(&c->stacks, i) / 4,
+			    recursive, &buf, &cap);
+			struct count n = { c->counts[i], 0 };
 
-			for (f = 0; f < nids; f++)
-				len += intern_len(&c->frames, ids[f]) + 1;
-			w = s = arena_alloc(&ar, len);
-			for (f = 0; f < nids; f++) {
-				size_t fl = intern_len(&c->frames, ids[f]);
-
-				if (f)
-					*w++ = ';';
-				memcpy(w, intern_str(&c->frames, ids[f]), fl);
-				w += fl;
-			}
-			lines[nlines++] = (struct line){ s, recursive ?
-			    merge_unrecurse(s, (size_t)(w - s)) : (size_t)(w - s),
-			    c->counts[i] };
-		}
-	}
-	qsort(lines, nlines, sizeof *lines, cmp_line);
-	for (i = 0; i < nlines; i = j) {
-		uint64_t sum = lines[i].count;
-
-		for (j = i + 1; j < nlines && cmp_line(&lines[i], &lines[j]) == 0;
-		    j++) {
-			if (count_add_u64(&sum, lines[j].count) < 0) {
+			if (folded_sum_add(&sum, buf, len, 0, &n) < 0) {
 				ret = -1;
-				goto done;
+				break;
 			}
 		}
-		lines[i].count = sum;
 	}
-	for (i = 0; i < nlines; i = j) {
-		for (j = i + 1; j < nlines && cmp_line(&lines[i], &lines[j]) == 0;
-		    j++)
-			;
-		out_write(lines[i].s, lines[i].n);
-		out_char(' ');
-		out_u64(lines[i].count);
-		out_char('\n');
-	}
-done:
-	arena_free(&ar);
-	free(lines);
+	if (ret == 0)
+		folded_sum_write(&sum);
+	folded_sum_free(&sum);
+	free(buf);
 	return ret;
 }
 
 void
 stacks_emit(struct perf_ctx *c, const uint32_t *ids, size_t n, uint64_t count)
 {
-	size_t len = 0, w = 0;
-	char *s;
+	struct count cnt = { count, 0 };
+	char *buf = NULL;	/* not c->scratch: ids are there */
+	size_t cap = 0, len = join(c, ids, n, c->sh->o->recursive, &buf, &cap);
 
-	for (size_t f = 0; f < n; f++)
-		len += intern_len(&c->frames, ids[f]) + 1;
-	s = xmalloc(len + 1);
-	for (size_t f = 0; f < n; f++) {
-		size_t fl = intern_len(&c->frames, ids[f]);
-
-		if (f)
-			s[w++] = ';';
-		memcpy(s + w, intern_str(&c->frames, ids[f]), fl);
-		w += fl;
-	}
-	if (c->sh->o->recursive)
-		w = merge_unrecurse(s, w);
-	out_write(s, w);
-	out_char(' ');
-	out_u64(count);
-	out_char('\n');
-	free(s);
+	folded_write(buf, len, &cnt, NULL);
+	free(buf);
 }

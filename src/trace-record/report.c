@@ -38,6 +38,7 @@
 
 #include "../lib/count.h"
 #include "../lib/err.h"
+#include "../lib/folded.h"
 #include "../lib/intern.h"
 #include "../lib/out.h"
 #include "../elf/elfsym.h"
@@ -79,9 +80,7 @@ struct replay {
 	struct file	*files;
 	size_t		 filecap;
 	/* folded */
-	struct intern	 stacks;
-	uint64_t	*counts;
-	size_t		 countcap;
+	struct folded_sum stacks;
 	char		*line;
 	size_t		 linecap;
 	char		*esc;		/* text_name's */
@@ -317,7 +316,7 @@ fold_frame(struct replay *p, size_t *n, const struct frame *f, int java)
 {
 	const char *name = f->sym;
 	char tmp[256];
-	size_t i, len;
+	size_t i, len, start;
 
 	if (name == NULL) {
 		const char *b = strrchr(f->dso, '/');
@@ -334,16 +333,14 @@ fold_frame(struct replay *p, size_t *n, const struct frame *f, int java)
 		name++;
 		len--;
 	}
+	start = *n;
 	for (i = 0; i < len; i++) {
 		char c = name[i];
 
-		if (c == '"' || c == '\'')
-			continue;
-		if (c == ';')
-			p->line[(*n)++] = ':';
-		else
+		if (c != '"' && c != '\'')
 			*n += escape(p->line + *n, &c, 1, 0);
 	}
+	folded_frame_fix(p->line + start, *n - start);
 	if (f->kernel) {
 		memcpy(p->line + *n, "_[k]", 4);
 		*n += 4;
@@ -394,32 +391,10 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 		resolve(p, e->pid, fr[i], i < s->nkernel, i == 0, &f);
 		fold_frame(p, &n, &f, java);
 	}
-	int isnew;
-	uint32_t id = intern_put(&p->stacks, p->line, n, &isnew);
+	struct count c = { s->period, 0 };
 
-	p->counts = xgrow(p->counts, &p->countcap, (size_t)id + 1, sizeof *p->counts);
-	if (isnew)
-		p->counts[id] = 0;
-	if (count_add_u64(&p->counts[id], s->period) < 0)
+	if (folded_sum_add(&p->stacks, p->line, n, 0, &c) < 0)
 		die(EXIT_INPUT, "a stack's total period does not fit in 64 bits");
-}
-
-static void
-fold_write(struct replay *p)
-{
-	size_t n = intern_count(&p->stacks);
-	uint32_t *ids = xmalloc((n ? n : 1) * sizeof *ids);
-
-	for (size_t i = 0; i < n; i++)
-		ids[i] = (uint32_t)i;
-	intern_sort(&p->stacks, ids, n);
-	for (size_t i = 0; i < n; i++) {
-		out_write(intern_str(&p->stacks, ids[i]), intern_len(&p->stacks, ids[i]));
-		out_char(' ');
-		out_u64(p->counts[ids[i]]);
-		out_char('\n');
-	}
-	free(ids);
 }
 
 void
@@ -429,7 +404,7 @@ report_write(struct recs *r, const struct report_opts *o)
 
 	memset(&p, 0, sizeof p);
 	intern_init(&p.paths);
-	intern_init(&p.stacks);
+	folded_sum_init(&p.stacks);
 	recs_sort(r);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rec *e = &r->v[i];
@@ -484,15 +459,14 @@ report_write(struct recs *r, const struct report_opts *o)
 		}
 	}
 	if (o->folded)
-		fold_write(&p);
+		folded_sum_write(&p.stacks);
 	for (size_t i = 0; i < p.nprocs; i++)
 		free(p.procs[i].m);
 	free(p.procs);
 	free(p.threads);
 	free(p.files);
-	free(p.counts);
 	free(p.line);
 	free(p.esc);
 	intern_free(&p.paths);
-	intern_free(&p.stacks);
+	folded_sum_free(&p.stacks);
 }

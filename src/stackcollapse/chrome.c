@@ -21,6 +21,7 @@
 
 #include "../lib/compat.h"
 #include "../lib/err.h"
+#include "../lib/folded.h"
 #include "../lib/intern.h"
 #include "../lib/json.h"
 #include "formats.h"
@@ -130,9 +131,7 @@ callframe(struct cp *c, uint32_t *name)
 				n += (size_t)snprintf(c->buf + n, 24, ":%llu",
 				    (unsigned long long)line);
 		}
-		for (size_t i = 0; i < n; i++)
-			if (c->buf[i] == ';' || c->buf[i] == '\n')
-				c->buf[i] = ':';
+		/* fs_push makes it a frame (';' and line breaks) */
 		*name = intern_put(&c->names, c->buf, n, NULL);
 	}
 	free(fn);

@@ -81,30 +81,20 @@ rust_frame(struct dt *d, const char *f, size_t *np, int includeoffset)
 	return d->tmp;
 }
 
-/* One part of a "->" chain, tidied as a JVM name, pushed. */
+/*
+ * One part of a "->" chain, tidied as a JVM name, pushed (fs_push makes
+ * a ';' in it, the JVM's or a Rust "$u3b$", a ':').
+ */
 static void
-push_part(struct dt *d, const char *f, size_t n, int strip_l, int inlined,
-    int semi)
+push_part(struct dt *d, const char *f, size_t n, int strip_l, int inlined)
 {
-	char buf[256], *w;
-
 	if (strip_l)
 		while (n && *f == 'L')
 			f++, n--;
-	if (!semi && !inlined) {
+	if (inlined)
+		fs_push2(&d->fs, f, n, '_', "[i]", 3);
+	else
 		fs_push(&d->fs, f, n);
-		return;
-	}
-	w = n + 4 <= sizeof buf ? buf : xmalloc(n + 4);
-	for (size_t i = 0; i < n; i++)
-		w[i] = f[i] == ';' ? ':' : f[i];
-	if (inlined) {
-		memcpy(w + n, "_[i]", 4);
-		n += 4;
-	}
-	fs_push(&d->fs, w, n);
-	if (w != buf)
-		free(w);
 }
 
 /* One frame line (trimmed), pushed as its frames, callee-most first. */
@@ -112,11 +102,10 @@ static void
 dtrace_frame(struct dt *d, const char *s, size_t n, int includeoffset)
 {
 	const char *e = s + n, *c;
-	int inl = 0, cpp = 0, semi;
+	int inl = 0, cpp = 0;
 	size_t i, cuts[64], nc = 0;
 
 	/* Most frames hold none of these bytes: looked for eight at a time. */
-	semi = scan_byte(s, e, ';') != NULL;
 	for (c = s; (c = scan_find2(c, e, '>', ':')) != NULL; c++) {
 		if (c > s && *c == '>' && c[-1] == '-')
 			inl = 1;
@@ -124,7 +113,7 @@ dtrace_frame(struct dt *d, const char *s, size_t n, int includeoffset)
 			cpp = 1;
 	}
 	if (includeoffset)
-		inl = cpp = semi = 1;
+		inl = cpp = 1;
 	else
 		n = last_plus(s, n);
 	if (cpp)
@@ -135,7 +124,7 @@ dtrace_frame(struct dt *d, const char *s, size_t n, int includeoffset)
 	}
 	s = rust_frame(d, s, &n, includeoffset);
 	if (!inl) {
-		push_part(d, s, n, 0, 0, semi);
+		push_part(d, s, n, 0, 0);
 		return;
 	}
 	/* The chain's parts, caller first, go on the stack in reverse. */
@@ -146,7 +135,7 @@ dtrace_frame(struct dt *d, const char *s, size_t n, int includeoffset)
 	for (size_t k = nc; k-- > 0;) {
 		size_t end = k + 1 < nc ? cuts[k + 1] - 2 : n;
 
-		push_part(d, s + cuts[k], end - cuts[k], 1, k > 0, semi);
+		push_part(d, s + cuts[k], end - cuts[k], 1, k > 0);
 	}
 }
 

@@ -24,6 +24,7 @@
 #include "../lib/compat.h"
 #include "../lib/count.h"
 #include "../lib/err.h"
+#include "../lib/folded.h"
 #include "../lib/num.h"
 #include "formats.h"
 #include "perf.h"
@@ -402,9 +403,7 @@ tidy_frame(const struct perf_opts *o, int java, int inlined, struct span f,
 		memcpy(buf, f.p, f.n);
 		n = f.n;
 	}
-	for (i = 0; i < n; i++)
-		if (buf[i] == ';')
-			buf[i] = ':';
+	folded_frame_fix(buf, n);
 	n = args_start(buf, n, o->perl);
 	for (i = cut = 0; i < n; i++)
 		if (buf[i] != '"' && buf[i] != '\'')

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../lib/err.h"
+#include "../lib/folded.h"
 #include "../lib/num.h"
 #include "../lib/scan.h"
 #include "formats.h"
@@ -68,8 +69,10 @@ place(struct pmc *m, long k)
 	}
 	if (k)
 		m->join[m->joincap - below] = ';';
-	if (v->n)
+	if (v->n) {
 		memcpy(m->join + m->joincap - v->tail, v->s, v->n);
+		folded_frame_fix(m->join + m->joincap - v->tail, v->n);
+	}
 }
 
 static void

@@ -7,7 +7,9 @@
  * pushing and popping frames costs no allocation once it has grown; the
  * buffer holds them joined with ';' already, so a stack written root
  * first (the call-tree formats, a line a frame and a stack per leaf) is
- * handed over without a copy.
+ * handed over without a copy.  Every frame pushed is made a frame by
+ * folded_frame_fix, here and only here, so no format can leave a ';' in
+ * a name (a Rust "$u3b$" turned back into one, say).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +103,10 @@ fs_pushed(struct fstack *f, size_t n)
 void
 fs_push(struct fstack *f, const char *s, size_t n)
 {
-	memcpy(fs_room(f, n), s, n);
+	char *w = fs_room(f, n);
+
+	memcpy(w, s, n);
+	folded_frame_fix(w, n);
 	fs_pushed(f, n);
 }
 
@@ -114,6 +119,7 @@ fs_push2(struct fstack *f, const char *a, size_t an, char sep, const char *b,
 	memcpy(w, a, an);
 	w[an] = sep;
 	memcpy(w + an + 1, b, bn);
+	folded_frame_fix(w, an + 1 + bn);
 	fs_pushed(f, an + 1 + bn);
 }
 

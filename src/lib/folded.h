@@ -52,8 +52,8 @@ int folded_parse(const char *s, size_t n, struct folded *f);
 void folded_frame_fix(char *s, size_t n);
 
 /*
- * Writing: "STACK COUNT\n" on standard output (out.h), or with c1
- * non-NULL the two counts of a differential line, "STACK C COUNT1\n".
+ * Writing: "STACK C\n" on standard output (out.h), or with c1 non-NULL
+ * a differential line, "STACK C C1\n" (c before, c1 after).
  */
 void folded_write(const char *s, size_t n, const struct count *c,
     const struct count *c1);
@@ -67,7 +67,10 @@ void folded_write(const char *s, size_t n, const struct count *c,
  * the stacks (folded_sum_sorted) and read each stack and count: the
  * folded text writer (folded_sum_write) is one of them, and any other
  * output (a table, pprof) is written the same way.  The table owns its
- * memory; stack texts stay valid until folded_sum_free.
+ * memory; stack texts stay valid until folded_sum_free.  Rejected: a
+ * callback per (stack, count), since a writer may need a pass over all
+ * counts first (--diff -n scales by the totals); sorting lines and adding
+ * equal neighbours (stacks.c's way), a second copy of every stack.
  */
 #define FOLDED_COLS 2
 

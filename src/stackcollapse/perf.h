@@ -91,7 +91,8 @@ size_t perf_parse(struct perf_ctx *c, struct perf_shared *sh, const char *p,
 
 /*
  * End of one input file: count a sample that no blank line ended (or drop it
- * with --drop-unterminated).  Returns 1 when there was such a sample.
+ * with --perl, as the Perl script does).  Returns 1 when there was such a
+ * sample.
  */
 int perf_end_file(struct perf_ctx *c, struct perf_report *rep);
 

@@ -23,6 +23,15 @@
 #include "../lib/num.h"
 #include "../lib/scan.h"
 #include "formats.h"
+
+static struct {
+	int includeoffset;	/* keep +0x offsets (not the leaf's) */
+} opt;
+
+const struct fmt_option dtrace_options[] = {
+	{ "includeoffset", &opt.includeoffset, 1, NULL },
+	{ NULL, NULL, 0, NULL },
+};
 #include "rustsym.h"
 
 struct dt {
@@ -156,7 +165,7 @@ end_stack(struct reader *r, struct dt *d, uint64_t count)
 	size_t n, leaf;
 	const char *s = fs_join(&d->fs, 1, &n);
 
-	if (r->o->includeoffset && d->fs.n) {
+	if (opt.includeoffset && d->fs.n) {
 		leaf = fs_len(&d->fs, 0);
 		n = n - leaf + last_plus(s + n - leaf, leaf);
 	}
@@ -228,7 +237,7 @@ collapse(struct reader *r, int stap)
 		if (stap)	/* the script trims the front only: "a : " is "-" */
 			stap_frame(&d, t, n - (size_t)(t - l));
 		else
-			dtrace_frame(&d, t, k, r->o->includeoffset);
+			dtrace_frame(&d, t, k, opt.includeoffset);
 	}
 	if (ret == 0 && header)
 		warn_at(r->name, 0, "input ended while skipping the header "

@@ -3,9 +3,10 @@
  * formats with an unmistakable marker (an XML root, a CSV header, a
  * "Call graph:" line, a JSON key) come before the ones recognized by the
  * shape of their lines, and folded stacks, which almost anything can
- * resemble, come last.  perf and folded have no collapse function here:
- * main.c runs them (perf in parallel, folded through merge.c).
+ * resemble, come last.  perf has a driver of its own (perfrun.c) and no
+ * collapse function; folded input goes to the sink's merge whole.
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,23 +19,25 @@
 #define SHOWN 5			/* skipped lines named before only counted */
 
 static int folded_detect(const char *p, size_t n);
+static int folded_collapse(struct reader *r);
 
 static const struct format formats[] = {
-	{ "xctrace", xctrace_detect, xctrace_collapse },
-	{ "chrome", chrome_detect, chrome_collapse },
-	{ "vsprof", vsprof_detect, vsprof_collapse },
-	{ "vtune", vtune_detect, vtune_collapse },
-	{ "ghcprof", ghcprof_detect, ghcprof_collapse },
-	{ "sample", sample_detect, sample_collapse },
-	{ "go", gopprof_detect, gopprof_collapse },
-	{ "jstack", jstack_detect, jstack_collapse },
-	{ "gdb", gdb_detect, gdb_collapse },
-	{ "pmcstat", pmcstat_detect, pmcstat_collapse },
-	{ "bpftrace", bpftrace_detect, bpftrace_collapse },
-	{ "perf", perf_detect, NULL },
-	{ "stap", stap_detect, stap_collapse },
-	{ "dtrace", dtrace_detect, dtrace_collapse },
-	{ "folded", folded_detect, NULL },
+	{ "xctrace", xctrace_detect, xctrace_collapse, NULL, NULL, 0 },
+	{ "chrome", chrome_detect, chrome_collapse, NULL, NULL, 0 },
+	{ "vsprof", vsprof_detect, vsprof_collapse, NULL, NULL, 0 },
+	{ "vtune", vtune_detect, vtune_collapse, vtune_options, NULL, 0 },
+	{ "ghcprof", ghcprof_detect, ghcprof_collapse, ghcprof_options, NULL,
+	    0 },
+	{ "sample", sample_detect, sample_collapse, sample_options, NULL, 0 },
+	{ "go", gopprof_detect, gopprof_collapse, NULL, NULL, 0 },
+	{ "jstack", jstack_detect, jstack_collapse, jstack_options, NULL, 0 },
+	{ "gdb", gdb_detect, gdb_collapse, NULL, NULL, 0 },
+	{ "pmcstat", pmcstat_detect, pmcstat_collapse, NULL, NULL, 0 },
+	{ "bpftrace", bpftrace_detect, bpftrace_collapse, NULL, NULL, 0 },
+	{ "perf", perf_detect, NULL, perf_options, &perf_driver, 0 },
+	{ "stap", stap_detect, stap_collapse, NULL, NULL, 0 },
+	{ "dtrace", dtrace_detect, dtrace_collapse, dtrace_options, NULL, 0 },
+	{ "folded", folded_detect, folded_collapse, NULL, NULL, 1 },
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -68,6 +71,55 @@ fmt_names(void)
 			strcat(buf, formats[i].name);
 		}
 	return buf;
+}
+
+struct option *
+fmt_longopts(int base)
+{
+	struct option *lo;
+	size_t total = 0, n = 0, k;
+
+	for (size_t i = 0; i < NFORMATS; i++)
+		for (const struct fmt_option *o = formats[i].options;
+		    o && o->name; o++)
+			total++;
+	lo = xcalloc(total + 1, sizeof *lo);
+	for (size_t i = 0; i < NFORMATS; i++)
+		for (const struct fmt_option *o = formats[i].options;
+		    o && o->name; o++) {
+			for (k = 0; k < n; k++)
+				if (strcmp(lo[k].name, o->name) == 0)
+					break;
+			if (k == n)
+				lo[n++] = (struct option){ o->name, no_argument,
+				    NULL, base + (int)k };
+			if (o->set != NULL)
+				lo[k].has_arg = required_argument;
+		}
+	return lo;
+}
+
+void
+fmt_option_set(const char *name, char *arg)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		for (const struct fmt_option *o = formats[i].options;
+		    o && o->name; o++) {
+			if (strcmp(o->name, name) != 0)
+				continue;
+			if (o->set != NULL)
+				o->set(arg);
+			else
+				*o->var = o->val;
+		}
+}
+
+void
+fmt_option_all(const struct format *f, int on)
+{
+	for (const struct fmt_option *o = f->options; o && o->name; o++)
+		if (o->var != NULL)
+			*o->var = on ? o->val : 0;
 }
 
 int
@@ -140,6 +192,16 @@ folded_detect(const char *p, size_t n)
 		seen = 1;
 	}
 	return seen;
+}
+
+/* The sink's merge sums and sorts them; a line per stack already. */
+static int
+folded_collapse(struct reader *r)
+{
+	if (r->sink->noagg)
+		die(EXIT_USAGE, "%s: folded input is one line per stack "
+		    "already; --no-aggregate does not apply", r->name);
+	return merge_read_input(&r->sink->m, r->in, 0) < 0 ? -1 : 0;
 }
 
 int

@@ -1,8 +1,13 @@
 /*
- * formats: the profiler formats other than perf that stackcollapse reads,
- * what they share, and how one is recognized from the first lines.
+ * formats: the profiler formats that stackcollapse reads, what they share,
+ * and how one is recognized from the first lines.
  *
- * Each format is one file with one collapse function.  A collapse function
+ * Each format is one file, and an entry in formats.c's table naming its
+ * detect and collapse functions and its options (struct fmt_option): a
+ * new format or option touches that file, the table, the usage text and
+ * the man page.  A format that reads its inputs its own way (perf, on
+ * several threads) has a driver (struct fmt_driver) instead of a collapse
+ * function.  A collapse function
  * reads its input through a struct reader (lines with their numbers, or the
  * raw blocks for XML and JSON) and hands every stack it finishes to the
  * reader's sink: summed and sorted at the end, or written at once in input
@@ -26,15 +31,7 @@
 #include "../lib/input.h"
 #include "merge.h"
 
-struct fmt_opts {
-	int includeoffset;	/* dtrace: keep +0x offsets (not the leaf's) */
-	int no_modules;		/* sample, vtune: no "module`" prefix */
-	int ghc_source;		/* ghcprof: 0 %time, 1 ticks, 2 bytes */
-	int jstack_tid;		/* jstack: keep "-TID" on thread names */
-	int jstack_no_tname;	/* jstack: no thread name root frame */
-	int jstack_all;		/* jstack: every thread state, not RUNNABLE */
-	int shorten_pkgs;	/* jstack: org.foo.Bar.run -> o.f.Bar.run */
-};
+struct option;
 
 /* Where finished stacks go. */
 struct sink {
@@ -92,7 +89,6 @@ struct reader {
 	struct input *in;
 	const char *name;
 	uint64_t line;		/* of the line last returned */
-	const struct fmt_opts *o;
 	struct sink *sink;
 	uint64_t nskipped;
 };
@@ -113,6 +109,44 @@ int rd_fail(struct reader *r, const char *fmt, ...)
 /* Count a skipped line, naming the first few. */
 void rd_skip(struct reader *r, const char *l, size_t n);
 
+/*
+ * One long option of a format, which sets that format's own options (the
+ * file's static struct).  The format is known only once the first input is
+ * read, so every option of every format is accepted on any run; several
+ * formats may declare one name (sample and vtune take --no-modules) and a
+ * format may declare a name twice to set two things (perf's --all): every
+ * entry of the name given is applied.
+ */
+struct fmt_option {
+	const char *name;	/* without "--" */
+	int *var;		/* set to val, */
+	int val;
+	void (*set)(char *arg);	/* or the option takes an argument */
+};
+
+/* How the run goes, for a format that drives its inputs itself. */
+struct fmt_run {
+	int nthreads;		/* -j: at most FMT_MAX_THREADS */
+	int noagg;		/* --no-aggregate */
+	int recursive;		/* --recursive */
+};
+
+#define FMT_MAX_THREADS 16
+
+/*
+ * A format read by its own driver instead of a reader and the sink: perf,
+ * which splits large inputs and parses the parts on several threads into
+ * stack tables of its own.  At most one format runs per invocation.
+ */
+struct fmt_driver {
+	/* Before the first input. */
+	void (*begin)(const struct fmt_run *run);
+	/* One input, whole; 0, or -1 after a reported error. */
+	int (*input)(struct input *in);
+	/* After the last input: write the stacks and free. */
+	void (*end)(void);
+};
+
 struct format {
 	const char *name;
 	/*
@@ -122,6 +156,12 @@ struct format {
 	int (*detect)(const char *p, size_t n);
 	/* Collapse the whole input; 0, or -1 after a reported error. */
 	int (*collapse)(struct reader *r);
+	/* Its options, ended by a NULL name; or NULL. */
+	const struct fmt_option *options;
+	/* Or, with collapse NULL, the driver that reads its inputs. */
+	const struct fmt_driver *driver;
+	/* Write nothing when an input failed: a sum missing one looks whole. */
+	int all_or_nothing;
 };
 
 /* The format called name, or NULL. */
@@ -130,6 +170,19 @@ const struct format *fmt_find(const char *name);
 const struct format *fmt_guess(const char *p, size_t n);
 /* "perf, dtrace, ..." for messages. */
 const char *fmt_names(void);
+/*
+ * Every option name of every format once, as getopt_long's table (its
+ * end an entry of zeros) with val base + the entry's index; allocated.
+ */
+struct option *fmt_longopts(int base);
+/* Apply every format's options called name (with its argument). */
+void fmt_option_set(const char *name, char *arg);
+/*
+ * Set every option of f as if each were given in table order (arg NULL
+ * for the ones that take one: those are left), or with on 0 clear them:
+ * for tests that run a format both ways.
+ */
+void fmt_option_all(const struct format *f, int on);
 
 /* Whether s[0..n) starts, or ends, with the string literal lit. */
 #define FMT_STARTS(s, n, lit) ((n) >= sizeof lit - 1 && \
@@ -141,6 +194,10 @@ const char *fmt_names(void);
 int fmt_nextline(const char **p, const char *e, const char **l, size_t *n);
 int fmt_all_digits(const char *s, size_t n);
 size_t fmt_trim(const char **s, size_t n);
+
+extern const struct fmt_option perf_options[], dtrace_options[],
+    sample_options[], vtune_options[], ghcprof_options[], jstack_options[];
+extern const struct fmt_driver perf_driver;
 
 int perf_detect(const char *p, size_t n);
 int dtrace_collapse(struct reader *r);

@@ -20,6 +20,21 @@
 #include "../lib/err.h"
 #include "formats.h"
 
+/* The column a frame's cost is read from. */
+enum ghc_source { GHC_TIME, GHC_TICKS, GHC_BYTES };
+
+static struct {
+	int source;		/* enum ghc_source */
+} opt;
+
+/* --time is the default, named so a later option can be taken back. */
+const struct fmt_option ghcprof_options[] = {
+	{ "time", &opt.source, GHC_TIME, NULL },
+	{ "ticks", &opt.source, GHC_TICKS, NULL },
+	{ "bytes", &opt.source, GHC_BYTES, NULL },
+	{ NULL, NULL, 0, NULL },
+};
+
 static const char *const head[] = {
 	"COST", "CENTRE", "MODULE", "SRC", "no.", "entries", "%time", "%alloc",
 	"%time", "%alloc",
@@ -105,7 +120,7 @@ node(struct reader *r, struct fstack *fs, const char *l, size_t n,
 	cost = strtod(buf, &end);
 	if (*end != '\0' || memchr(buf, 'x', cl) || memchr(buf, 'X', cl))
 		return rd_fail(r, "invalid cost \"%.*s\"", (int)cl, c);
-	if (r->o->ghc_source == 0)
+	if (opt.source == GHC_TIME)
 		cost *= 10.0;
 	/* Cut to a whole number as inferno does; past 2^64 an error, not 2^64-1. */
 	if (cost >= 18446744073709551616.0)
@@ -141,7 +156,8 @@ end_before(struct reader *r, const char *l, size_t n, const char *word,
 int
 ghcprof_collapse(struct reader *r)
 {
-	static const char *const src[] = { "%time", "ticks", "bytes" };
+	static const char *const src[] = { [GHC_TIME] = "%time",
+	    [GHC_TICKS] = "ticks", [GHC_BYTES] = "bytes" };
 	struct fstack fs;
 	const char *l;
 	size_t n, modcol = 0, srccol = 0;
@@ -157,9 +173,9 @@ ghcprof_collapse(struct reader *r)
 		modcol = find(l, n, "MODULE");
 		if (modcol == n)
 			modcol = 0;
-		if (r->o->ghc_source == 0)
+		if (opt.source == GHC_TIME)
 			srccol = find(l, n, "%time");
-		else if (end_before(r, l, n, src[r->o->ghc_source], &srccol) < 0)
+		else if (end_before(r, l, n, src[opt.source], &srccol) < 0)
 			ret = -1;
 		if (ret > 0)
 			ret = rd_line(r, &l, &n);

@@ -23,6 +23,21 @@
 #include "../lib/scan.h"
 #include "formats.h"
 
+static struct {
+	int tid;		/* keep "-TID" on thread names */
+	int no_tname;		/* no thread name root frame */
+	int all;		/* every thread state, not RUNNABLE */
+	int shorten_pkgs;	/* org.foo.Bar.run -> o.f.Bar.run */
+} opt;
+
+const struct fmt_option jstack_options[] = {
+	{ "thread-ids", &opt.tid, 1, NULL },
+	{ "no-thread-names", &opt.no_tname, 1, NULL },
+	{ "all-states", &opt.all, 1, NULL },
+	{ "shorten-pkgs", &opt.shorten_pkgs, 1, NULL },
+	{ NULL, NULL, 0, NULL },
+};
+
 struct js {
 	struct fstack fs;	/* frames, leaf first */
 	char *tname;
@@ -127,7 +142,7 @@ shorten(struct js *j, const char *f, size_t *np)
 static void
 end_thread(struct reader *r, struct js *j)
 {
-	if (strcmp(j->state, "RUNNABLE") == 0 || (r->o->jstack_all &&
+	if (strcmp(j->state, "RUNNABLE") == 0 || (opt.all &&
 	    strcmp(j->state, "BACKGROUND") != 0)) {
 		const char *s;
 		size_t n;
@@ -154,15 +169,15 @@ compiler_thread(const char *s, size_t n)
 }
 
 static void
-header(struct reader *r, struct js *j, const char *l, size_t n)
+header(struct js *j, const char *l, size_t n)
 {
 	const char *name = l + 1, *q = memchr(name, '"', n - 1);
 	size_t nl = q ? (size_t)(q - name) : n - 1;
 
-	if (!r->o->jstack_no_tname) {
+	if (!opt.no_tname) {
 		size_t k = nl;
 
-		if (!r->o->jstack_tid) {
+		if (!opt.tid) {
 			while (k && l[1 + k - 1] >= '0' && l[1 + k - 1] <= '9')
 				k--;
 			if (k < nl && k && name[k - 1] == '-')
@@ -180,13 +195,13 @@ header(struct reader *r, struct js *j, const char *l, size_t n)
 }
 
 static void
-frame(struct reader *r, struct js *j, const char *f, size_t n)
+frame(struct js *j, const char *f, size_t n)
 {
 	const char *op = memchr(f, '(', n);
 
 	if (op)
 		n = (size_t)(op - f);
-	if (r->o->shorten_pkgs)
+	if (opt.shorten_pkgs)
 		f = shorten(j, f, &n);
 	fs_push(&j->fs, f, n);
 	if (in_epoll(f, n))
@@ -221,7 +236,7 @@ jstack_collapse(struct reader *r)
 			continue;
 		}
 		if (l[0] == '"') {
-			header(r, &j, l, n);
+			header(&j, l, n);
 		} else if ((t = state_in(l, n)) != NULL) {
 			for (k = 0; t + k < l + n && t[k] != ' ' && t[k] != '\t'; k++)
 				;
@@ -231,7 +246,7 @@ jstack_collapse(struct reader *r)
 			for (k = 0; k < n && (l[k] == ' ' || l[k] == '\t'); k++)
 				;
 			if (n - k > 3 && memcmp(l + k, "at ", 3) == 0)
-				frame(r, &j, l + k + 3, n - k - 3);
+				frame(&j, l + k + 3, n - k - 3);
 			else if ((k < n && l[k] == '-') ||
 			    FMT_STARTS(l + k, n - k, "No compile task") ||
 			    FMT_STARTS(l + k, n - k, "Compiling:") ||

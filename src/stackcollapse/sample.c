@@ -22,6 +22,15 @@
 #include "../lib/err.h"
 #include "../lib/num.h"
 #include "formats.h"
+
+static struct {
+	int no_modules;		/* no "module`" prefix */
+} opt;
+
+const struct fmt_option sample_options[] = {
+	{ "no-modules", &opt.no_modules, 1, NULL },
+	{ NULL, NULL, 0, NULL },
+};
 #include "rustsym.h"
 
 #define W(s) { s, sizeof s - 1 }
@@ -119,7 +128,7 @@ node(struct reader *r, struct smp *s, const char *l, size_t n)
 	fn = op ? (size_t)(op - rest) : restn;
 	while (fn && (rest[fn - 1] == ' ' || rest[fn - 1] == '\t'))
 		fn--;
-	if (!r->o->no_modules) {
+	if (!opt.no_modules) {
 		/*
 		 * After the last "(in ", up to ')'; without one, the line.
 		 * It is near the end, after the function's own parentheses,

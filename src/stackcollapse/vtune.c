@@ -18,6 +18,15 @@
 #include "../lib/err.h"
 #include "formats.h"
 
+static struct {
+	int no_modules;		/* no "module`" prefix */
+} opt;
+
+const struct fmt_option vtune_options[] = {
+	{ "no-modules", &opt.no_modules, 1, NULL },
+	{ NULL, NULL, 0, NULL },
+};
+
 #define HEADER "Function Stack,CPU Time:Self,Module"
 
 /* A number as Rust's str::parse::<f64> takes it: all of the field. */
@@ -63,12 +72,12 @@ node(struct reader *r, struct fstack *fs, const char *l, size_t n)
 		m = sep + 1;
 		ml = tl - (size_t)(m - t);
 		tl = (size_t)(sep - t);
-	} else if (!r->o->no_modules)
+	} else if (!opt.no_modules)
 		return rd_fail(r, "cannot read this line (function, CPU time, "
 		    "module)");
 	if (parse_f64(t, tl, &secs) < 0)
 		return rd_fail(r, "invalid CPU Time:Self \"%.*s\"", (int)tl, t);
-	if (r->o->no_modules)
+	if (opt.no_modules)
 		ml = 0;
 	if (ml)
 		fs_push2(fs, m, ml, '`', fn, fl);

@@ -26,19 +26,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void
 run(const struct format *f, const char *path, int second)
 {
-	struct fmt_opts o;
 	struct sink sink;
 	struct reader r;
 	struct input in;
 	const char *p;
 	size_t n;
 
-	memset(&o, 0, sizeof o);
-	if (second) {
-		o.includeoffset = o.no_modules = o.jstack_tid = 1;
-		o.jstack_no_tname = o.jstack_all = o.shorten_pkgs = 1;
-		o.ghc_source = 2;
-	}
+	fmt_option_all(f, second);
 	if (input_open(&in, path, "\n") < 0)
 		return;
 	if (input_head(&in, 1u << 16, &p, &n) == 0)
@@ -47,7 +41,6 @@ run(const struct format *f, const char *path, int second)
 	memset(&r, 0, sizeof r);
 	r.in = &in;
 	r.name = "fuzz";
-	r.o = &o;
 	r.sink = &sink;
 	sink.rd = &r;
 	f->collapse(&r);

@@ -1,0 +1,229 @@
+/*
+ * perfrun: how stackcollapse reads `perf script` inputs, perf's driver in
+ * the format table (formats.h).  Each input is read in large blocks that
+ * end at a blank line (a sample boundary) where one is near; until the
+ * event filter is known (--event-filter, or the first sample's event), the
+ * first context parses alone, then a block is split at blank lines into
+ * parts of at least MIN_PART bytes, parsed on up to -j threads, each into
+ * its own context (perf.h), and the contexts' stacks are merged at the end
+ * (stacks.c): the output is the same as one thread's.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/compat.h"
+#include "../lib/err.h"
+#include "../lib/input.h"
+#include "formats.h"
+#include "perf.h"
+#include "stacks.h"
+
+#define MIN_PART (8u << 20)	/* smaller parts are not worth a thread */
+
+/* The run: perf's options, the shared parse state, the contexts. */
+static struct {
+	struct perf_opts o;
+	struct perf_shared sh;
+	struct perf_ctx ctx[FMT_MAX_THREADS];
+	struct fmt_run run;
+	int nctx;		/* contexts in use */
+} drv = { .sh = { &drv.o, NULL, 0, 0 } };
+
+static void
+set_event(char *arg)
+{
+	if (*arg == '\0')
+		die(EXIT_USAGE, "--event-filter needs an event name");
+	drv.sh.event = arg;
+	drv.sh.eventlen = strlen(arg);
+}
+
+const struct fmt_option perf_options[] = {
+	{ "pid", &drv.o.include_pid, 1, NULL },
+	{ "tid", &drv.o.include_tid, 1, NULL },
+	{ "kernel", &drv.o.annotate_kernel, 1, NULL },
+	{ "jit", &drv.o.annotate_jit, 1, NULL },
+	{ "all", &drv.o.annotate_kernel, 1, NULL },
+	{ "all", &drv.o.annotate_jit, 1, NULL },
+	{ "addrs", &drv.o.include_addrs, 1, NULL },
+	{ "event-filter", NULL, 0, set_event },
+	{ "perl", &drv.o.perl, 1, NULL },
+	{ NULL, NULL, 0, NULL },
+};
+
+/* One part of a block, parsed by one context. */
+struct job {
+	struct perf_ctx *ctx;
+	struct perf_shared *wsh;	/* NULL on worker threads */
+	const char *p;
+	size_t n;
+	struct perf_report rep;
+};
+
+static void *
+run_job(void *arg)
+{
+	struct job *j = arg;
+
+	perf_parse(j->ctx, j->wsh, j->p, j->n, 0, &j->rep);
+	return NULL;
+}
+
+/* Where one input file stands, for messages with file:line. */
+struct place {
+	const char *name;
+	uint64_t line;		/* lines ended so far */
+	uint64_t nskipped;
+	unsigned nshown;
+	uint64_t nfiltered;
+};
+
+/* Report what one part saw; returns -1 on a fatal error. */
+static int
+account(struct place *pl, const struct perf_report *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nex && pl->nshown < PERF_EXAMPLES; i++, pl->nshown++)
+		warn_at(pl->name, pl->line + r->ex[i].line,
+		    "skipped unrecognized line %s", r->ex[i].text);
+	pl->nskipped += r->nskipped;
+	pl->nfiltered += r->nfiltered;
+	if (r->errline) {
+		warn_at(pl->name, pl->line + r->errline, "%s", r->errmsg);
+		return -1;
+	}
+	pl->line += r->newlines;
+	return 0;
+}
+
+/* Split a block at blank lines into at most nthreads parts and parse them. */
+static int
+parse_block(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
+    const char *p, size_t n, int at_boundary, struct place *pl)
+{
+	struct job jobs[FMT_MAX_THREADS];
+	pthread_t tids[FMT_MAX_THREADS];
+	int k = 1, i, ret = 0;
+
+	memset(jobs, 0, sizeof jobs);
+	jobs[0] = (struct job){ &ctx[0], sh, p, n, { 0 } };
+	if (at_boundary && sh->event != NULL && nthreads > 1) {
+		const char *cut = p, *end = p + n;
+
+		for (i = 1; i < nthreads; i++) {
+			const char *t = p + (size_t)((double)n * i / nthreads);
+			const char *b;
+
+			if (t < cut + MIN_PART || end - t < MIN_PART)
+				continue;
+			b = memmem(t, (size_t)(end - t), "\n\n", 2);
+			if (b == NULL || end - (b + 2) < MIN_PART)
+				break;
+			jobs[k - 1].n = (size_t)(b + 2 - jobs[k - 1].p);
+			jobs[k] = (struct job){ &ctx[k], NULL, b + 2,
+			    (size_t)(end - (b + 2)), { 0 } };
+			cut = b + 2;
+			k++;
+		}
+	}
+	for (i = 1; i < k; i++)
+		if (pthread_create(&tids[i], NULL, run_job, &jobs[i]) != 0)
+			die(EXIT_INPUT, "cannot start a thread:");
+	run_job(&jobs[0]);
+	for (i = 1; i < k; i++)
+		pthread_join(tids[i], NULL);
+	for (i = 0; i < k; i++)
+		if (account(pl, &jobs[i].rep) < 0)
+			ret = -1;
+	return ret;
+}
+
+static int
+collapse_perf(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
+    struct input *in)
+{
+	struct place pl = { NULL, 0, 0, 0, 0 };
+	struct perf_report rep;
+	const char *p, *path;
+	size_t n;
+	int at_boundary, r, ret = 0, nl_end = 1;
+
+	input_set_boundary(in, "\n\n");
+	pl.name = path = in->name;
+	while ((r = input_next(in, &p, &n, &at_boundary)) > 0) {
+		nl_end = p[n - 1] == '\n';
+		if (sh->event == NULL) {
+			size_t used;
+
+			memset(&rep, 0, sizeof rep);
+			used = perf_parse(&ctx[0], sh, p, n, 1, &rep);
+			if (account(&pl, &rep) < 0) {
+				ret = -1;
+				break;
+			}
+			p += used;
+			n -= used;
+		}
+		if (n && parse_block(ctx, nthreads, sh, p, n, at_boundary, &pl) < 0) {
+			ret = -1;
+			break;
+		}
+	}
+	if (r < 0)
+		ret = -1;
+	memset(&rep, 0, sizeof rep);
+	if (ret == 0 && perf_end_file(&ctx[0], &rep)) {
+		warn_at(path, pl.line + !nl_end,
+		    "input ends inside a sample (no blank line after it); %s",
+		    sh->o->perl ? "dropped it" : "counted it");
+	}
+	if (rep.errline) {
+		warn_at(path, pl.line + !nl_end, "%s", rep.errmsg);
+		ret = -1;
+	}
+	if (pl.nskipped)
+		warn_at(path, 0, "skipped %llu unrecognized line%s",
+		    (unsigned long long)pl.nskipped, pl.nskipped == 1 ? "" : "s");
+	if (pl.nfiltered)
+		warn_at(path, 0, "skipped %llu sample%s of events other than %s",
+		    (unsigned long long)pl.nfiltered,
+		    pl.nfiltered == 1 ? "" : "s", sh->event);
+	return ret;
+}
+
+static void
+perf_begin(const struct fmt_run *run)
+{
+	drv.run = *run;
+	drv.nctx = run->nthreads;
+	if (run->noagg) {
+		drv.nctx = 1;
+		drv.o.no_aggregate = 1;
+		drv.o.recursive = run->recursive;
+	}
+	for (int i = 0; i < drv.nctx; i++)
+		perf_ctx_init(&drv.ctx[i], &drv.sh);
+}
+
+static int
+perf_input(struct input *in)
+{
+	return collapse_perf(drv.ctx, drv.nctx, &drv.sh, in);
+}
+
+static void
+perf_end(void)
+{
+	if (!drv.run.noagg &&
+	    stacks_write(drv.ctx, drv.nctx, drv.run.recursive) < 0)
+		die(EXIT_INPUT, "a stack's total count does not fit in 64 bits");
+	for (int i = 0; i < drv.nctx; i++)
+		perf_ctx_free(&drv.ctx[i]);
+	if (drv.sh.event_defaulted)
+		free(drv.sh.event);
+}
+
+const struct fmt_driver perf_driver = { perf_begin, perf_input, perf_end };

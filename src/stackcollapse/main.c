@@ -162,8 +162,18 @@ collapse_input(const struct format *f, struct input *in, struct sink *sink)
 	return ret;
 }
 
-int
-main(int argc, char **argv)
+/* What the command line asks, besides the formats' own options. */
+struct opts {
+	const struct format *fmt;	/* NULL: told from the first input */
+	struct fmt_run run;
+	int diff;
+	int normalize;		/* --diff -n */
+	int strip;		/* --diff -s */
+};
+
+/* Every option, the formats' included; returns optind.  Exits on errors. */
+static int
+parse_options(int argc, char **argv, struct opts *o)
 {
 	enum { OPT_FORMAT = 256, OPT_RECURSIVE, OPT_DIFF, OPT_NOAGG,
 	    OPT_FMTOPT = 512 };
@@ -181,17 +191,12 @@ main(int argc, char **argv)
 	const size_t nrun = sizeof runopts / sizeof runopts[0];
 	struct option *fmtopts = fmt_longopts(OPT_FMTOPT), *longopts;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	struct fmt_run run = { 0, 0, 0 };
-	int ch, i, status = 0, diff = 0, normalize = 0, strip = 0, driving = 0;
-	const struct format *fmt = NULL;
-	struct sink sink;
-	char *stdin_only[] = { "-", NULL };
 	size_t nfmt;
 	uint64_t v;
+	int ch;
 
-	err_init(argv[0]);
-	out_init();
-	run.nthreads = ncpu < 1 ? 1 : ncpu > FMT_MAX_THREADS ?
+	memset(o, 0, sizeof *o);
+	o->run.nthreads = ncpu < 1 ? 1 : ncpu > FMT_MAX_THREADS ?
 	    FMT_MAX_THREADS : (int)ncpu;
 	for (nfmt = 0; fmtopts[nfmt].name != NULL; nfmt++)
 		;
@@ -204,37 +209,37 @@ main(int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			out_flush();
-			return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+			exit(fflush(stdout) == 0 ? 0 : EXIT_INPUT);
 		case 'j':
 			if (num_parse_arg(optarg, 1, FMT_MAX_THREADS, &v) < 0)
 				die(EXIT_USAGE, "--threads takes a number from 1 "
 				    "to %d, not \"%s\"", FMT_MAX_THREADS, optarg);
-			run.nthreads = (int)v;
+			o->run.nthreads = (int)v;
 			break;
 		case 'n':
-			normalize = 1;
+			o->normalize = 1;
 			break;
 		case 's':
-			strip = 1;
+			o->strip = 1;
 			break;
 		case 'V':
 			puts("stackcollapse (flametools) " FT_VERSION);
-			return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+			exit(fflush(stdout) == 0 ? 0 : EXIT_INPUT);
 		case OPT_FORMAT:
 			if (strcmp(optarg, "auto") == 0)
-				fmt = NULL;
-			else if ((fmt = fmt_find(optarg)) == NULL)
+				o->fmt = NULL;
+			else if ((o->fmt = fmt_find(optarg)) == NULL)
 				die(EXIT_USAGE, "unknown format \"%s\" (auto, %s)",
 				    optarg, fmt_names());
 			break;
 		case OPT_RECURSIVE:
-			run.recursive = 1;
+			o->run.recursive = 1;
 			break;
 		case OPT_DIFF:
-			diff = 1;
+			o->diff = 1;
 			break;
 		case OPT_NOAGG:
-			run.noagg = 1;
+			o->run.noagg = 1;
 			break;
 		default:
 			if (ch >= OPT_FMTOPT && ch < OPT_FMTOPT + (int)nfmt)
@@ -246,16 +251,23 @@ main(int argc, char **argv)
 	}
 	free(longopts);
 	free(fmtopts);
-	argc -= optind;
-	argv += optind;
-
-	if ((normalize || strip) && !diff)
+	if ((o->normalize || o->strip) && !o->diff)
 		die(EXIT_USAGE, "--normalize and --strip-hex go with --diff");
-	if (diff && argc != 2)
+	if (o->diff && argc - optind != 2)
 		die(EXIT_USAGE, "--diff takes two folded files, BEFORE and AFTER");
-	if (diff)
-		return fold_diff(argv, run.recursive, normalize, strip);
-	sink_init(&sink, run.noagg, run.recursive);
+	return optind;
+}
+
+/* Every input in one format; the exit status. */
+static int
+collapse_all(const struct opts *o, int argc, char **argv)
+{
+	const struct format *fmt = o->fmt;
+	char *stdin_only[] = { "-", NULL };
+	struct sink sink;
+	int i, status = 0, driving = 0;
+
+	sink_init(&sink, o->run.noagg, o->run.recursive);
 	if (argc == 0)
 		argv = stdin_only, argc = 1;
 	for (i = 0; i < argc; i++) {
@@ -275,7 +287,7 @@ main(int argc, char **argv)
 		}
 		if (fmt->driver != NULL) {
 			if (!driving)
-				fmt->driver->begin(&run);
+				fmt->driver->begin(&o->run);
 			driving = 1;
 			r = fmt->driver->input(&in);
 		} else {
@@ -287,8 +299,23 @@ main(int argc, char **argv)
 	}
 	if (driving)
 		fmt->driver->end();
-	/* A sum of folded files missing one would look complete. */
 	sink_finish(&sink, status == 0 || fmt == NULL || !fmt->all_or_nothing);
 	out_flush();
 	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	int n;
+
+	err_init(argv[0]);
+	out_init();
+	n = parse_options(argc, argv, &o);
+	argc -= n;
+	argv += n;
+	if (o.diff)
+		return fold_diff(argv, o.run.recursive, o.normalize, o.strip);
+	return collapse_all(&o, argc, argv);
 }

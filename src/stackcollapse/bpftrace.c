@@ -37,7 +37,7 @@ end_line(const char *l, size_t n, size_t *body, uint64_t *count)
 	return 0;
 }
 
-int
+static int
 bpftrace_collapse(struct reader *r)
 {
 	struct fstack fs;
@@ -88,7 +88,7 @@ bpftrace_collapse(struct reader *r)
 	return ret;
 }
 
-int
+static int
 bpftrace_detect(const char *p, size_t n)
 {
 	const char *e = p + n, *l;
@@ -99,3 +99,9 @@ bpftrace_detect(const char *p, size_t n)
 			return 1;
 	return 0;
 }
+
+const struct format bpftrace_format = {
+	.name = "bpftrace",
+	.detect = bpftrace_detect,
+	.collapse = bpftrace_collapse,
+};

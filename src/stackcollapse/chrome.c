@@ -434,7 +434,7 @@ finish(struct cp *c)
 	return 0;
 }
 
-int
+static int
 chrome_collapse(struct reader *r)
 {
 	struct cp c;
@@ -480,7 +480,7 @@ chrome_collapse(struct reader *r)
 	return ret;
 }
 
-int
+static int
 chrome_detect(const char *p, size_t n)
 {
 	size_t i = 0;
@@ -493,3 +493,9 @@ chrome_detect(const char *p, size_t n)
 	    memmem(p, n, "\"ProfileChunk\"", 14) != NULL ||
 	    memmem(p, n, "\"cpuProfile\"", 12) != NULL;
 }
+
+const struct format chrome_format = {
+	.name = "chrome",
+	.detect = chrome_detect,
+	.collapse = chrome_collapse,
+};

@@ -28,7 +28,7 @@ static struct {
 	int includeoffset;	/* keep +0x offsets (not the leaf's) */
 } opt;
 
-const struct fmt_option dtrace_options[] = {
+static const struct fmt_option dtrace_options[] = {
 	{ "includeoffset", &opt.includeoffset, 1, NULL },
 	{ NULL, NULL, 0, NULL },
 };
@@ -252,13 +252,13 @@ collapse(struct reader *r, int stap)
 	return ret;
 }
 
-int
+static int
 dtrace_collapse(struct reader *r)
 {
 	return collapse(r, 0);
 }
 
-int
+static int
 stap_collapse(struct reader *r)
 {
 	return collapse(r, 1);
@@ -268,7 +268,7 @@ stap_collapse(struct reader *r)
  * After the header's first blank line, frame lines (a '`' or an address)
  * and then a count.
  */
-int
+static int
 dtrace_detect(const char *p, size_t n)
 {
 	const char *e = p + n, *l;
@@ -294,7 +294,7 @@ dtrace_detect(const char *p, size_t n)
 }
 
 /* Frame lines "0x... : name" and then a count, no header. */
-int
+static int
 stap_detect(const char *p, size_t n)
 {
 	const char *e = p + n, *l;
@@ -314,3 +314,16 @@ stap_detect(const char *p, size_t n)
 	}
 	return 0;
 }
+
+const struct format stap_format = {
+	.name = "stap",
+	.detect = stap_detect,
+	.collapse = stap_collapse,
+};
+
+const struct format dtrace_format = {
+	.name = "dtrace",
+	.detect = dtrace_detect,
+	.collapse = dtrace_collapse,
+	.options = dtrace_options,
+};

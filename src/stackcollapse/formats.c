@@ -21,23 +21,18 @@
 static int folded_detect(const char *p, size_t n);
 static int folded_collapse(struct reader *r);
 
-static const struct format formats[] = {
-	{ "xctrace", xctrace_detect, xctrace_collapse, NULL, NULL, 0 },
-	{ "chrome", chrome_detect, chrome_collapse, NULL, NULL, 0 },
-	{ "vsprof", vsprof_detect, vsprof_collapse, NULL, NULL, 0 },
-	{ "vtune", vtune_detect, vtune_collapse, vtune_options, NULL, 0 },
-	{ "ghcprof", ghcprof_detect, ghcprof_collapse, ghcprof_options, NULL,
-	    0 },
-	{ "sample", sample_detect, sample_collapse, sample_options, NULL, 0 },
-	{ "go", gopprof_detect, gopprof_collapse, NULL, NULL, 0 },
-	{ "jstack", jstack_detect, jstack_collapse, jstack_options, NULL, 0 },
-	{ "gdb", gdb_detect, gdb_collapse, NULL, NULL, 0 },
-	{ "pmcstat", pmcstat_detect, pmcstat_collapse, NULL, NULL, 0 },
-	{ "bpftrace", bpftrace_detect, bpftrace_collapse, NULL, NULL, 0 },
-	{ "perf", perf_detect, NULL, perf_options, &perf_driver, 0 },
-	{ "stap", stap_detect, stap_collapse, NULL, NULL, 0 },
-	{ "dtrace", dtrace_detect, dtrace_collapse, dtrace_options, NULL, 0 },
-	{ "folded", folded_detect, folded_collapse, NULL, NULL, 1 },
+static const struct format folded_format = {
+	.name = "folded",
+	.detect = folded_detect,
+	.collapse = folded_collapse,
+	.all_or_nothing = 1,
+};
+
+static const struct format *const formats[] = {
+	&xctrace_format, &chrome_format, &vsprof_format, &vtune_format,
+	&ghcprof_format, &sample_format, &gopprof_format, &jstack_format,
+	&gdb_format, &pmcstat_format, &bpftrace_format, &perf_format,
+	&stap_format, &dtrace_format, &folded_format,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -45,8 +40,8 @@ const struct format *
 fmt_find(const char *name)
 {
 	for (size_t i = 0; i < NFORMATS; i++)
-		if (strcmp(formats[i].name, name) == 0)
-			return &formats[i];
+		if (strcmp(formats[i]->name, name) == 0)
+			return formats[i];
 	return NULL;
 }
 
@@ -54,8 +49,8 @@ const struct format *
 fmt_guess(const char *p, size_t n)
 {
 	for (size_t i = 0; i < NFORMATS; i++)
-		if (formats[i].detect(p, n))
-			return &formats[i];
+		if (formats[i]->detect(p, n))
+			return formats[i];
 	return NULL;
 }
 
@@ -68,7 +63,7 @@ fmt_names(void)
 		for (size_t i = 0; i < NFORMATS; i++) {
 			if (i)
 				strcat(buf, ", ");
-			strcat(buf, formats[i].name);
+			strcat(buf, formats[i]->name);
 		}
 	return buf;
 }
@@ -80,12 +75,12 @@ fmt_longopts(int base)
 	size_t total = 0, n = 0, k;
 
 	for (size_t i = 0; i < NFORMATS; i++)
-		for (const struct fmt_option *o = formats[i].options;
+		for (const struct fmt_option *o = formats[i]->options;
 		    o && o->name; o++)
 			total++;
 	lo = xcalloc(total + 1, sizeof *lo);
 	for (size_t i = 0; i < NFORMATS; i++)
-		for (const struct fmt_option *o = formats[i].options;
+		for (const struct fmt_option *o = formats[i]->options;
 		    o && o->name; o++) {
 			for (k = 0; k < n; k++)
 				if (strcmp(lo[k].name, o->name) == 0)
@@ -103,7 +98,7 @@ void
 fmt_option_set(const char *name, char *arg)
 {
 	for (size_t i = 0; i < NFORMATS; i++)
-		for (const struct fmt_option *o = formats[i].options;
+		for (const struct fmt_option *o = formats[i]->options;
 		    o && o->name; o++) {
 			if (strcmp(o->name, name) != 0)
 				continue;

@@ -2,17 +2,19 @@
  * formats: the profiler formats that stackcollapse reads, what they share,
  * and how one is recognized from the first lines.
  *
- * Each format is one file, and an entry in formats.c's table naming its
- * detect and collapse functions and its options (struct fmt_option): a
- * new format or option touches that file, the table, the usage text and
- * the man page.  A format that reads its inputs its own way (perf, on
- * several threads) has a driver (struct fmt_driver) instead of a collapse
- * function.  A collapse function
- * reads its input through a struct reader (lines with their numbers, or the
- * raw blocks for XML and JSON) and hands every stack it finishes to the
- * reader's sink: summed and sorted at the end, or written at once in input
- * order with --no-aggregate.  Frames are built in a struct fstack, a stack
- * of byte strings that can be pushed at either end and joined with ';'.
+ * Each format is one file that defines its struct format: its name, its
+ * detect and collapse functions, and its options (struct fmt_option).  A
+ * new option touches that file, the usage text and the man page; a new
+ * format, its file and a line in formats.c's table and here.  A format
+ * that reads its inputs its own way (perf, on several threads) has a
+ * driver (struct fmt_driver) instead of a collapse function.
+ *
+ * A collapse function reads its input through a struct reader (lines with
+ * their numbers, or the raw blocks for XML and JSON) and hands every stack
+ * it finishes to the reader's sink: summed and sorted at the end, or
+ * written at once in input order with --no-aggregate.  Frames are built in
+ * a struct fstack, a stack of byte strings that can be pushed at either
+ * end and joined with ';'.
  *
  * Errors follow inferno's rules per format: input that makes the result
  * wrong (a skipped indentation level, a bad count) stops the file with
@@ -195,36 +197,10 @@ int fmt_nextline(const char **p, const char *e, const char **l, size_t *n);
 int fmt_all_digits(const char *s, size_t n);
 size_t fmt_trim(const char **s, size_t n);
 
-extern const struct fmt_option perf_options[], dtrace_options[],
-    sample_options[], vtune_options[], ghcprof_options[], jstack_options[];
-extern const struct fmt_driver perf_driver;
-
-int perf_detect(const char *p, size_t n);
-int dtrace_collapse(struct reader *r);
-int dtrace_detect(const char *p, size_t n);
-int stap_collapse(struct reader *r);
-int stap_detect(const char *p, size_t n);
-int sample_collapse(struct reader *r);
-int sample_detect(const char *p, size_t n);
-int vtune_collapse(struct reader *r);
-int vtune_detect(const char *p, size_t n);
-int vsprof_collapse(struct reader *r);
-int vsprof_detect(const char *p, size_t n);
-int ghcprof_collapse(struct reader *r);
-int ghcprof_detect(const char *p, size_t n);
-int xctrace_collapse(struct reader *r);
-int xctrace_detect(const char *p, size_t n);
-int bpftrace_collapse(struct reader *r);
-int bpftrace_detect(const char *p, size_t n);
-int gdb_collapse(struct reader *r);
-int gdb_detect(const char *p, size_t n);
-int jstack_collapse(struct reader *r);
-int jstack_detect(const char *p, size_t n);
-int pmcstat_collapse(struct reader *r);
-int pmcstat_detect(const char *p, size_t n);
-int gopprof_collapse(struct reader *r);
-int gopprof_detect(const char *p, size_t n);
-int chrome_collapse(struct reader *r);
-int chrome_detect(const char *p, size_t n);
+/* The formats, each defined in its own file (perf's in perfrun.c). */
+extern const struct format xctrace_format, chrome_format, vsprof_format,
+    vtune_format, ghcprof_format, sample_format, gopprof_format,
+    jstack_format, gdb_format, pmcstat_format, bpftrace_format, perf_format,
+    stap_format, dtrace_format;
 
 #endif

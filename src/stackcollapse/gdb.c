@@ -56,7 +56,7 @@ frame(const char *l, size_t n, const char **f, size_t *fl)
 	return 1;
 }
 
-int
+static int
 gdb_collapse(struct reader *r)
 {
 	struct fstack fs;
@@ -91,7 +91,7 @@ gdb_collapse(struct reader *r)
 }
 
 /* A "Thread N (...)" line, then "#0 " frame lines. */
-int
+static int
 gdb_detect(const char *p, size_t n)
 {
 	const char *e = p + n, *l;
@@ -106,3 +106,9 @@ gdb_detect(const char *p, size_t n)
 	}
 	return 0;
 }
+
+const struct format gdb_format = {
+	.name = "gdb",
+	.detect = gdb_detect,
+	.collapse = gdb_collapse,
+};

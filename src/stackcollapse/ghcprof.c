@@ -28,7 +28,7 @@ static struct {
 } opt;
 
 /* --time is the default, named so a later option can be taken back. */
-const struct fmt_option ghcprof_options[] = {
+static const struct fmt_option ghcprof_options[] = {
 	{ "time", &opt.source, GHC_TIME, NULL },
 	{ "ticks", &opt.source, GHC_TICKS, NULL },
 	{ "bytes", &opt.source, GHC_BYTES, NULL },
@@ -153,7 +153,7 @@ end_before(struct reader *r, const char *l, size_t n, const char *word,
 	return 0;
 }
 
-int
+static int
 ghcprof_collapse(struct reader *r)
 {
 	static const char *const src[] = { [GHC_TIME] = "%time",
@@ -192,7 +192,7 @@ ghcprof_collapse(struct reader *r)
 	return ret < 0 ? -1 : 0;
 }
 
-int
+static int
 ghcprof_detect(const char *p, size_t n)
 {
 	const char *e = p + n, *l;
@@ -203,3 +203,10 @@ ghcprof_detect(const char *p, size_t n)
 			return 1;
 	return 0;
 }
+
+const struct format ghcprof_format = {
+	.name = "ghcprof",
+	.detect = ghcprof_detect,
+	.collapse = ghcprof_collapse,
+	.options = ghcprof_options,
+};

@@ -214,7 +214,7 @@ write_all(struct reader *r, struct gp *g, struct fstack *fs)
 	}
 }
 
-int
+static int
 gopprof_collapse(struct reader *r)
 {
 	struct gp g;
@@ -259,10 +259,16 @@ gopprof_collapse(struct reader *r)
 	return ret < 0 ? -1 : 0;
 }
 
-int
+static int
 gopprof_detect(const char *p, size_t n)
 {
 	return memmem(p, n, "\nSamples:", 9) != NULL &&
 	    (memmem(p, n, "PeriodType:", 11) != NULL ||
 	    memmem(p, n, "Locations", 9) != NULL);
 }
+
+const struct format gopprof_format = {
+	.name = "go",
+	.detect = gopprof_detect,
+	.collapse = gopprof_collapse,
+};

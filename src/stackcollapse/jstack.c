@@ -30,7 +30,7 @@ static struct {
 	int shorten_pkgs;	/* org.foo.Bar.run -> o.f.Bar.run */
 } opt;
 
-const struct fmt_option jstack_options[] = {
+static const struct fmt_option jstack_options[] = {
 	{ "thread-ids", &opt.tid, 1, NULL },
 	{ "no-thread-names", &opt.no_tname, 1, NULL },
 	{ "all-states", &opt.all, 1, NULL },
@@ -211,7 +211,7 @@ frame(struct js *j, const char *f, size_t n)
 		set_state(j, "NETWORK", 7);
 }
 
-int
+static int
 jstack_collapse(struct reader *r)
 {
 	struct js j;
@@ -269,8 +269,15 @@ jstack_collapse(struct reader *r)
 	return ret;
 }
 
-int
+static int
 jstack_detect(const char *p, size_t n)
 {
 	return memmem(p, n, "java.lang.Thread.State: ", 24) != NULL;
 }
+
+const struct format jstack_format = {
+	.name = "jstack",
+	.detect = jstack_detect,
+	.collapse = jstack_collapse,
+	.options = jstack_options,
+};

@@ -89,6 +89,9 @@ void perf_ctx_free(struct perf_ctx *c);
 size_t perf_parse(struct perf_ctx *c, struct perf_shared *sh, const char *p,
     size_t n, int stop_on_event, struct perf_report *rep);
 
+/* Whether the head of an input is perf script output (formats.h). */
+int perf_detect(const char *p, size_t n);
+
 /*
  * End of one input file: count a sample that no blank line ended (or drop it
  * with --perl, as the Perl script does).  Returns 1 when there was such a

@@ -40,7 +40,7 @@ set_event(char *arg)
 	drv.sh.eventlen = strlen(arg);
 }
 
-const struct fmt_option perf_options[] = {
+static const struct fmt_option perf_options[] = {
 	{ "pid", &drv.o.include_pid, 1, NULL },
 	{ "tid", &drv.o.include_tid, 1, NULL },
 	{ "kernel", &drv.o.annotate_kernel, 1, NULL },
@@ -226,4 +226,12 @@ perf_end(void)
 		free(drv.sh.event);
 }
 
-const struct fmt_driver perf_driver = { perf_begin, perf_input, perf_end };
+static const struct fmt_driver perf_driver = { perf_begin, perf_input,
+    perf_end };
+
+const struct format perf_format = {
+	.name = "perf",
+	.detect = perf_detect,
+	.options = perf_options,
+	.driver = &perf_driver,
+};

@@ -114,7 +114,7 @@ node(const char *l, size_t n, size_t *ind, uint64_t *count, const char **f,
 	return *fl > 0;
 }
 
-int
+static int
 pmcstat_collapse(struct reader *r)
 {
 	struct pmc m;
@@ -165,7 +165,7 @@ pmcstat_collapse(struct reader *r)
 	return ret;
 }
 
-int
+static int
 pmcstat_detect(const char *p, size_t n)
 {
 	const char *e = p + n, *l, *f;
@@ -178,3 +178,9 @@ pmcstat_detect(const char *p, size_t n)
 			return 0;
 	return k > 0;
 }
+
+const struct format pmcstat_format = {
+	.name = "pmcstat",
+	.detect = pmcstat_detect,
+	.collapse = pmcstat_collapse,
+};

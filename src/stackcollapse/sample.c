@@ -27,7 +27,7 @@ static struct {
 	int no_modules;		/* no "module`" prefix */
 } opt;
 
-const struct fmt_option sample_options[] = {
+static const struct fmt_option sample_options[] = {
 	{ "no-modules", &opt.no_modules, 1, NULL },
 	{ NULL, NULL, 0, NULL },
 };
@@ -182,7 +182,7 @@ graph_line(struct reader *r, struct smp *s, const char *l, size_t n)
 	return node(r, s, l + ind, n - ind);
 }
 
-int
+static int
 sample_collapse(struct reader *r)
 {
 	struct smp s = { 0 };
@@ -222,7 +222,7 @@ out:
 	return ret < 0 ? -1 : 0;
 }
 
-int
+static int
 sample_detect(const char *p, size_t n)
 {
 	const char *e = p + n, *l;
@@ -240,3 +240,10 @@ sample_detect(const char *p, size_t n)
 	}
 	return 0;
 }
+
+const struct format sample_format = {
+	.name = "sample",
+	.detect = sample_detect,
+	.collapse = sample_collapse,
+	.options = sample_options,
+};

@@ -167,7 +167,7 @@ is_header(const char *l, size_t n)
 	return n >= strlen(HEADER) && memcmp(l, HEADER, strlen(HEADER)) == 0;
 }
 
-int
+static int
 vsprof_collapse(struct reader *r)
 {
 	struct vs v = { 0 };
@@ -194,7 +194,7 @@ vsprof_collapse(struct reader *r)
 	return ret < 0 ? -1 : 0;
 }
 
-int
+static int
 vsprof_detect(const char *p, size_t n)
 {
 	const char *l;
@@ -202,3 +202,9 @@ vsprof_detect(const char *p, size_t n)
 
 	return fmt_nextline(&p, p + n, &l, &len) && is_header(l, len);
 }
+
+const struct format vsprof_format = {
+	.name = "vsprof",
+	.detect = vsprof_detect,
+	.collapse = vsprof_collapse,
+};

@@ -22,7 +22,7 @@ static struct {
 	int no_modules;		/* no "module`" prefix */
 } opt;
 
-const struct fmt_option vtune_options[] = {
+static const struct fmt_option vtune_options[] = {
 	{ "no-modules", &opt.no_modules, 1, NULL },
 	{ NULL, NULL, 0, NULL },
 };
@@ -98,7 +98,7 @@ node(struct reader *r, struct fstack *fs, const char *l, size_t n)
 	return 0;
 }
 
-int
+static int
 vtune_collapse(struct reader *r)
 {
 	struct fstack fs;
@@ -132,7 +132,7 @@ vtune_collapse(struct reader *r)
 	return ret < 0 ? -1 : 0;
 }
 
-int
+static int
 vtune_detect(const char *p, size_t n)
 {
 	const char *e = p + n, *l;
@@ -143,3 +143,10 @@ vtune_detect(const char *p, size_t n)
 			return 1;
 	return 0;
 }
+
+const struct format vtune_format = {
+	.name = "vtune",
+	.detect = vtune_detect,
+	.collapse = vtune_collapse,
+	.options = vtune_options,
+};

@@ -415,7 +415,7 @@ write_all(struct xc *x)
 	}
 }
 
-int
+static int
 xctrace_collapse(struct reader *r)
 {
 	struct xc x;
@@ -472,9 +472,15 @@ xctrace_collapse(struct reader *r)
 	return ret;
 }
 
-int
+static int
 xctrace_detect(const char *p, size_t n)
 {
 	return memmem(p, n, "<?xml version=\"1.0\"", 19) != NULL &&
 	    memmem(p, n, "<trace-query-result", 19) != NULL;
 }
+
+const struct format xctrace_format = {
+	.name = "xctrace",
+	.detect = xctrace_detect,
+	.collapse = xctrace_collapse,
+};

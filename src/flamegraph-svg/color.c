@@ -27,12 +27,6 @@ color_palette(const char *name)
 	return -1;
 }
 
-const char *
-color_palette_name(int pal)
-{
-	return names[pal];
-}
-
 /* Perl's rand() after srand(seed): FreeBSD's drand48, as perl uses it. */
 static double
 perl_rand_after_srand(uint32_t seed)

@@ -26,8 +26,6 @@ struct rgb {
 
 /* The palette called name, or -1. */
 int color_palette(const char *name);
-/* The palette's name. */
-const char *color_palette_name(int pal);
 /* The colour of a frame called name[0..n). */
 struct rgb color_frame(int pal, enum shade shade, const char *name, size_t n);
 /* Differential: red for growth, blue for shrinkage, white for none. */

@@ -24,12 +24,6 @@ err_init(const char *argv0)
 	prog = p ? p + 1 : argv0;
 }
 
-const char *
-err_prog(void)
-{
-	return prog;
-}
-
 static void vmsg(const char *, unsigned long long, const char *, va_list)
 	PRINTFLIKE(3, 0);
 

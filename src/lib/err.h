@@ -26,15 +26,14 @@ enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 /* Set the program name used as the message prefix (basename of argv0). */
 void err_init(const char *argv0);
-const char *err_prog(void);
 
-/* "prog: msg" on stderr. */
 /*
  * The status die(EXIT_INPUT, ...) exits with (out of memory, a write
  * error): trace-record's is not 1, which belongs to the program it runs.
  */
 void err_input_status(int status);
 
+/* "prog: msg" on stderr. */
 void warnx(const char *fmt, ...) PRINTFLIKE(1, 2);
 /* "prog: file:line: msg" on stderr; line 0 prints "prog: file: msg". */
 void warn_at(const char *file, unsigned long long line, const char *fmt, ...)

@@ -7,6 +7,7 @@
 #include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/folded.h"
+#include "../lib/sort.h"
 #include "flame.h"
 
 void
@@ -291,15 +292,14 @@ flame_build(struct flame *f, const struct flame_opts *o)
 }
 
 /* Order of callees under --sort=weight: heaviest first, then by name. */
-static const struct flame *weight_flame;
-
 static int
-cmp_weight(const void *va, const void *vb)
+cmp_weight(const void *va, const void *vb, const void *ctx)
 {
-	const struct frame *a = &weight_flame->frames[*(const size_t *)va];
-	const struct frame *b = &weight_flame->frames[*(const size_t *)vb];
+	const struct flame *f = ctx;
+	const struct frame *a = &f->frames[*(const size_t *)va];
+	const struct frame *b = &f->frames[*(const size_t *)vb];
 	long double wa = a->etime - a->stime, wb = b->etime - b->stime;
-	const struct intern *n = &weight_flame->names;
+	const struct intern *n = &f->names;
 	uint32_t la = intern_len(n, a->name), lb = intern_len(n, b->name);
 	int r;
 
@@ -367,7 +367,6 @@ flame_sort_weight(struct flame *f)
 	 * Pass 2, callers before callees: each run is laid out heaviest
 	 * first from where it began, moved with its caller.
 	 */
-	weight_flame = f;
 	for (c = 0; c < nf; c++) {
 		long double at;
 
@@ -376,7 +375,7 @@ flame_sort_weight(struct flame *f)
 		at = news[c] + (f->frames[first[c]].stime - f->frames[c].stime);
 		for (m = 0; m < count[c]; m++)
 			order[m] = first[c] + m;
-		qsort(order, count[c], sizeof *order, cmp_weight);
+		sort_ctx(order, count[c], sizeof *order, cmp_weight, f);
 		for (m = 0; m < count[c]; m++) {
 			const struct frame *ch = &f->frames[order[m]];
 

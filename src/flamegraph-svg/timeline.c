@@ -17,6 +17,7 @@
 #include "../lib/input.h"
 #include "../lib/num.h"
 #include "../lib/out.h"
+#include "../lib/sort.h"
 #include "../lib/spanrange.h"
 #include "../lib/xmlesc.h"
 #include "timeline.h"
@@ -251,13 +252,12 @@ fmt_ns(char *b, double ns)
 	return fmt_time(b, ns, ns);
 }
 
-static struct timeline *sort_t;
-
 static int
-cmp_pos(const void *va, const void *vb)
+cmp_pos(const void *va, const void *vb, const void *ctx)
 {
-	const struct tspan *a = &sort_t->v[*(const uint32_t *)va],
-	    *b = &sort_t->v[*(const uint32_t *)vb];
+	const struct timeline *t = ctx;
+	const struct tspan *a = &t->v[*(const uint32_t *)va],
+	    *b = &t->v[*(const uint32_t *)vb];
 
 	if (a->row != b->row)
 		return a->row < b->row ? -1 : 1;
@@ -421,8 +421,7 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	pos = xmalloc((n + 1) * sizeof *pos);
 	for (i = 0; i < n; i++)
 		ord[i] = (uint32_t)i;
-	sort_t = t;
-	qsort(ord, n, sizeof *ord, cmp_pos);
+	sort_ctx(ord, n, sizeof *ord, cmp_pos, t);
 	for (i = 0; i < n; i++)
 		pos[ord[i]] = (uint32_t)i;
 	for (i = 0; i < n; i++) {

@@ -6,6 +6,7 @@
 
 #include "err.h"
 #include "intern.h"
+#include "sort.h"
 
 #define INITIAL_SLOTS 1024
 
@@ -205,15 +206,13 @@ intern_find(const struct intern *t, const void *key, size_t len, uint32_t *id)
 	return -1;
 }
 
-static const struct intern *sort_table;
-
 static int
-cmp_keys(const void *va, const void *vb)
+cmp_keys(const void *va, const void *vb, const void *ctx)
 {
+	const struct intern *t = ctx;
 	uint32_t a = *(const uint32_t *)va, b = *(const uint32_t *)vb;
-	uint32_t la = intern_len(sort_table, a), lb = intern_len(sort_table, b);
-	int r = memcmp(intern_str(sort_table, a), intern_str(sort_table, b),
-	    la < lb ? la : lb);
+	uint32_t la = intern_len(t, a), lb = intern_len(t, b);
+	int r = memcmp(intern_str(t, a), intern_str(t, b), la < lb ? la : lb);
 
 	return r ? r : (la > lb) - (la < lb);
 }
@@ -221,6 +220,5 @@ cmp_keys(const void *va, const void *vb)
 void
 intern_sort(const struct intern *t, uint32_t *ids, size_t n)
 {
-	sort_table = t;
-	qsort(ids, n, sizeof *ids, cmp_keys);
+	sort_ctx(ids, n, sizeof *ids, cmp_keys, t);
 }

@@ -71,8 +71,7 @@ int intern_find(const struct intern *t, const void *key, size_t len,
 
 /*
  * Sort ids[0..n) by their keys, bytewise as memcmp orders them, a prefix
- * first: the order every program writes stacks and names in.  Not
- * reentrant (qsort has no context argument in C11).
+ * first: the order every program writes stacks and names in.
  */
 void intern_sort(const struct intern *t, uint32_t *ids, size_t n);
 

@@ -31,6 +31,7 @@
 #include "../lib/input.h"
 #include "../lib/intern.h"
 #include "../lib/json.h"
+#include "../lib/sort.h"
 #include "../lib/spanrange.h"
 #include "spans.h"
 
@@ -416,13 +417,11 @@ chrome_events(struct rd *r)
 }
 
 /* Orders the spans of one file by thread, start, longer first, position. */
-static const struct rd *sort_rd;
-
 static int
-by_thread_time(const void *a, const void *b)
+by_thread_time(const void *a, const void *b, const void *ctx)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const struct rd *r = sort_rd;
+	const struct rd *r = ctx;
 	const struct span *p = &r->s->v[r->first + x], *q = &r->s->v[r->first + y];
 
 	if (r->thr_of[x] != r->thr_of[y])
@@ -495,8 +494,7 @@ chrome_finish(struct rd *r)
 	stack = xmalloc((n + 1) * sizeof *stack);
 	for (size_t i = 0; i < n; i++)
 		ord[i] = (uint32_t)i;
-	sort_rd = r;
-	qsort(ord, n, sizeof *ord, by_thread_time);
+	sort_ctx(ord, n, sizeof *ord, by_thread_time, r);
 	for (size_t i = 0; i < n; i++) {
 		struct span *sp = &s->v[r->first + ord[i]];
 

@@ -43,6 +43,7 @@
 #include "../lib/err.h"
 #include "../lib/num.h"
 #include "../lib/out.h"
+#include "../lib/sort.h"
 #include "../libtracerecord/proto.h"
 
 struct span {
@@ -650,13 +651,12 @@ collect_recording(struct collect *c)
 	return 0;
 }
 
-static const struct span *sorting;
-
 static int
-by_start(const void *a, const void *b)
+by_start(const void *a, const void *b, const void *ctx)
 {
-	const struct span *x = &sorting[*(const uint32_t *)a],
-	    *y = &sorting[*(const uint32_t *)b];
+	const struct span *spans = ctx;
+	const struct span *x = &spans[*(const uint32_t *)a],
+	    *y = &spans[*(const uint32_t *)b];
 
 	/* Raw values of one clock (offsets already applied) compare as times. */
 	if (x->start != y->start)
@@ -681,13 +681,12 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 
 	for (i = 0; i < c->nspans; i++)
 		order[i] = (uint32_t)i;
-	sorting = c->spans;
 	/* One thread's spans come in start order: often no sort at all. */
 	for (i = 1; i < c->nspans; i++)
-		if (by_start(&order[i - 1], &order[i]) > 0)
+		if (by_start(&order[i - 1], &order[i], c->spans) > 0)
 			break;
 	if (i < c->nspans)
-		qsort(order, c->nspans, sizeof *order, by_start);
+		sort_ctx(order, c->nspans, sizeof *order, by_start, c->spans);
 	for (i = 0; i < c->nspans; i++)
 		c->spans[order[i]].out = i + 1;
 	for (i = 0; i < c->ndrops; i++)

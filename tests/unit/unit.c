@@ -2,6 +2,7 @@
  * Unit tests of src/lib.  Each check prints "ok NAME" or "FAIL NAME"; the
  * runner counts them.  "done" at the end shows that nothing crashed.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "lib/json.h"
 #include "lib/num.h"
 #include "lib/out.h"
+#include "lib/sort.h"
 #include "lib/spanrange.h"
 
 static void
@@ -769,6 +771,103 @@ test_folded_sum(void)
 }
 /* ---- end of folded.c ---- */
 
+/* A small fixed generator, so that a failure repeats. */
+static uint64_t
+rnd(uint64_t *st)
+{
+	*st = *st * 6364136223846793005ull + 1442695040888963407ull;
+	return *st >> 33;
+}
+
+/* Three element sizes: ids (4), pairs (8), and an odd one (12). */
+struct rec12 { uint32_t key, pos, pad; };
+
+static int
+cmp_by_ctx(const void *a, const void *b, const void *ctx)
+{
+	const uint32_t *keys = ctx;
+	uint32_t x = keys[*(const uint32_t *)a], y = keys[*(const uint32_t *)b];
+
+	return (x > y) - (x < y);
+}
+
+static int
+cmp_pair(const void *a, const void *b, const void *ctx)
+{
+	uint32_t x = ((const uint32_t *)a)[0], y = ((const uint32_t *)b)[0];
+
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
+static int
+cmp_rec12(const void *a, const void *b, const void *ctx)
+{
+	const struct rec12 *x = a, *y = b;
+
+	(void)ctx;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/*
+ * sort_ctx against a model: each element remembers its position, and the
+ * result must be ordered by key and, among equal keys, by position
+ * (stable).  Few distinct keys make many ties; n crosses every small size
+ * and a few large ones.
+ */
+static void
+test_sort(void)
+{
+	static const size_t big[] = { 1000, 4097, 65536 };
+	uint64_t st = 42;
+	int ok4 = 1, ok8 = 1, ok12 = 1;
+
+	for (size_t round = 0; round < 300; round++) {
+		size_t n = round < 297 ? round % 99 : big[round - 297];
+		uint32_t range = round % 3 == 0 ? 4 : round % 3 == 1 ? 1000 : 0xffffffffu;
+		uint32_t *keys = xmalloc((n + 1) * sizeof *keys);
+		uint32_t *ids = xmalloc((n + 1) * sizeof *ids);
+		uint32_t *pairs = xmalloc((2 * n + 1) * sizeof *pairs);
+		struct rec12 *recs = xmalloc((n + 1) * sizeof *recs);
+
+		for (size_t i = 0; i < n; i++) {
+			keys[i] = (uint32_t)(rnd(&st) % range);
+			ids[i] = (uint32_t)i;
+			pairs[2 * i] = keys[i];
+			pairs[2 * i + 1] = (uint32_t)i;
+			recs[i] = (struct rec12){ keys[i], (uint32_t)i, 0 };
+		}
+		sort_ctx(ids, n, sizeof *ids, cmp_by_ctx, keys);
+		sort_ctx(pairs, n, 2 * sizeof *pairs, cmp_pair, NULL);
+		sort_ctx(recs, n, sizeof *recs, cmp_rec12, NULL);
+		for (size_t i = 1; i < n; i++) {
+			uint32_t a = ids[i - 1], b = ids[i];
+
+			ok4 &= keys[a] < keys[b] || (keys[a] == keys[b] && a < b);
+			ok8 &= pairs[2 * i - 2] < pairs[2 * i] ||
+			    (pairs[2 * i - 2] == pairs[2 * i] &&
+			    pairs[2 * i - 1] < pairs[2 * i + 1]);
+			ok12 &= recs[i - 1].key < recs[i].key ||
+			    (recs[i - 1].key == recs[i].key &&
+			    recs[i - 1].pos < recs[i].pos);
+		}
+		/* Still a permutation: each position once. */
+		for (size_t i = 0; i < n; i++)
+			keys[i] = 0;
+		for (size_t i = 0; i < n; i++)
+			keys[ids[i]]++;
+		for (size_t i = 0; i < n; i++)
+			ok4 &= keys[i] == 1;
+		free(keys);
+		free(ids);
+		free(pairs);
+		free(recs);
+	}
+	check("sort: ids through a context, stable", ok4);
+	check("sort: 8-byte elements, stable", ok8);
+	check("sort: 12-byte elements, stable", ok12);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -790,6 +889,7 @@ main(int argc, char **argv)
 	test_folded_parse();
 	test_folded_frame();
 	test_folded_sum();
+	test_sort();
 	puts("done");
 	return 0;
 }

@@ -18,8 +18,10 @@
 #include "lib/json.h"
 #include "lib/num.h"
 #include "lib/out.h"
+#include "lib/scan.h"
 #include "lib/sort.h"
 #include "lib/spanrange.h"
+#include "lib/xmlesc.h"
 
 static void
 check(const char *name, int ok)
@@ -868,6 +870,318 @@ test_sort(void)
 	check("sort: 12-byte elements, stable", ok12);
 }
 
+/*
+ * scan.h's word-at-a-time searches against byte-by-byte models.  The
+ * buffers come from a few bytes near the one searched for (c ^ 1, c ^ 0x80,
+ * c +- 1, 0, 0xff: the ones a borrow or a lost high bit would confuse with
+ * it), at every alignment, with matches placed at every position around
+ * the 8-byte steps and random ones after them.
+ */
+static const char *
+model_find(const char *p, const char *e, int (*hit)(unsigned char, const char *),
+    const char *arg)
+{
+	for (; p < e; p++)
+		if (hit((unsigned char)*p, arg))
+			return p;
+	return NULL;
+}
+
+static int
+hit_byte(unsigned char b, const char *arg)
+{
+	return b == (unsigned char)arg[0];
+}
+
+static int
+hit_pair(unsigned char b, const char *arg)
+{
+	return b == (unsigned char)arg[0] || b == (unsigned char)arg[1];
+}
+
+static int
+miss_pair(unsigned char b, const char *arg)
+{
+	return !hit_pair(b, arg);
+}
+
+static const char *
+model_mem(const char *p, size_t n, const char *nd, size_t k)
+{
+	for (size_t i = 0; i + k <= n; i++)
+		if (memcmp(p + i, nd, k) == 0)
+			return p + i;
+	return NULL;
+}
+
+static void
+test_scan(void)
+{
+	static const unsigned char cs[] = { ' ', '\t', ';', 0, 0x80, 0xff, 0x7f, 0x01 };
+	/* Aligned storage: p = buf + align puts the 8-byte steps where wanted. */
+	static uint64_t store[16];
+	char *buf = (char *)store;
+	uint64_t st = 7;
+	int ok_byte = 1, ok_mem = 1, ok_find2 = 1, ok_skip = 1;
+
+	for (size_t ci = 0; ci < sizeof cs; ci++) {
+		unsigned char c = cs[ci], d = cs[(ci + 1) % sizeof cs];
+		unsigned char near[] = { (unsigned char)(c ^ 1), (unsigned char)(c ^ 0x80),
+		    (unsigned char)(c + 1), (unsigned char)(c - 1), 0, 0xff, 'a' };
+		char pair[2] = { (char)c, (char)d };
+
+		/* Every length, alignment and match position up to three words. */
+		for (size_t len = 0; len <= 24; len++)
+			for (size_t align = 0; align < 8; align++)
+				for (size_t at = 0; at <= len; at++) {
+					char *p = buf + align, *e = p + len;
+					const char *want = at < len ? p + at : NULL, *m;
+					size_t k = len - at > 3 ? 3 : len - at;
+
+					for (size_t i = 0; i < len; i++) {
+						unsigned char b = near[rnd(&st) % sizeof near];
+
+						p[i] = (char)(b == c || b == d ? 'a' : b);
+					}
+					if (want)
+						p[at] = (char)c;
+					ok_byte &= scan_byte(p, e, (char)c) == want;
+					ok_find2 &= scan_find2(p, e, (char)c, (char)d) == want;
+					ok_mem &= scan_mem(p, len, p + at, k) ==
+					    model_mem(p, len, p + at, k);
+					for (size_t i = 0; i < len; i++)
+						p[i] = pair[rnd(&st) % 2];
+					if (want)
+						p[at] = 'a';
+					m = model_find(p, e, miss_pair, pair);
+					ok_skip &= scan_skip(p, e, (char)c, (char)d) == p + at &&
+					    (m ? m : e) == p + at;
+				}
+		for (size_t round = 0; round < 4000; round++) {
+			size_t align = round % 8, len = rnd(&st) % 41;
+			char *p = buf + align, *e;
+			char nd[5];
+			size_t k;
+
+			for (size_t i = 0; i < len; i++) {
+				unsigned char b = near[rnd(&st) % sizeof near];
+
+				p[i] = (char)(b == c || b == d ? 'a' : b);
+			}
+			/* One match at each position in turn, more at random. */
+			if (round % 3 != 2 && len > 0)
+				p[round / 8 % len] = (char)c;
+			if (round % 5 == 0)
+				for (size_t i = 0; i < len; i++)
+					if (rnd(&st) % 4 == 0)
+						p[i] = (char)(rnd(&st) % 2 ? c : d);
+			e = p + len;
+			ok_byte &= scan_byte(p, e, (char)c) ==
+			    model_find(p, e, hit_byte, pair);
+			ok_find2 &= scan_find2(p, e, (char)c, (char)d) ==
+			    model_find(p, e, hit_pair, pair);
+			/* Runs of the pair, broken at each position in turn. */
+			if (round % 2) {
+				for (size_t i = 0; i < len; i++)
+					p[i] = pair[rnd(&st) % 2];
+				if (len > 0 && round % 4 == 1)
+					p[round / 8 % len] = (char)near[round % sizeof near];
+			}
+			{
+				const char *m = model_find(p, e, miss_pair, pair);
+
+				ok_skip &= scan_skip(p, e, (char)c, (char)d) == (m ? m : e);
+			}
+			/* A needle from the same bytes, often cut out of p itself. */
+			k = rnd(&st) % 5;
+			if (len >= k && round % 2)
+				memcpy(nd, p + rnd(&st) % (len - k + 1), k);
+			else
+				for (size_t i = 0; i < k; i++)
+					nd[i] = (char)(i ? near[rnd(&st) % sizeof near] : c);
+			ok_mem &= scan_mem(p, len, nd, k) == model_mem(p, len, nd, k);
+		}
+	}
+	check("scan: scan_byte as a byte loop", ok_byte);
+	check("scan: scan_find2 as a byte loop", ok_find2);
+	check("scan: scan_skip as a byte loop", ok_skip);
+	check("scan: scan_mem as a byte loop", ok_mem);
+}
+
+/*
+ * xmlesc against a model written from the standards, not from the code:
+ * UTF-8's well-formed byte sequences (Unicode's table 3-7) and XML 1.0's
+ * Char production.
+ */
+static size_t
+model_utf8(const unsigned char *s, size_t n, unsigned *cp)
+{
+	static const struct { unsigned char lo, hi, lo2, hi2; size_t len; } t[] = {
+		{ 0xc2, 0xdf, 0x80, 0xbf, 2 }, { 0xe0, 0xe0, 0xa0, 0xbf, 3 },
+		{ 0xe1, 0xec, 0x80, 0xbf, 3 }, { 0xed, 0xed, 0x80, 0x9f, 3 },
+		{ 0xee, 0xef, 0x80, 0xbf, 3 }, { 0xf0, 0xf0, 0x90, 0xbf, 4 },
+		{ 0xf1, 0xf3, 0x80, 0xbf, 4 }, { 0xf4, 0xf4, 0x80, 0x8f, 4 },
+	};
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		if (s[0] < t[i].lo || s[0] > t[i].hi)
+			continue;
+		if (n < t[i].len || s[1] < t[i].lo2 || s[1] > t[i].hi2)
+			return 0;
+		for (size_t j = 2; j < t[i].len; j++)
+			if (s[j] < 0x80 || s[j] > 0xbf)
+				return 0;
+		*cp = s[0] & (0xff >> (t[i].len + 1));
+		for (size_t j = 1; j < t[i].len; j++)
+			*cp = *cp << 6 | (s[j] & 0x3f);
+		return t[i].len;
+	}
+	return 0;
+}
+
+static int
+model_xml_char(unsigned cp)
+{
+	return cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp <= 0xd7ff) ||
+	    (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
+/* The model's escaping of s[0..n) into o (6 * n bytes); returns the length. */
+static size_t
+model_xml(const char *s, size_t n, char *o)
+{
+	size_t i = 0, m = 0, k;
+	unsigned cp;
+
+	while (i < n) {
+		const char *rep = NULL;
+
+		k = model_utf8((const unsigned char *)s + i, n - i, &cp);
+		if (k == 0 || !model_xml_char(cp))
+			rep = "\xef\xbf\xbd";
+		else if (cp == '&')
+			rep = "&amp;";
+		else if (cp == '<')
+			rep = "&lt;";
+		else if (cp == '>')
+			rep = "&gt;";
+		else if (cp == '"')
+			rep = "&quot;";
+		else if (cp == '\'')
+			rep = "&#39;";
+		if (rep) {
+			memcpy(o + m, rep, strlen(rep));
+			m += strlen(rep);
+		} else {
+			memcpy(o + m, s + i, k);
+			m += k;
+		}
+		i += k ? k : 1;
+	}
+	return m;
+}
+
+/* xml_out's output for s[0..n), through a temporary file as stdout. */
+static size_t
+xml_out_to(const char *s, size_t n, char *o, size_t cap)
+{
+	char path[] = "/tmp/ft-unit-XXXXXX";
+	int fd = mkstemp(path), saved;
+	ssize_t got;
+
+	if (fd < 0)
+		return (size_t)-1;
+	unlink(path);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	xml_out(s, n);
+	out_flush();
+	dup2(saved, 1);
+	close(saved);
+	got = pread(fd, o, cap, 0);
+	close(fd);
+	return got < 0 ? (size_t)-1 : (size_t)got;
+}
+
+static void
+test_xmlesc(void)
+{
+	/* Pieces the random names are made of: each kind of byte and character. */
+	static const char *const piece[] = {
+		"a", "Z", " ", "&", "<", ">", "\"", "'", "]]>", "\t", "\n", "\r",
+		"\x01", "\x1f", "\x7f", "\x1b[0m", "\xc3\xa9", "\xe2\x82\xac",
+		"\xf0\x9f\x94\xa5", "\xf4\x8f\xbf\xbf", "\xef\xbf\xbd", "\xef\xbf\xbe",
+		"\xef\xbf\xbf", "\xed\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xee\x80\x80",
+		"\xc0\x80", "\xc1\xbf", "\xe0\x80\xaf", "\xf0\x8f\xbf\xbf",
+		"\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\x80", "\xbf", "\xc2",
+		"\xe2\x82", "\xf0\x9f\x94", "\xfe", "\xff",
+	};
+	static const struct { const char *in, *out; } fixed[] = {
+		{ "a&b<c>d\"e'f", "a&amp;b&lt;c&gt;d&quot;e&#39;f" },
+		{ "]]>", "]]&gt;" },
+		{ "\t\n\r", "\t\n\r" },
+		{ "\x1b[1m", "\xef\xbf\xbd[1m" },
+		{ "caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac" },
+		/* A surrogate's three bytes are three bad bytes; U+FFFE is one character. */
+		{ "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+		{ "\xef\xbf\xbe", "\xef\xbf\xbd" },
+		{ "\xc0\x80", "\xef\xbf\xbd\xef\xbf\xbd" },
+		{ "x\xe2\x82", "x\xef\xbf\xbd\xef\xbf\xbd" },
+	};
+	char in[64], want[6 * 64 + 8], got[6 * 64 + 8];
+	uint64_t st = 11;
+	int ok_fixed = 1, ok_out = 1, ok_char = 1, ok_count = 1, ok_prefix = 1;
+
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+		size_t g = xml_out_to(fixed[i].in, strlen(fixed[i].in), got, sizeof got);
+
+		ok_fixed &= g == strlen(fixed[i].out) && memcmp(got, fixed[i].out, g) == 0;
+	}
+	/* The NUL byte too, which no C string carries. */
+	{
+		size_t g = xml_out_to("a\0b", 3, got, sizeof got);
+
+		ok_fixed &= g == 5 && memcmp(got, "a\xef\xbf\xbd" "b", 5) == 0;
+	}
+	for (size_t round = 0; round < 3000; round++) {
+		size_t n = 0, w, g, chars = 0;
+
+		while (n < 48) {
+			const char *pc = piece[rnd(&st) % (sizeof piece / sizeof piece[0])];
+
+			memcpy(in + n, pc, strlen(pc));
+			n += strlen(pc);
+		}
+		n -= rnd(&st) % 8;	/* and cut anywhere */
+		w = model_xml(in, n, want);
+		g = xml_out_to(in, n, got, sizeof got);
+		ok_out &= g == w && memcmp(got, want, w) == 0;
+		for (size_t i = 0; i < n; chars++) {
+			unsigned cp = 0, mcp = 0;
+			size_t k = utf8_char(in + i, n - i, &cp);
+			size_t mk = model_utf8((const unsigned char *)in + i, n - i, &mcp);
+
+			ok_char &= k == mk && (k == 0 || cp == mcp);
+			ok_char &= k == 0 || xml_allowed(cp) == model_xml_char(cp);
+			i += mk ? mk : 1;
+			/* The first chars + 1 characters end where the model's do. */
+			ok_prefix &= utf8_prefix(in, n, chars + 1) == i;
+		}
+		ok_count &= utf8_count(in, n) == chars;
+		ok_prefix &= utf8_prefix(in, n, chars + 5) == n && utf8_prefix(in, n, 0) == 0;
+	}
+	check("xmlesc: xml_out fixed cases", ok_fixed);
+	check("xmlesc: xml_out as the model on random names", ok_out);
+	check("xmlesc: utf8_char and xml_allowed as the model", ok_char);
+	check("xmlesc: utf8_count", ok_count);
+	check("xmlesc: utf8_prefix never splits a character", ok_prefix);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -890,6 +1204,8 @@ main(int argc, char **argv)
 	test_folded_frame();
 	test_folded_sum();
 	test_sort();
+	test_scan();
+	test_xmlesc();
 	puts("done");
 	return 0;
 }

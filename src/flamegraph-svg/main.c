@@ -174,220 +174,309 @@ timeline(struct input *in, struct svg_opts *o)
 	return status;
 }
 
-int
-main(int argc, char **argv)
-{
-	enum {
-		O_TITLE = 256, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH,
-		O_FONTTYPE, O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE,
-		O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_REVERSE, O_INVERTED,
-		O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR, O_SORT,
-		O_CP, O_PALFILE, O_NAMEATTR, O_GZIP, O_TIMELINE,
-	};
-	static const struct option longopts[] = {
-		{ "bgcolors", required_argument, NULL, O_BGCOLORS },
-		{ "colors", required_argument, NULL, O_COLORS },
-		{ "countname", required_argument, NULL, O_COUNTNAME },
-		{ "cp", no_argument, NULL, O_CP },
-		{ "factor", required_argument, NULL, O_FACTOR },
-		{ "flamechart", no_argument, NULL, O_FLAMECHART },
-		{ "fontsize", required_argument, NULL, O_FONTSIZE },
-		{ "fonttype", required_argument, NULL, O_FONTTYPE },
-		{ "fontwidth", required_argument, NULL, O_FONTWIDTH },
-		{ "gzip", no_argument, NULL, O_GZIP },
-		{ "hash", no_argument, NULL, O_HASH },
-		{ "height", required_argument, NULL, O_HEIGHT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "inverted", no_argument, NULL, O_INVERTED },
-		{ "minwidth", required_argument, NULL, O_MINWIDTH },
-		{ "nameattr", required_argument, NULL, O_NAMEATTR },
-		{ "nametype", required_argument, NULL, O_NAMETYPE },
-		{ "negate", no_argument, NULL, O_NEGATE },
-		{ "notes", required_argument, NULL, O_NOTES },
-		{ "palfile", required_argument, NULL, O_PALFILE },
-		{ "random", no_argument, NULL, O_RANDOM },
-		{ "reverse", no_argument, NULL, O_REVERSE },
-		{ "sort", required_argument, NULL, O_SORT },
-		{ "subtitle", required_argument, NULL, O_SUBTITLE },
-		{ "timeline", no_argument, NULL, O_TIMELINE },
-		{ "title", required_argument, NULL, O_TITLE },
-		{ "total", required_argument, NULL, O_TOTAL },
-		{ "version", no_argument, NULL, 'V' },
-		{ "width", required_argument, NULL, O_WIDTH },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct svg_opts o = {
-		.title = NULL, .subtitle = "", .nametype = "Function:",
-		.countname = "samples", .fonttype = "Verdana", .notes = "",
-		.width = 1200, .frameheight = 16, .fontsize = 12,
-		.fontwidth = 0.59, .minwidth = 0.1, .pal = PAL_HOT,
-		.shade = SHADE_NAME, .factor = 1,
-	};
-	struct flame_opts fo = { ORDER_NAME, 0, 0 };
-	struct flame f;
-	const char *bg = NULL, *palfile = NULL, *nameattr_file = NULL;
-	struct palmap pm;
-	struct nameattr na;
-	struct input in;
-	const char *head;
-	size_t headlen;
-	uint64_t nbad = 0;
-	int ch, i, status = 0, gzip_out = 0, force_timeline = 0;
-	size_t elided;
+/* What the command line asks for, beyond the SVG's own options. */
+struct opts {
+	struct svg_opts svg;
+	struct flame_opts flame;
+	const char *bg, *palfile, *nameattr_file;
+	int gzip, force_timeline;
+};
 
-	err_init(argv[0]);
-	out_init();
+enum {
+	O_TITLE = 256, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH,
+	O_FONTTYPE, O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE,
+	O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_REVERSE, O_INVERTED,
+	O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR, O_SORT,
+	O_CP, O_PALFILE, O_NAMEATTR, O_GZIP, O_TIMELINE,
+};
+
+static const struct option longopts[] = {
+	{ "bgcolors", required_argument, NULL, O_BGCOLORS },
+	{ "colors", required_argument, NULL, O_COLORS },
+	{ "countname", required_argument, NULL, O_COUNTNAME },
+	{ "cp", no_argument, NULL, O_CP },
+	{ "factor", required_argument, NULL, O_FACTOR },
+	{ "flamechart", no_argument, NULL, O_FLAMECHART },
+	{ "fontsize", required_argument, NULL, O_FONTSIZE },
+	{ "fonttype", required_argument, NULL, O_FONTTYPE },
+	{ "fontwidth", required_argument, NULL, O_FONTWIDTH },
+	{ "gzip", no_argument, NULL, O_GZIP },
+	{ "hash", no_argument, NULL, O_HASH },
+	{ "height", required_argument, NULL, O_HEIGHT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "inverted", no_argument, NULL, O_INVERTED },
+	{ "minwidth", required_argument, NULL, O_MINWIDTH },
+	{ "nameattr", required_argument, NULL, O_NAMEATTR },
+	{ "nametype", required_argument, NULL, O_NAMETYPE },
+	{ "negate", no_argument, NULL, O_NEGATE },
+	{ "notes", required_argument, NULL, O_NOTES },
+	{ "palfile", required_argument, NULL, O_PALFILE },
+	{ "random", no_argument, NULL, O_RANDOM },
+	{ "reverse", no_argument, NULL, O_REVERSE },
+	{ "sort", required_argument, NULL, O_SORT },
+	{ "subtitle", required_argument, NULL, O_SUBTITLE },
+	{ "timeline", no_argument, NULL, O_TIMELINE },
+	{ "title", required_argument, NULL, O_TITLE },
+	{ "total", required_argument, NULL, O_TOTAL },
+	{ "version", no_argument, NULL, 'V' },
+	{ "width", required_argument, NULL, O_WIDTH },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* --minwidth PX or N%. */
+static void
+minwidth_arg(struct svg_opts *o, const char *arg)
+{
+	size_t n = strlen(arg);
+	char buf[64];
+
+	o->minwidth_pct = n > 0 && arg[n - 1] == '%';
+	if (n >= sizeof buf)
+		die(EXIT_USAGE, "--minwidth: \"%s\" is too long", arg);
+	memcpy(buf, arg, n + 1);
+	if (o->minwidth_pct)
+		buf[n - 1] = '\0';
+	o->minwidth = number_arg("--minwidth", buf, 0);
+}
+
+/*
+ * The options into op, checked as they come (a usage error exits 2);
+ * --help and --version exit here.  Leaves optind at the first operand.
+ */
+static void
+parse_options(int argc, char **argv, struct opts *op)
+{
+	struct svg_opts *o = &op->svg;
+	int ch;
+
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_BGCOLORS:
-			bg = optarg;
+			op->bg = optarg;
 			break;
 		case O_COLORS:
-			if ((o.pal = color_palette(optarg)) < 0)
+			if ((o->pal = color_palette(optarg)) < 0)
 				die(EXIT_USAGE, "unknown palette \"%s\" (hot, mem, io, "
 				    "wakeup, chain, java, js, perl, red, green, blue, "
 				    "aqua, yellow, purple, orange)", optarg);
 			break;
 		case O_CP:
-			palfile = palfile ? palfile : "palette.map";
+			op->palfile = op->palfile ? op->palfile : "palette.map";
 			break;
 		case O_PALFILE:
-			palfile = optarg;
+			op->palfile = optarg;
 			break;
 		case O_NAMEATTR:
-			nameattr_file = optarg;
+			op->nameattr_file = optarg;
 			break;
 		case O_COUNTNAME:
-			o.countname = optarg;
+			o->countname = optarg;
 			break;
 		case O_FACTOR:
 			/* 0 would make every percentage 0/0 */
-			if ((o.factor = number_arg("--factor", optarg, 0)) == 0)
+			if ((o->factor = number_arg("--factor", optarg, 0)) == 0)
 				die(EXIT_USAGE, "--factor takes a number greater "
 				    "than 0, not \"%s\"", optarg);
 			break;
 		case O_FLAMECHART:
-			fo.order = ORDER_INPUT;
+			op->flame.order = ORDER_INPUT;
 			break;
 		case O_FONTSIZE:
-			o.fontsize = number_arg("--fontsize", optarg, 0.1);
+			o->fontsize = number_arg("--fontsize", optarg, 0.1);
 			break;
 		case O_FONTTYPE:
-			o.fonttype = optarg;
+			o->fonttype = optarg;
 			break;
 		case O_FONTWIDTH:
-			o.fontwidth = number_arg("--fontwidth", optarg, 0.01);
+			o->fontwidth = number_arg("--fontwidth", optarg, 0.01);
 			break;
 		case O_GZIP:
-			gzip_out = 1;
+			op->gzip = 1;
 			break;
 		case O_HASH:
-			o.shade = SHADE_HASH;
+			o->shade = SHADE_HASH;
 			break;
 		case O_HEIGHT:
-			o.frameheight = number_arg("--height", optarg, 1);
+			o->frameheight = number_arg("--height", optarg, 1);
 			break;
 		case O_INVERTED:
-			o.inverted = 1;
+			o->inverted = 1;
 			break;
-		case O_MINWIDTH: {
-			size_t n = strlen(optarg);
-			char buf[64];
-
-			o.minwidth_pct = n > 0 && optarg[n - 1] == '%';
-			if (n >= sizeof buf)
-				die(EXIT_USAGE, "--minwidth: \"%s\" is too long", optarg);
-			memcpy(buf, optarg, n + 1);
-			if (o.minwidth_pct)
-				buf[n - 1] = '\0';
-			o.minwidth = number_arg("--minwidth", buf, 0);
+		case O_MINWIDTH:
+			minwidth_arg(o, optarg);
 			break;
-		}
 		case O_NAMETYPE:
-			o.nametype = optarg;
+			o->nametype = optarg;
 			break;
 		case O_NEGATE:
-			o.negate = 1;
+			o->negate = 1;
 			break;
 		case O_NOTES:
-			o.notes = optarg;
+			o->notes = optarg;
 			break;
 		case O_RANDOM:
-			o.shade = SHADE_RANDOM;
+			o->shade = SHADE_RANDOM;
 			break;
 		case O_REVERSE:
-			fo.reverse = 1;
+			op->flame.reverse = 1;
 			break;
 		case O_SORT:
 			if (strcmp(optarg, "weight") == 0)
-				o.sort_weight = 1;
+				o->sort_weight = 1;
 			else if (strcmp(optarg, "name") == 0)
-				o.sort_weight = 0;
+				o->sort_weight = 0;
 			else
 				die(EXIT_USAGE, "--sort takes name or weight, not \"%s\"",
 				    optarg);
 			break;
 		case O_SUBTITLE:
-			o.subtitle = optarg;
+			o->subtitle = optarg;
 			break;
 		case O_TIMELINE:
-			force_timeline = 1;
+			op->force_timeline = 1;
 			break;
 		case O_TITLE:
-			o.title = optarg;
+			o->title = optarg;
 			break;
 		case O_TOTAL:
-			o.total = number_arg("--total", optarg, 0);
+			o->total = number_arg("--total", optarg, 0);
 			break;
 		case O_WIDTH:
-			o.width = number_arg("--width", optarg, 21);
+			o->width = number_arg("--width", optarg, 21);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+			exit(fflush(stdout) == 0 ? 0 : EXIT_INPUT);
 		case 'V':
 			puts("flamegraph-svg (flametools) " FT_VERSION);
-			return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+			exit(fflush(stdout) == 0 ? 0 : EXIT_INPUT);
 		default:
 			opt_fail(ch, argv, usage_text);
 		}
 	}
+}
+
+/* --bgcolors' names: flamegraph.pl's gradients. */
+static const struct background {
+	const char *name, *bg1, *bg2;
+} backgrounds[] = {
+	{ "yellow", "#eeeeee", "#eeeeb0" },
+	{ "blue", "#eeeeee", "#e0e0ff" },
+	{ "green", "#eef2ee", "#e0ffe0" },
+	{ "grey", "#f8f8f8", "#e8e8e8" },
+};
+
+/*
+ * The background: --bgcolors, or the palette's as flamegraph.pl picks
+ * it; a name above or one #rrggbb for both ends.
+ */
+static void
+set_background(struct svg_opts *o, const char *bg)
+{
+	if (bg == NULL)
+		bg = o->pal == PAL_MEM ? "green" : (o->pal == PAL_IO ||
+		    o->pal == PAL_WAKEUP || o->pal == PAL_CHAIN) ? "blue" :
+		    o->pal >= PAL_RED ? "grey" : "yellow";
+	for (size_t i = 0; i < sizeof backgrounds / sizeof backgrounds[0]; i++)
+		if (strcmp(bg, backgrounds[i].name) == 0) {
+			o->bg1 = backgrounds[i].bg1, o->bg2 = backgrounds[i].bg2;
+			return;
+		}
+	if (bg[0] == '#' && strlen(bg) == 7 &&
+	    strspn(bg + 1, "0123456789abcdefABCDEF") == 6) {
+		o->bg1 = o->bg2 = bg;
+		return;
+	}
+	die(EXIT_USAGE, "unknown background \"%s\" (yellow, blue, green, "
+	    "grey, or #rrggbb)", bg);
+}
+
+/*
+ * Flame graph mode: every input's folded lines (the first already open
+ * as in), merged into frames and drawn.  An input that cannot be read
+ * makes the status 1 but the graph is drawn from the others.
+ */
+static int
+flame_graph(struct input *in, int argc, char **argv, struct opts *op)
+{
+	struct svg_opts *o = &op->svg;
+	struct flame f;
+	uint64_t nbad = 0;
+	size_t elided;
+	int status = 0;
+
+	flame_init(&f);
+	for (int i = 0; i < (argc ? argc : 1); i++) {
+		if (i && input_open(in, argv[i], "\n") < 0) {
+			status = EXIT_INPUT;
+			continue;
+		}
+		if (read_folded(&f, in, &nbad) < 0)
+			status = EXIT_INPUT;
+		input_close(in);
+	}
+	if (o->title == NULL)
+		o->title = op->flame.order == ORDER_INPUT ? "Flame Chart" :
+		    o->inverted ? "Icicle Graph" : "Flame Graph";
+	if (flame_build(&f, &op->flame) < 0)
+		die(EXIT_INPUT, "the counts add up to 2^64 or more");
+	if (f.total <= 0) {
+		warnx("no stack counts found");
+		svg_write_empty(o);
+		out_flush();
+		flame_free(&f);
+		return status ? status : EXIT_USAGE;	/* an error said first wins */
+	}
+	elided = svg_write(&f, o);
+	out_flush();
+	if (op->palfile && palmap_write(o->palmap, op->palfile) < 0)
+		status = EXIT_INPUT;
+	if (elided)
+		warnx("left out %zu frame%s narrower than --minwidth", elided,
+		    elided == 1 ? "" : "s");
+	flame_free(&f);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts op = {
+		.svg = {
+			.title = NULL, .subtitle = "", .nametype = "Function:",
+			.countname = "samples", .fonttype = "Verdana",
+			.notes = "", .width = 1200, .frameheight = 16,
+			.fontsize = 12, .fontwidth = 0.59, .minwidth = 0.1,
+			.pal = PAL_HOT, .shade = SHADE_NAME, .factor = 1,
+		},
+		.flame = { ORDER_NAME, 0, 0 },
+	};
+	struct palmap pm;
+	struct nameattr na;
+	struct input in;
+	const char *head;
+	size_t headlen;
+	int status;
+
+	err_init(argv[0]);
+	out_init();
+	parse_options(argc, argv, &op);
 	argc -= optind;
 	argv += optind;
-
-	fo.chain = o.pal == PAL_CHAIN;
-	if (bg == NULL)
-		bg = o.pal == PAL_MEM ? "green" : (o.pal == PAL_IO ||
-		    o.pal == PAL_WAKEUP || o.pal == PAL_CHAIN) ? "blue" :
-		    o.pal >= PAL_RED ? "grey" : "yellow";
-	if (strcmp(bg, "yellow") == 0) {
-		o.bg1 = "#eeeeee", o.bg2 = "#eeeeb0";
-	} else if (strcmp(bg, "blue") == 0) {
-		o.bg1 = "#eeeeee", o.bg2 = "#e0e0ff";
-	} else if (strcmp(bg, "green") == 0) {
-		o.bg1 = "#eef2ee", o.bg2 = "#e0ffe0";
-	} else if (strcmp(bg, "grey") == 0) {
-		o.bg1 = "#f8f8f8", o.bg2 = "#e8e8e8";
-	} else if (bg[0] == '#' && strlen(bg) == 7 &&
-	    strspn(bg + 1, "0123456789abcdefABCDEF") == 6) {
-		o.bg1 = o.bg2 = bg;
-	} else {
-		die(EXIT_USAGE, "unknown background \"%s\" (yellow, blue, green, "
-		    "grey, or #rrggbb)", bg);
-	}
-
-	if (gzip_out && out_gzip() < 0)
+	op.flame.chain = op.svg.pal == PAL_CHAIN;
+	set_background(&op.svg, op.bg);
+	if (op.gzip && out_gzip() < 0)
 		die(EXIT_USAGE, "--gzip needs a build with zlib");
-	if (palfile) {
-		if (palmap_read(&pm, palfile) < 0)
+	if (op.palfile) {
+		if (palmap_read(&pm, op.palfile) < 0)
 			return EXIT_INPUT;
-		o.palmap = &pm;
+		op.svg.palmap = &pm;
 	}
-	if (nameattr_file) {
-		if (nameattr_read(&na, nameattr_file) < 0)
+	if (op.nameattr_file) {
+		if (nameattr_read(&na, op.nameattr_file) < 0)
 			return EXIT_INPUT;
-		o.nameattr = &na;
+		op.svg.nameattr = &na;
 	}
 	/* The first input says which mode: "# spanlayout v1" is a timeline. */
 	if (input_open(&in, argc ? argv[0] : "-", "\n") < 0)
@@ -396,45 +485,16 @@ main(int argc, char **argv)
 		input_close(&in);
 		return EXIT_INPUT;
 	}
-	if (force_timeline || timeline_detect(head, headlen)) {
+	if (op.force_timeline || timeline_detect(head, headlen)) {
 		if (argc > 1)
 			die(EXIT_USAGE, "a timeline is drawn from one file, not %d",
 			    argc);
-		return timeline(&in, &o);
+		return timeline(&in, &op.svg);
 	}
-	flame_init(&f);
-	for (i = 0; i < (argc ? argc : 1); i++) {
-		if (i && input_open(&in, argv[i], "\n") < 0) {
-			status = EXIT_INPUT;
-			continue;
-		}
-		if (read_folded(&f, &in, &nbad) < 0)
-			status = EXIT_INPUT;
-		input_close(&in);
-	}
-	if (o.title == NULL)
-		o.title = fo.order == ORDER_INPUT ? "Flame Chart" :
-		    o.inverted ? "Icicle Graph" : "Flame Graph";
-	if (flame_build(&f, &fo) < 0)
-		die(EXIT_INPUT, "the counts add up to 2^64 or more");
-	if (f.total <= 0) {
-		warnx("no stack counts found");
-		svg_write_empty(&o);
-		out_flush();
-		flame_free(&f);
-		return status ? status : EXIT_USAGE;	/* an error said first wins */
-	}
-	elided = svg_write(&f, &o);
-	out_flush();
-	if (palfile && palmap_write(&pm, palfile) < 0)
-		status = EXIT_INPUT;
-	if (elided)
-		warnx("left out %zu frame%s narrower than --minwidth", elided,
-		    elided == 1 ? "" : "s");
-	flame_free(&f);
-	if (palfile)
+	status = flame_graph(&in, argc, argv, &op);
+	if (op.palfile)
 		palmap_free(&pm);
-	if (nameattr_file)
+	if (op.nameattr_file)
 		nameattr_free(&na);
 	return status;
 }

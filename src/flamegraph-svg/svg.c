@@ -592,23 +592,44 @@ write_data(const struct flame *f, const struct svg_opts *o,
 	free(ord);
 }
 
-size_t
-svg_write(struct flame *f, const struct svg_opts *o)
+/* Where the frames go: the scale and the rows. */
+struct geom {
+	long double timemax;	/* the total, or --total if above it */
+	double wpt;		/* pixels per unit of time */
+	double fh, ypad1, ypad2, height;
+	char label_y[32];	/* a label's offset in its row */
+};
+
+/* The script's model, gathered as the frames are drawn (write_data). */
+struct model {
+	struct fdata *fd;
+	struct intern names, colors;
+	const struct frame_attrs **attrs;	/* by id in names */
+	size_t attrs_cap;
+};
+
+/*
+ * Stage 1: leave out the frames narrower than --minwidth, order the
+ * others as they are drawn, and size the picture.  Returns the number
+ * left out.
+ */
+static size_t
+layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 {
-	double fs = o->fontsize, fh = o->frameheight;
-	double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = fs * 2;
-	long double timemax = f->total, minwidth_time;
-	double wpt, height;
+	double fs = o->fontsize;
+	long double minwidth_time;
 	uint32_t depthmax = 0;
 	size_t i, kept = 0, elided;
-	uint64_t h = SVG_ID_SEED;
-	char id[SVG_ID_SIZE], b1[32], b3[32];
 
-	if (o->total > timemax)
-		timemax = o->total;
-	wpt = (double)((o->width - 2 * XPAD) / timemax);
-	minwidth_time = o->minwidth_pct ? timemax * o->minwidth / 100 :
-	    o->minwidth / wpt;
+	g->fh = o->frameheight;
+	g->ypad1 = fs * 3;
+	g->ypad2 = fs * 2 + 10;
+	g->timemax = f->total;
+	if (o->total > g->timemax)
+		g->timemax = o->total;
+	g->wpt = (double)((o->width - 2 * XPAD) / g->timemax);
+	minwidth_time = o->minwidth_pct ? g->timemax * o->minwidth / 100 :
+	    o->minwidth / g->wpt;
 	for (i = 0; i < f->nframes; i++) {
 		struct frame *fr = &f->frames[i];
 
@@ -623,12 +644,20 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	flame_sort(f);
 	if (o->sort_weight)
 		flame_sort_weight(f);
-	height = (depthmax + 1) * fh + ypad1 + ypad2;
+	g->height = (depthmax + 1) * g->fh + g->ypad1 + g->ypad2;
 	if (o->subtitle && *o->subtitle)
-		height += ypad3;
+		g->height += fs * 2;
+	pnum(g->label_y, 3 + (o->frameheight - FRAMEPAD) / 2);
+	return elided;
+}
 
-	/* An id from the content: equal graphs, equal ids; else distinct. */
-	for (i = 0; i < f->nframes; i++) {
+/* Stage 2, an id from the content: equal graphs, equal ids; else distinct. */
+static void
+content_id(const struct flame *f, char *id)
+{
+	uint64_t h = SVG_ID_SEED;
+
+	for (size_t i = 0; i < f->nframes; i++) {
 		const struct frame *fr = &f->frames[i];
 		double v[3] = { (double)fr->stime, (double)fr->etime, fr->depth };
 
@@ -636,197 +665,271 @@ svg_write(struct flame *f, const struct svg_opts *o)
 		    intern_len(&f->names, fr->name), v, sizeof v);
 	}
 	svg_id(id, "fg", h);
+}
 
-	char label_y[32];
-	struct fdata *fd = xmalloc((f->nframes + 1) * sizeof *fd);
-	struct intern jnames, colors;
-	const struct frame_attrs **jattrs = NULL;
-	size_t jattrs_cap = 0;
+/* Stage 3: the head, with the style that every frame shares. */
+static void
+write_head(const struct svg_opts *o, const struct geom *g, const char *id)
+{
+	char b[32];
 
-	intern_init(&jnames);
-	intern_init(&colors);
-	pnum(label_y, 3 + (o->frameheight - FRAMEPAD) / 2);
-	svg_head(o, id, height, ": hover, click to zoom, Ctrl-F to search", NULL);
+	svg_head(o, id, g->height, ": hover, click to zoom, Ctrl-F to search", NULL);
 	/* What every frame shares is said once: height and corners. */
 	out_fmt("#%s .f rect{height:%spx;rx:2px;ry:2px}\n", id,
-	    short1(b3, o->frameheight - FRAMEPAD));
-	out_fmt("#%s .f text{transform:translateY(%spx)}\n", id, label_y);
+	    short1(b, o->frameheight - FRAMEPAD));
+	out_fmt("#%s .f text{transform:translateY(%spx)}\n", id, g->label_y);
 	out_fmt("#%s .f>g>:hover rect{stroke:#000;stroke-width:.5;cursor:pointer}\n", id);
-	svg_head_end(o, id, NULL, fs * 4);
-	out_str("<g class=\"f\">");
-	/* One group per depth, moved to its row, so frames carry no y. */
+	svg_head_end(o, id, NULL, o->fontsize * 4);
+}
+
+/* A frame's <title>: its attribute's, or name, count, share and delta. */
+static void
+frame_title(const struct svg_opts *o, const struct geom *g,
+    const struct frame *fr, long double etime, const char *name,
+    size_t shown, int root, const struct frame_attrs *attrs)
+{
+	/* "%.0Lf" of any long double: --factor may be up to 1e308 */
+	char samples[LDBL_MAX_10_EXP + 3], b[32];
+	long double count = (etime - fr->stime) * o->factor;
+
+	/* Whole counts, the usual case, skip float formatting. */
+	if (count == floorl(count) && count < 18446744073709551616.0L)
+		samples[num_fmt_u64(samples, (uint64_t)count)] = '\0';
+	else
+		snprintf(samples, sizeof samples, "%.0Lf", count);
+	if (attrs && attrs->title) {
+		xml_out(attrs->title, strlen(attrs->title));
+	} else if (root) {
+		out_str("all (");
+		out_samples(samples);
+		out_char(' ');
+		xml_out(o->countname, strlen(o->countname));
+		out_str(", 100%)");
+	} else {
+		/*
+		 * In double, as Perl computes: 0.095 must round up.  Past
+		 * double's range (a --factor near 1e308) that is inf / inf:
+		 * the share of the time instead.
+		 */
+		double all = (double)g->timemax * o->factor;
+		double pct = isfinite(all) ? 100 * strtod(samples, NULL) /
+		    all : (double)(100 * (etime - fr->stime) / g->timemax);
+
+		xml_out(name, shown);
+		out_str(" (");
+		out_samples(samples);
+		out_char(' ');
+		xml_out(o->countname, strlen(o->countname));
+		num_fmt_fixed(b, pct, 2);
+		out_str(", ");
+		out_str(b);
+		out_char('%');
+		if (fr->has_delta) {
+			/* + 0: Perl's integer 0 negates to 0, not -0. */
+			double d = (double)(o->negate ? -fr->delta :
+			    fr->delta) + 0.0;
+
+			if (d == 0)
+				d = 0;
+			num_fmt_fixed(b, 100 * d / ((double)g->timemax *
+			    o->factor), 2);
+			out_fmt("; %s%s%%", d > 0 ? "+" : "", b);
+		}
+		out_char(')');
+	}
+}
+
+/* A frame's fill: separators grey, else by delta, palette file or palette. */
+static struct rgb
+frame_color(const struct flame *f, const struct svg_opts *o,
+    const struct frame *fr, const char *name, size_t nlen)
+{
+	if (nlen == 2 && memcmp(name, "--", 2) == 0)
+		return (struct rgb){ 160, 160, 160 };
+	if (nlen == 1 && name[0] == '-')
+		return (struct rgb){ 200, 200, 200 };
+	if (fr->has_delta)
+		return color_delta(fr->delta, f->maxdelta, o->negate);
+	if (o->palmap)
+		return palmap_get(o->palmap, name, nlen, o->pal, o->shade);
+	return color_frame(o->pal, o->shade, name, nlen);
+}
+
+/*
+ * A frame's label, where three characters fit; never on the root, whose
+ * name is "" (flamegraph.pl writes an empty <text>).
+ */
+static void
+frame_label(const struct svg_opts *o, const char *name, size_t shown,
+    int root, double x1, double x2)
+{
+	int chars = (int)((x2 - x1) / (o->fontsize * o->fontwidth));
+	size_t total;
+	char b[32];
+
+	if (chars < 3 || root)
+		return;
+	total = utf8_count(name, shown);
+	/*
+	 * The labels' y is a translation in the style sheet.  It slows
+	 * Chromium's rendering of the frames by 40%, but only without
+	 * scripts: with them, the frames are drawn on a canvas and never
+	 * rendered as SVG.
+	 */
+	out_str("<text x=\"");
+	out_str(short1(b, x1 + 3));
+	out_str("\">");
+	if ((size_t)chars < total) {
+		xml_out(name, utf8_prefix(name, shown, (size_t)chars - 2));
+		out_str("..");
+	} else {
+		xml_out(name, shown);
+	}
+	out_str("</text>");
+}
+
+/* One frame, for viewers without scripts: link, title, rect, label. */
+static struct rgb
+write_frame(const struct flame *f, const struct svg_opts *o,
+    const struct geom *g, const struct frame *fr, long double etime,
+    const struct frame_attrs *attrs)
+{
+	const char *name = intern_str(&f->names, fr->name);
+	size_t nlen = intern_len(&f->names, fr->name);
+	size_t shown = strip_annotation(name, nlen);
+	int root = nlen == 0 && fr->depth == 0, link = attrs && attrs->href;
+	double x1 = XPAD + (double)fr->stime * g->wpt;
+	double x2 = XPAD + (double)etime * g->wpt, rx1, rx2;
+	char x1s[32], x2s[32], wbuf[32];
+	struct rgb c;
+
+	num_fmt_fixed(x1s, x1, 1);
+	num_fmt_fixed(x2s, x2, 1);
+	rx1 = fixed1_value(x1s);
+	rx2 = fixed1_value(x2s);
+	out_str(link ? "<a" : "<g");
+	if (link) {
+		out_str(" href=\"");
+		xml_out(attrs->href, strlen(attrs->href));
+		out_str("\" target=\"");
+		out_str(attrs->target ? attrs->target : "_top");
+		out_char('"');
+	}
+	if (attrs && attrs->klass) {
+		out_str(" class=\"");
+		out_str(attrs->klass);
+		out_char('"');
+	}
+	out_str("><title>");
+	frame_title(o, g, fr, etime, name, shown, root, attrs);
+	out_str("</title><rect x=\"");
+	out_str(trim0(x1s));
+	out_str("\" width=\"");
+	out_str(short1(wbuf, rx2 - rx1));
+	out_str("\" fill=\"");
+	c = frame_color(f, o, fr, name, nlen);
+	out_color(c);
+	out_str("\"/>");
+	frame_label(o, name, shown, root, x1, x2);
+	out_str(link ? "</a>" : "</g>");
+	return c;
+}
+
+/*
+ * Stage 4: the frames, one group per depth moved to its row, so frames
+ * carry no y; and the script's model of them in m.  Returns the number
+ * of rows.
+ */
+static uint32_t
+write_frames(const struct flame *f, const struct svg_opts *o,
+    const struct geom *g, struct model *m)
+{
 	long double prev_end = 0;
 	uint32_t row = UINT32_MAX;
+	char b[32];
 
-	for (i = 0; i < f->nframes; i++) {
+	out_str("<g class=\"f\">");
+	for (size_t i = 0; i < f->nframes; i++) {
 		const struct frame *fr = &f->frames[i];
 		const char *name = intern_str(&f->names, fr->name);
-		size_t nlen = intern_len(&f->names, fr->name), shown;
-		int root = nlen == 0 && fr->depth == 0;
-		long double etime = root ? timemax : fr->etime;
-		double x1 = XPAD + (double)fr->stime * wpt;
-		double x2 = XPAD + (double)etime * wpt, y1, rx1, rx2;
-		/* "%.0Lf" of any long double: --factor may be up to 1e308 */
-		char samples[LDBL_MAX_10_EXP + 3], x1s[32], x2s[32], wbuf[32];
-		long double count = (etime - fr->stime) * o->factor;
-		const struct frame_attrs *attrs;
+		size_t nlen = intern_len(&f->names, fr->name);
+		long double etime = nlen == 0 && fr->depth == 0 ? g->timemax :
+		    fr->etime;
+		const struct frame_attrs *attrs = o->nameattr ?
+		    nameattr_get(o->nameattr, name, nlen) : NULL;
+		struct fdata *d = &m->fd[i];
 		struct rgb c;
-		int chars, link, isnew;
+		int isnew;
 
-		/* The row's top; its height is the style sheet's. */
-		if (o->inverted)
-			y1 = ypad1 + fr->depth * fh;
-		else
-			y1 = height - ypad2 - (fr->depth + 1) * fh + FRAMEPAD;
 		if (fr->depth != row) {
+			/* The row's top; its height is the style sheet's. */
+			double y1 = o->inverted ? g->ypad1 + fr->depth * g->fh :
+			    g->height - g->ypad2 - (fr->depth + 1) * g->fh +
+			    FRAMEPAD;
+
 			out_fmt("%s\n<g transform=\"translate(0 %s)\">",
-			    row == UINT32_MAX ? "" : "</g>", pnum(b1, y1));
+			    row == UINT32_MAX ? "" : "</g>", pnum(b, y1));
 			row = fr->depth;
 			prev_end = 0;
 		}
-		/* Whole counts, the usual case, skip float formatting. */
-		if (count == floorl(count) && count < 18446744073709551616.0L)
-			samples[num_fmt_u64(samples, (uint64_t)count)] = '\0';
-		else
-			snprintf(samples, sizeof samples, "%.0Lf", count);
-		num_fmt_fixed(x1s, x1, 1);
-		num_fmt_fixed(x2s, x2, 1);
-		rx1 = fixed1_value(x1s);
-		rx2 = fixed1_value(x2s);
-
-		attrs = o->nameattr ? nameattr_get(o->nameattr, name, nlen) : NULL;
-		link = attrs && attrs->href;
-		fd[i].gap = fr->stime - prev_end;
-		fd[i].n = etime - fr->stime;
-		fd[i].delta = fr->has_delta ? (double)fr->delta : NAN;
-		fd[i].name = intern_put(&jnames, name, nlen, &isnew);
+		d->gap = fr->stime - prev_end;
+		d->n = etime - fr->stime;
+		d->delta = fr->has_delta ? (double)fr->delta : NAN;
+		d->name = intern_put(&m->names, name, nlen, &isnew);
 		if (isnew) {
-			jattrs = xgrow(jattrs, &jattrs_cap, fd[i].name + 1, sizeof *jattrs);
-			jattrs[fd[i].name] = attrs;
+			m->attrs = xgrow(m->attrs, &m->attrs_cap, d->name + 1,
+			    sizeof *m->attrs);
+			m->attrs[d->name] = attrs;
 		}
 		prev_end = etime;
-		out_str(link ? "<a" : "<g");
-		if (link) {
-			out_str(" href=\"");
-			xml_out(attrs->href, strlen(attrs->href));
-			out_str("\" target=\"");
-			out_str(attrs->target ? attrs->target : "_top");
-			out_char('"');
-		}
-		if (attrs && attrs->klass) {
-			out_str(" class=\"");
-			out_str(attrs->klass);
-			out_char('"');
-		}
-		out_str("><title>");
-		shown = strip_annotation(name, nlen);
-		if (attrs && attrs->title) {
-			xml_out(attrs->title, strlen(attrs->title));
-		} else if (root) {
-			out_str("all (");
-			out_samples(samples);
-			out_char(' ');
-			xml_out(o->countname, strlen(o->countname));
-			out_str(", 100%)");
-		} else {
-			/*
-			 * In double, as Perl computes: 0.095 must round up.
-			 * Past double's range (a --factor near 1e308) that is
-			 * inf / inf: the share of the time instead.
-			 */
-			double all = (double)timemax * o->factor;
-			double pct = isfinite(all) ? 100 * strtod(samples, NULL) /
-			    all : (double)(100 * (etime - fr->stime) / timemax);
-
-			xml_out(name, shown);
-			out_str(" (");
-			out_samples(samples);
-			out_char(' ');
-			xml_out(o->countname, strlen(o->countname));
-			num_fmt_fixed(b1, pct, 2);
-			out_str(", ");
-			out_str(b1);
-			out_char('%');
-			if (fr->has_delta) {
-				/* + 0: Perl's integer 0 negates to 0, not -0. */
-				double d = (double)(o->negate ? -fr->delta :
-				    fr->delta) + 0.0;
-
-				if (d == 0)
-					d = 0;
-				num_fmt_fixed(b1, 100 * d / ((double)timemax *
-				    o->factor), 2);
-				out_fmt("; %s%s%%", d > 0 ? "+" : "", b1);
-			}
-			out_char(')');
-		}
-		out_str("</title><rect x=\"");
-		out_str(trim0(x1s));
-		out_str("\" width=\"");
-		out_str(short1(wbuf, rx2 - rx1));
-		out_str("\" fill=\"");
-		if (nlen == 2 && memcmp(name, "--", 2) == 0)
-			c = (struct rgb){ 160, 160, 160 };
-		else if (nlen == 1 && name[0] == '-')
-			c = (struct rgb){ 200, 200, 200 };
-		else if (fr->has_delta)
-			c = color_delta(fr->delta, f->maxdelta, o->negate);
-		else if (o->palmap)
-			c = palmap_get(o->palmap, name, nlen, o->pal, o->shade);
-		else
-			c = color_frame(o->pal, o->shade, name, nlen);
-		out_color(c);
-		out_str("\"/>");
+		c = write_frame(f, o, g, fr, etime, attrs);
 		{
 			unsigned char key[3] = { (unsigned char)c.r,
 			    (unsigned char)c.g, (unsigned char)c.b };
 
-			fd[i].color = intern_put(&colors, key, 3, NULL);
+			d->color = intern_put(&m->colors, key, 3, NULL);
 		}
-		chars = (int)((x2 - x1) / (fs * o->fontwidth));
-		/*
-		 * A label where three characters fit; never on the root,
-		 * whose name is "" (flamegraph.pl writes an empty <text>).
-		 */
-		if (chars >= 3 && !root) {
-			size_t total = utf8_count(name, shown);
-
-			/*
-			 * The labels' y is a translation in the style sheet.  It
-			 * slows Chromium's rendering of the frames by 40%, but
-			 * only without scripts: with them, the frames are drawn
-			 * on a canvas and never rendered as SVG.
-			 */
-			out_str("<text x=\"");
-			out_str(short1(b1, x1 + 3));
-			out_str("\">");
-			if ((size_t)chars < total) {
-				xml_out(name, utf8_prefix(name, shown,
-				    (size_t)chars - 2));
-				out_str("..");
-			} else {
-				xml_out(name, shown);
-			}
-			out_str("</text>");
-		}
-		out_str(link ? "</a>" : "</g>");
 	}
 	out_str(row == UINT32_MAX ? "</g>\n" : "</g>\n</g>\n");
-	out_fmt("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
-	    pnum(b1, height - ypad2 / 2));
-	svg_controls(o, "Reset Zoom", o->width - XPAD - 100, height - ypad2 / 2);
-	{
-		struct jdata d = { fd, &jnames, &colors, jattrs,
-		    o->inverted ? ypad1 : height - ypad2 - fh + FRAMEPAD,
-		    o->inverted ? fh : -fh,
-		    row == UINT32_MAX ? 0 : row + 1, timemax };
+	return row == UINT32_MAX ? 0 : row + 1;
+}
 
-		write_data(f, o, &d, id, label_y);
+/*
+ * Write the graph: stages 1 to 4 above, then the details line and the
+ * controls, the model (write_data) and the script.
+ */
+size_t
+svg_write(struct flame *f, const struct svg_opts *o)
+{
+	struct geom g;
+	struct model m;
+	size_t elided = layout(f, o, &g);
+	char id[SVG_ID_SIZE], b[32];
+	uint32_t rows;
+
+	content_id(f, id);
+	write_head(o, &g, id);
+	m.fd = xmalloc((f->nframes + 1) * sizeof *m.fd);
+	intern_init(&m.names);
+	intern_init(&m.colors);
+	m.attrs = NULL;
+	m.attrs_cap = 0;
+	rows = write_frames(f, o, &g, &m);
+	out_fmt("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
+	    pnum(b, g.height - g.ypad2 / 2));
+	svg_controls(o, "Reset Zoom", o->width - XPAD - 100,
+	    g.height - g.ypad2 / 2);
+	{
+		struct jdata d = { m.fd, &m.names, &m.colors, m.attrs,
+		    o->inverted ? g.ypad1 : g.height - g.ypad2 - g.fh + FRAMEPAD,
+		    o->inverted ? g.fh : -g.fh, rows, g.timemax };
+
+		write_data(f, o, &d, id, g.label_y);
 	}
-	intern_free(&jnames);
-	intern_free(&colors);
-	free(jattrs);
-	free(fd);
+	intern_free(&m.names);
+	intern_free(&m.colors);
+	free(m.attrs);
+	free(m.fd);
 	out_str("<script><![CDATA[\n");
 	out_str(flame_js);
 	out_str("]]></script>\n</svg>\n");

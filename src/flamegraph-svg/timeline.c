@@ -15,15 +15,15 @@
 
 #include "../lib/err.h"
 #include "../lib/input.h"
-#include "../lib/num.h"
 #include "../lib/out.h"
 #include "../lib/sort.h"
-#include "../lib/spanrange.h"
+#include "../lib/spans.h"
 #include "../lib/xmlesc.h"
 #include "timeline.h"
 #include "timeline_js.h"
 
-#define SHOWN 5			/* bad lines named before they are only counted */
+/* Rows drawn at most: row + 1 fits the uint32 fields with room to spare. */
+#define MAX_ROWS (1u << 24)
 
 enum { XPAD = 10, AXIS = 16, OV_MAX = 80, LEGEND = 18, PANEL_LINES = 3 };
 
@@ -56,147 +56,69 @@ timeline_free(struct timeline *t)
 int
 timeline_detect(const char *p, size_t n)
 {
-	static const char magic[] = "# spanlayout v1";
-	size_t k = sizeof magic - 1;
+	size_t k = sizeof SPANS_LAID_OUT_MAGIC - 1;
 
-	return n >= k && memcmp(p, magic, k) == 0 &&
+	return n >= k && memcmp(p, SPANS_LAID_OUT_MAGIC, k) == 0 &&
 	    (n == k || p[k] == '\n' || p[k] == '\r');
 }
 
-/* The next tab-separated field of l[*i..n), or -1 if there is no tab. */
+/*
+ * The span just read, added (1); or, with a row past MAX_ROWS or an id
+ * seen before, handed back to the reader, which skips it (0).
+ */
 static int
-field(const char *l, size_t n, size_t *i, const char **f, size_t *fl)
+add_span(struct timeline *t, struct spans_reader *r, const struct spans_rec *rec)
 {
-	const char *tab = memchr(l + *i, '\t', n - *i);
-
-	if (tab == NULL)
-		return -1;
-	*f = l + *i;
-	*fl = (size_t)(tab - *f);
-	*i = (size_t)(tab - l) + 1;
-	return 0;
-}
-
-/* NAME with \t, \n and \\ decoded, into buf (at least n bytes). */
-static size_t
-unescape(const char *s, size_t n, char *buf)
-{
-	size_t w = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\\' && i + 1 < n) {
-			char c = s[i + 1];
-
-			if (c == 't' || c == 'n' || c == '\\') {
-				buf[w++] = c == 't' ? '\t' : c == 'n' ? '\n' : '\\';
-				i++;
-				continue;
-			}
-		}
-		buf[w++] = s[i];
-	}
-	return w;
-}
-
-static const char *
-parse_span(struct timeline *t, const char *l, size_t n, uint64_t *parent_id,
-    char **tmp, size_t *tmpcap)
-{
-	const char *f[6];
-	size_t fl[6], i = 0, k;
-	uint64_t id, start, dur, row;
 	struct tspan *s;
 	int isnew;
 
-	for (k = 0; k < 6; k++)
-		if (field(l, n, &i, &f[k], &fl[k]) < 0)
-			return "expected 7 tab-separated fields "
-			    "(ID PARENT START DURATION TRACK ROW NAME)";
-	if (num_parse_u64(f[0], fl[0], &id) < 0 || id == 0)
-		return "ID is not a positive integer";
-	if (num_parse_u64(f[1], fl[1], parent_id) < 0)
-		return "PARENT is not an integer";
-	if (num_parse_u64(f[2], fl[2], &start) < 0)
-		return "START_NS is not a time from the trace's start "
-		    "(laid out by spanlayout?)";
-	if (num_parse_u64(f[3], fl[3], &dur) < 0)
-		return "DURATION_NS is not a duration in ns";
-	if (start > (uint64_t)SPAN_TIME_MAX)
-		return span_range_what(SPAN_START_OUT);
-	if (span_range_check((int64_t)start, dur) != SPAN_IN_RANGE)
-		return span_range_what(span_range_check((int64_t)start, dur));
-	if (num_parse_u64(f[5], fl[5], &row) < 0 || row >= 1u << 24)
-		return "ROW is not a row number below 16777216";
-	intern_put(&t->ids, &id, sizeof id, &isnew);
+	if (rec->row >= MAX_ROWS)
+		return spans_reject(r, SPANS_ROW, "bad ROW (want 0 to 16777215)");
+	intern_put(&t->ids, &rec->id, sizeof rec->id, &isnew);
 	if (!isnew)
-		return "ID appears twice";
+		return spans_reject(r, SPANS_ID, "duplicate ID");
 	t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v);
 	s = &t->v[t->n++];
 	memset(s, 0, sizeof *s);
-	s->start = start;
-	s->dur = dur;
-	s->row = (uint32_t)row;
-	s->track = intern_put(&t->tracks, f[4], fl[4], NULL);
-	*tmp = xgrow(*tmp, tmpcap, n - i + 1, 1);
-	s->name = intern_put(&t->names, *tmp, unescape(l + i, n - i, *tmp), NULL);
-	if (row + 1 > t->rows)
-		t->rows = (uint32_t)row + 1;
-	return NULL;
+	s->start = (uint64_t)rec->start;
+	s->dur = rec->dur;
+	s->row = (uint32_t)rec->row;
+	s->track = intern_put(&t->tracks, rec->track, rec->ntrack, NULL);
+	s->name = intern_put(&t->names, rec->name, rec->nname, NULL);
+	s->open = (uint32_t)rec->open;
+	if (rec->row + 1 > t->rows)
+		t->rows = (uint32_t)rec->row + 1;
+	return 1;
 }
 
 int
 timeline_read(struct timeline *t, struct input *in)
 {
-	const char *l, *why;
-	size_t n, tmpcap = 0, first = t->n;
-	uint64_t line = 0, bad = 0, *parents = NULL;
-	size_t pcap = 0;
-	char *tmp = NULL, q[4 * 60 + 8];
-	int r, open = 0;
+	struct spans_reader r;
+	struct spans_rec rec;
+	size_t first = t->n, pcap = 0;
+	uint64_t *parents = NULL;
+	int k;
 
-	while ((r = input_getline(in, &l, &n)) > 0) {
-		uint64_t pid;
-
-		line++;
-		if (line == 1) {
-			if (!timeline_detect(l, n)) {
-				warn_at(in->name, 1, "not laid-out spans: the first "
-				    "line is not \"# spanlayout v1\" (run spanlayout "
-				    "first)");
-				r = -1;
-				break;
-			}
-			continue;
-		}
-		if (n == 0)
-			continue;
-		if (l[0] == '#') {
-			if (n > 11 && memcmp(l, "# command: ", 11) == 0 &&
+	/* Bad lines are skipped: the rows are laid out already, so one costs
+	 * its own box only (spans.h). */
+	spans_reader_init(&r, in, SPANS_LAID_OUT | SPANS_SKIP_BAD);
+	while ((k = spans_next(&r, &rec)) > 0) {
+		if (k == SPANS_META) {
+			if (r.nmeta > 9 && memcmp(r.meta, "command: ", 9) == 0 &&
 			    t->command == NULL) {
-				t->command = xmalloc(n - 10);
-				memcpy(t->command, l + 11, n - 11);
-				t->command[n - 11] = '\0';
-			} else if (n == 6 && memcmp(l, "# open", 6) == 0) {
-				/* spanlayout's mark of the span on the next line */
-				open = 1;
+				t->command = xmalloc(r.nmeta - 8);
+				memcpy(t->command, r.meta + 9, r.nmeta - 9);
+				t->command[r.nmeta - 9] = '\0';
 			}
 			continue;
 		}
-		if ((why = parse_span(t, l, n, &pid, &tmp, &tmpcap)) != NULL) {
-			if (bad++ < SHOWN)
-				warn_at(in->name, line, "skipped span: %s: %s", why,
-				    err_quote(q, l, n, 60));
-			open = 0;
+		if ((k = add_span(t, &r, &rec)) < 0)
+			break;
+		if (k == 0)
 			continue;
-		}
-		t->v[t->n - 1].open = (uint32_t)open;
-		open = 0;
 		parents = xgrow(parents, &pcap, t->n - first, sizeof *parents);
-		parents[t->n - 1 - first] = pid;
-	}
-	if (r == 0 && line == 0) {
-		warn_at(in->name, 0, "empty input: no \"# spanlayout v1\" line");
-		r = -1;
+		parents[t->n - 1 - first] = rec.parent;
 	}
 	/* Parents by id, now that every id is known; unknown ones are roots. */
 	for (size_t i = first; i < t->n; i++) {
@@ -206,13 +128,10 @@ timeline_read(struct timeline *t, struct input *in)
 		t->v[i].parent = pid && intern_find(&t->ids, &pid, sizeof pid,
 		    &idx) == 0 && idx != i ? idx : TL_NONE;
 	}
-	if (bad)
-		warn_at(in->name, 0, "skipped %llu span line%s",
-		    (unsigned long long)bad, bad == 1 ? "" : "s");
-	t->nbad += bad;
+	t->nbad += r.skipped;
+	spans_reader_free(&r);
 	free(parents);
-	free(tmp);
-	return r < 0 ? -1 : 0;
+	return k < 0 ? -1 : 0;
 }
 
 /* Units of time, largest first. */

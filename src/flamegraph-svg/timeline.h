@@ -46,9 +46,11 @@ void timeline_free(struct timeline *t);
 int timeline_detect(const char *p, size_t n);
 
 /*
- * Read one spanlayout(1) input into t.  Malformed span lines are skipped,
- * the first few named as "file:line: what", and counted.  Returns -1 if
- * the input cannot be read or is not laid-out spans.
+ * Read one spanlayout(1) input into t with the spans(5) reader
+ * (src/lib/spans.h) skipping bad lines: the first few named as
+ * "file:line: skipped span: what", all counted in t->nbad; so is a span
+ * whose ID came before or whose row is past the timeline's limit.
+ * Returns -1 if the input cannot be read or is not laid-out spans.
  */
 int timeline_read(struct timeline *t, struct input *in);
 

@@ -40,7 +40,7 @@
 
 #include "../lib/err.h"
 #include "../lib/intern.h"
-#include "../lib/spanrange.h"
+#include "../lib/spans.h"
 #include "layout.h"
 
 /* id -> index; reports a duplicate and returns -1. */

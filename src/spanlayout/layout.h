@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spans.h"
+#include "spanset.h"
 
 #define TREE_NONE UINT32_MAX
 

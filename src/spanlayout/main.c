@@ -22,9 +22,10 @@
 #include "../lib/err.h"
 #include "../lib/opt.h"
 #include "../lib/out.h"
+#include "../lib/spans.h"
 #include "fold.h"
 #include "layout.h"
-#include "spans.h"
+#include "spanset.h"
 
 static const char usage_text[] =
 "usage: spanlayout [--format=auto|spans|chrome|tidb] [--by-track | --together]\n"
@@ -42,30 +43,11 @@ static const char usage_text[] =
 "  -h, --help         show this help and exit\n"
 "  -V, --version      show the version and exit\n";
 
-/* NAME with tab, newline and backslash escaped, as spans(5) says. */
-static void
-put_name(const char *s, size_t n)
-{
-	size_t from = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (c != '\t' && c != '\n' && c != '\\')
-			continue;
-		out_write(s + from, i - from);
-		out_char('\\');
-		out_char(c == '\t' ? 't' : c == '\n' ? 'n' : '\\');
-		from = i + 1;
-	}
-	out_write(s + from, n - from);
-}
-
 static void
 write_layout(const struct spanset *s, const struct tree *t, const uint32_t *row,
     uint32_t rows)
 {
-	out_str("# spanlayout v1\n");
+	out_str(SPANS_LAID_OUT_MAGIC "\n");
 	for (size_t i = 0; i < s->nmeta; i++) {
 		out_str("# ");
 		out_str(s->meta[i]);
@@ -75,26 +57,24 @@ write_layout(const struct spanset *s, const struct tree *t, const uint32_t *row,
 	for (size_t i = 0; i < t->n; i++) {
 		uint32_t x = t->pre[i];
 		const struct span *sp = &s->v[x];
+		struct spans_rec rec = {
+			.id = sp->id,
+			.parent = t->broken[x] ? 0 : sp->parent,
+			/* Fits: tree_build checked the span against the origin. */
+			.start = (int64_t)((uint64_t)sp->start - (uint64_t)t->origin),
+			.dur = sp->dur,
+			.track = intern_str(&s->tracks, sp->track),
+			.ntrack = intern_len(&s->tracks, sp->track),
+			.row = row[x],
+			.name = intern_str(&s->names, sp->name),
+			.nname = intern_len(&s->names, sp->name),
+			.open = (sp->flags & SPAN_OPEN) != 0,
+		};
 
 		if (t->broken[x])
 			out_fmt("# cycle-broken: %llu had parent %llu\n",
 			    (unsigned long long)sp->id, (unsigned long long)sp->parent);
-		if (sp->flags & SPAN_OPEN)
-			out_str("# open\n");
-		out_u64(sp->id);
-		out_char('\t');
-		out_u64(t->broken[x] ? 0 : sp->parent);
-		out_char('\t');
-		out_u64((uint64_t)sp->start - (uint64_t)t->origin);
-		out_char('\t');
-		out_u64(sp->dur);
-		out_char('\t');
-		out_write(intern_str(&s->tracks, sp->track), intern_len(&s->tracks, sp->track));
-		out_char('\t');
-		out_u64(row[x]);
-		out_char('\t');
-		put_name(intern_str(&s->names, sp->name), intern_len(&s->names, sp->name));
-		out_char('\n');
+		spans_put(&rec, 1);
 	}
 }
 
@@ -212,10 +192,10 @@ main(int argc, char **argv)
 	argv += optind;
 
 	spanset_init(&s);
-	if (argc == 0 && spans_read(&s, "-", fmt) < 0)
+	if (argc == 0 && spanset_read(&s, "-", fmt) < 0)
 		status = EXIT_INPUT;
 	for (int i = 0; i < argc && status == 0; i++)
-		if (spans_read(&s, argv[i], fmt) < 0)
+		if (spanset_read(&s, argv[i], fmt) < 0)
 			status = EXIT_INPUT;
 	if (status == 0 && tree_build(&t, &s, by_track) < 0)
 		status = EXIT_INPUT;

@@ -32,8 +32,8 @@
 #include "../lib/intern.h"
 #include "../lib/json.h"
 #include "../lib/sort.h"
-#include "../lib/spanrange.h"
-#include "spans.h"
+#include "../lib/spans.h"
+#include "spanset.h"
 
 /* Metadata names by key: thread and process names of M events. */
 struct mtab {
@@ -115,7 +115,7 @@ jerr(struct rd *r, const char *what)
 	return -1;
 }
 
-/* A time out of spanrange.h's range, found in the value of key. */
+/* A time out of spans.h's range, found in the value of key. */
 static int
 range_err(struct rd *r, const char *key, enum span_range rg)
 {
@@ -702,7 +702,7 @@ document(struct rd *r, enum span_format fmt)
 }
 
 int
-spans_read_json(struct spanset *s, struct input *in, enum span_format fmt)
+spanset_read_json(struct spanset *s, struct input *in, enum span_format fmt)
 {
 	struct rd r;
 	int ret;

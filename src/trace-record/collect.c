@@ -44,6 +44,7 @@
 #include "../lib/num.h"
 #include "../lib/out.h"
 #include "../lib/sort.h"
+#include "../lib/spans.h"
 #include "../libtracerecord/proto.h"
 
 struct span {
@@ -57,7 +58,7 @@ struct name {
 	uint64_t	key;
 	uint32_t	pid;
 	uint32_t	len;
-	char		*text;		/* escaped for spans(5) */
+	char		*text;		/* as the program sent it */
 };
 
 struct proc {
@@ -318,37 +319,6 @@ name_get(const struct collect *c, uint32_t pid, uint64_t key)
 	return NULL;
 }
 
-/* s[0..len) with tab, newline and backslash escaped, as spans(5) says. */
-static char *
-escape(const char *s, size_t len, uint32_t *outlen)
-{
-	char *e = xmalloc(2 * len + 1), *p = e;
-
-	for (size_t i = 0; i < len; i++) {
-		char ch = s[i];
-
-		if (ch == '\t' || ch == '\n' || ch == '\\') {
-			*p++ = '\\';
-			ch = ch == '\t' ? 't' : ch == '\n' ? 'n' : '\\';
-		}
-		*p++ = ch;
-	}
-	*p = '\0';
-	*outlen = (uint32_t)(p - e);
-	return e;
-}
-
-/* A header field, escaped as a name is. */
-static void
-out_escaped(const char *s)
-{
-	uint32_t len;
-	char *e = escape(s, strlen(s), &len);
-
-	out_write(e, len);
-	free(e);
-}
-
 static void
 name_put(struct collect *c, uint32_t pid, uint64_t key, const char *s, size_t len)
 {
@@ -375,7 +345,9 @@ name_put(struct collect *c, uint32_t pid, uint64_t key, const char *s, size_t le
 			return;
 	c->names[j].pid = pid;
 	c->names[j].key = key;
-	c->names[j].text = escape(s, len, &c->names[j].len);
+	c->names[j].text = xmalloc(len + 1);
+	memcpy(c->names[j].text, s, len);
+	c->names[j].len = (uint32_t)len;
 	c->nnames++;
 }
 
@@ -705,14 +677,14 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	out_str("# spans v1\n# command:");
 	for (; argv && *argv; argv++) {
 		out_char(' ');
-		out_escaped(*argv);
+		spans_put_escaped(*argv, strlen(*argv));
 	}
 	out_fmt("\n# clock: %s (", modes[cal->mode]);
-	out_escaped(cal->why);
+	spans_put_escaped(cal->why, strlen(cal->why));
 	out_str(")\n");
 	if (cal->mode != TR_CLOCK_MONO) {
 		out_fmt("# tsc-ticks-per-ns: %.9f (", cal->ticks_per_ns);
-		out_escaped(cal->source);
+		spans_put_escaped(cal->source, strlen(cal->source));
 		out_str(")\n");
 		out_str("# cpu-offsets:");
 		for (int k = 0; k < cal->ncpus; k++)
@@ -725,7 +697,10 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		/* The program's path is its own: escaped, or a newline in it
 		 * would start a span line. */
 		out_fmt("# process: %" PRIu32 " parent %" PRIu32 " ", pr->pid, pr->ppid);
-		out_escaped(pr->exe[0] ? pr->exe : "?");
+		if (pr->exe[0])
+			spans_put_escaped(pr->exe, strlen(pr->exe));
+		else
+			out_char('?');
 		out_str(pr->bye ? "\n" : " (ended without flushing: crashed or killed)\n");
 	}
 	if (elapsed >= 0)
@@ -743,8 +718,8 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 
 	for (i = 0; i < c->nspans; i++) {
 		const struct span *s = &c->spans[order[i]];
-		uint64_t parent = 0;
-		char line[6 * NUM_U64_MAX + 16], *p = line;
+		struct spans_rec rec = { .id = s->out, .open = !s->ended };
+		char track[5 + NUM_U64_MAX], addr[3 + 16];
 
 		if (nm == NULL || nm->pid != s->pid || nm->key != s->name)
 			nm = name_get(c, s->pid, s->name);
@@ -752,43 +727,33 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 			uint32_t *slot = seq_slot(c, s->pid, s->parent);
 
 			if (slot && *slot)
-				parent = c->spans[*slot - 1].out;
+				rec.parent = c->spans[*slot - 1].out;
 		}
 		int64_t start = clock_to_ns(cal, s->start),
 		    end = clock_to_ns(cal, s->ended ? s->end : proc_get(c, s->pid)->last);
-		/* Unsigned: times the program made up may be far apart. */
-		uint64_t dur = (uint64_t)end - (uint64_t)start;
 
+		rec.start = start;
+		/* Unsigned: times the program made up may be far apart. */
+		rec.dur = (uint64_t)end - (uint64_t)start;
 		if (end < start) {
 			/* Two CPUs' clocks within the noise bound, a short
 			 * span, a migration: never a negative duration. */
-			dur = 0;
+			rec.dur = 0;
 			c->clamped++;
 		}
-		if (!s->ended)
-			out_fmt("# open: %" PRIu32 "\n", s->out);
-		p += num_fmt_u64(p, s->out);
-		*p++ = '\t';
-		p += num_fmt_u64(p, parent);
-		*p++ = '\t';
-		if (start < 0)
-			*p++ = '-';
-		p += num_fmt_u64(p, start < 0 ? (uint64_t)0 - (uint64_t)start : (uint64_t)start);
-		*p++ = '\t';
-		p += num_fmt_u64(p, dur);
-		memcpy(p, "\ttid:", 5);
-		p += 5;
-		p += num_fmt_u64(p, s->tid);
-		*p++ = '\t';
+		memcpy(track, "tid:", 4);
+		rec.track = track;
+		rec.ntrack = 4 + num_fmt_u64(track + 4, s->tid);
 		if (nm) {
-			out_write(line, (size_t)(p - line));
-			out_write(nm->text, nm->len);
-			out_char('\n');
+			rec.name = nm->text;
+			rec.nname = nm->len;
 		} else {
 			/* No name came (the process died first): the address. */
-			out_write(line, (size_t)(p - line));
-			out_fmt("0x%" PRIx64 "\n", s->name);
+			rec.name = addr;
+			rec.nname = (size_t)snprintf(addr, sizeof addr, "0x%" PRIx64,
+			    s->name);
 		}
+		spans_put(&rec, 0);
 	}
 	free(order);
 	/* Known only now: at the end, where the spans' readers skip it. */

@@ -20,7 +20,7 @@
 #include "lib/out.h"
 #include "lib/scan.h"
 #include "lib/sort.h"
-#include "lib/spanrange.h"
+#include "lib/spans.h"
 #include "lib/xmlesc.h"
 
 static void
@@ -1182,6 +1182,255 @@ test_xmlesc(void)
 	check("xmlesc: utf8_prefix never splits a character", ok_prefix);
 }
 
+/*
+ * Issue 23 (groundwork), h9's block: the spans(5) codec (src/lib/spans.c):
+ * escaping both ways, the reader's items and each of its errors under
+ * both policies, and the writer read back.
+ */
+
+/* Write text to a new file; its path into path (room for 32 bytes). */
+static int
+spans_file(char *path, const char *text, size_t n)
+{
+	int fd;
+
+	strcpy(path, "/tmp/ft-spans-XXXXXX");
+	if ((fd = mkstemp(path)) < 0)
+		return -1;
+	if (write(fd, text, n) != (ssize_t)n) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Read text with the reader and list what came, one item a word:
+ * "S:id,parent,start,dur,track,row,name[,open]" for a span (name
+ * escaped back, so the list stays one line), "M:meta", then "END" or
+ * "ERR"; the messages it wrote to stderr go to err.
+ */
+static void
+spans_items(const char *text, unsigned flags, char *out, size_t cap,
+    char *err, size_t ecap)
+{
+	char path[32], epath[] = "/tmp/ft-spans-err-XXXXXX", nm[512];
+	struct spans_reader r;
+	struct spans_rec rec;
+	struct input in;
+	size_t at = 0;
+	int k, efd, saved;
+	ssize_t got;
+
+	out[0] = err[0] = '\0';
+	if (spans_file(path, text, strlen(text)) < 0 ||
+	    (efd = mkstemp(epath)) < 0)
+		return;
+	fflush(stderr);
+	saved = dup(2);
+	dup2(efd, 2);
+	if (input_open(&in, path, "\n") == 0) {
+		spans_reader_init(&r, &in, flags);
+		while ((k = spans_next(&r, &rec)) > 0 && at < cap - 600) {
+			if (k == SPANS_META) {
+				at += (size_t)snprintf(out + at, cap - at, "M:%.*s ",
+				    (int)r.nmeta, r.meta);
+				continue;
+			}
+			if (rec.name == NULL) {
+				/* memcmp and memcpy take no NULL, even for 0 bytes */
+				at += (size_t)snprintf(out + at, cap - at, "NULL-NAME ");
+				continue;
+			}
+			nm[spans_escape(nm, rec.name, rec.nname < 200 ?
+			    rec.nname : 200)] = '\0';
+			at += (size_t)snprintf(out + at, cap - at,
+			    "S:%llu,%llu,%lld,%llu,%.*s,%llu,%s%s ",
+			    (unsigned long long)rec.id, (unsigned long long)rec.parent,
+			    (long long)rec.start, (unsigned long long)rec.dur,
+			    (int)rec.ntrack, rec.track, (unsigned long long)rec.row,
+			    nm, rec.open ? ",open" : "");
+			if (rec.id == 99 && spans_reject(&r, SPANS_ID, "no 99s") < 0) {
+				k = -1;
+				break;
+			}
+		}
+		snprintf(out + at, cap - at, "%s", k < 0 ? "ERR" : "END");
+		spans_reader_free(&r);
+		input_close(&in);
+	}
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	lseek(efd, 0, SEEK_SET);
+	got = read(efd, err, ecap - 1);
+	err[got > 0 ? got : 0] = '\0';
+	close(efd);
+	unlink(epath);
+	unlink(path);
+}
+
+static void
+test_spans_escape(void)
+{
+	char all[256 + 8], esc[2 * sizeof all], back[sizeof all], b[64];
+	size_t n, k, i, bad = 0;
+
+	for (i = 0; i < 256; i++)
+		all[i] = (char)i;
+	/* Escapes written literally must come back literally. */
+	memcpy(all + 256, "\\t\\n\\\\", 6);
+	n = 262;
+	k = spans_escape(esc, all, n);
+	check("spans: escaped has no tab or newline",
+	    memchr(esc, '\t', k) == NULL && memchr(esc, '\n', k) == NULL);
+	check("spans: escape grows by one per tab, newline, backslash",
+	    k == n + 3 + 4);
+	check("spans: every byte round-trips",
+	    spans_unescape(back, esc, k) == n && memcmp(back, all, n) == 0);
+	for (i = 0; i < 4096; i++) {
+		/* Hostile strings made of the bytes that matter. */
+		static const char set[] = "\\tn\t\n\0x";
+		char s[12];
+		size_t len = (size_t)rand() % sizeof s;
+
+		for (size_t j = 0; j < len; j++)
+			s[j] = set[(size_t)rand() % (sizeof set - 1)];
+		k = spans_escape(esc, s, len);
+		bad += spans_unescape(back, esc, k) != len || memcmp(back, s, len) != 0;
+	}
+	check("spans: hostile strings round-trip", bad == 0);
+	k = spans_escape(b, "a\tb\nc\\d", 7);
+	check("spans: escape", k == 10 && memcmp(b, "a\\tb\\nc\\\\d", 10) == 0);
+	/* Backslashes that escape nothing stand for themselves. */
+	k = spans_unescape(b, "\\x\\", 3);
+	check("spans: unescape keeps other backslashes", k == 3 &&
+	    memcmp(b, "\\x\\", 3) == 0);
+	k = spans_unescape(b, "a\\\\t", 4);
+	check("spans: unescape \\\\ then t", k == 3 && memcmp(b, "a\\t", 3) == 0);
+}
+
+/* One reader case: items and, when want_err, a message holding it. */
+static void
+spans_case(const char *name, const char *text, unsigned flags,
+    const char *want, const char *want_err)
+{
+	char out[4096], err[2048];
+
+	spans_items(text, flags, out, sizeof out, err, sizeof err);
+	check(name, strcmp(out, want) == 0 &&
+	    (want_err ? strstr(err, want_err) != NULL : err[0] == '\0'));
+	if (strcmp(out, want) != 0 || (want_err ? !strstr(err, want_err) : err[0]))
+		printf("  got %s\n  err %s\n", out, err);
+}
+
+static void
+test_spans_reader(void)
+{
+	const unsigned skip = SPANS_SKIP_BAD, lo = SPANS_LAID_OUT | SPANS_SKIP_BAD;
+
+	spans_case("spans: read spans v1",
+	    "# spans v1\n# command: a b\n# no colon\n\n"
+	    "1\t0\t-5\t10\ttid:1\tmain\\tx\\\\y\n2\t1\t0\t0\t\t\n", 0,
+	    "M:command: a b S:1,0,-5,10,tid:1,0,main\\tx\\\\y "
+	    "S:2,1,0,0,-,0, END", NULL);
+	spans_case("spans: empty NAME first", "1\t0\t0\t1\tt\t\n", 0,
+	    "S:1,0,0,1,t,0, END", NULL);
+	spans_case("spans: read laid out, ROW and concatenated headers",
+	    "# spanlayout v1\n1\t0\t0\t5\tt\t3\ta\tb\n# spans v1\n2\t0\t0\t5\tt\tc\td\n",
+	    0, "S:1,0,0,5,t,3,a\\tb S:2,0,0,5,t,0,c\\td END", NULL);
+	spans_case("spans: open marks",
+	    "# open: 2\n# x: y\n1\t0\t0\t1\tt\ta\n# open: 2\n2\t0\t0\t1\tt\tb\n"
+	    "# open: 7\n3\t0\t0\t1\tt\tc\n# open\n4\t0\t0\t1\tt\td\n# open: 9\n",
+	    0, "M:open: 2 M:x: y S:1,0,0,1,t,0,a S:2,0,0,1,t,0,b,open M:open: 7 "
+	    "S:3,0,0,1,t,0,c S:4,0,0,1,t,0,d,open M:open: 9 END", NULL);
+	spans_case("spans: too few fields", "1\t0\t0\n", 0, "ERR",
+	    ":1: expected 6 tab-separated fields, found 3");
+	spans_case("spans: ID 0", "0\t0\t0\t1\tt\ta\n", 0, "ERR",
+	    ":1: bad ID (want 1 to 2^64-1): \"0\"");
+	spans_case("spans: ID past 2^64", "18446744073709551616\t0\t0\t1\tt\ta\n",
+	    0, "ERR", "bad ID (want 1 to 2^64-1): \"18446744073709551616\"");
+	spans_case("spans: empty PARENT", "1\t\t0\t1\tt\ta\n", 0, "ERR",
+	    "bad PARENT: \"\"");
+	spans_case("spans: bad START_NS", "1\t0\t+1\t1\tt\ta\n", 0, "ERR",
+	    "bad START_NS: \"+1\"");
+	spans_case("spans: negative DURATION_NS", "1\t0\t0\t-5\tt\ta\n", 0, "ERR",
+	    "bad DURATION_NS (want an unsigned integer): \"-5\"");
+	spans_case("spans: start out of range",
+	    "1\t0\t-4611686018427387905\t0\tt\ta\n", 0, "ERR",
+	    "start outside -2^62 to 2^62 ns: \"-4611686018427387905\"");
+	spans_case("spans: end out of range",
+	    "1\t0\t1\t4611686018427387904\tt\ta\n", 0, "ERR",
+	    "span ends past 2^62 ns: \"4611686018427387904\"");
+	spans_case("spans: bad ROW", "# spanlayout v1\n1\t0\t0\t1\tt\tx\ta\n", 0,
+	    "ERR", ":2: bad ROW: \"x\"");
+	spans_case("spans: unsupported version", "# spans v2\n1\t0\t0\t1\tt\ta\n",
+	    skip, "ERR", ":1: unsupported format version");
+	spans_case("spans: caller's reject stops", "99\t0\t0\t1\tt\ta\n", 0,
+	    "S:99,0,0,1,t,0,a ERR", ":1: no 99s: \"99\"");
+	spans_case("spans: skip policy names, counts and goes on",
+	    "1\t0\t0\n# open\n2\t0\tx\t1\tt\ta\n3\t0\t0\t1\tt\tb\n"
+	    "99\t0\t0\t1\tt\tc\n4\t0\t0\t1\tt\td\n", skip,
+	    "S:3,0,0,1,t,0,b S:99,0,0,1,t,0,c S:4,0,0,1,t,0,d END",
+	    ":5: skipped span: no 99s: \"99\"");
+	{
+		char out[4096], err[2048];
+
+		spans_items("1\t0\t0\n2\n3\n4\n5\n6\n7\t0\t0\t1\tt\ta\n", skip,
+		    out, sizeof out, err, sizeof err);
+		check("spans: skip policy names the first five, then counts",
+		    strcmp(out, "S:7,0,0,1,t,0,a END") == 0 &&
+		    strstr(err, ":5: skipped span:") && !strstr(err, ":6: skipped") &&
+		    strstr(err, ": skipped 6 span lines"));
+	}
+	spans_case("spans: laid out only: first line", "# spans v1\n", lo, "ERR",
+	    ":1: not laid-out spans: the first line is not \"# spanlayout v1\"");
+	spans_case("spans: laid out only: later spans v1",
+	    "# spanlayout v1\n# spans v1\n", lo, "ERR", ":2: not laid-out spans");
+	spans_case("spans: laid out only: empty", "", lo, "ERR",
+	    ": empty input: no \"# spanlayout v1\" line");
+	spans_case("spans: laid out only: negative START_NS",
+	    "# spanlayout v1\n1\t0\t-1\t1\tt\t0\ta\n2\t0\t1\t1\tt\t0\tb\n", lo,
+	    "S:2,0,1,1,t,0,b END", ":2: skipped span: bad START_NS (want ns");
+	spans_case("spans: laid out only: CR after the first line",
+	    "# spanlayout v1\r\n1\t0\t0\t1\tt\t0\ta\n", lo, "S:1,0,0,1,t,0,a END",
+	    NULL);
+}
+
+/* spans_put's lines, read back by the reader, give what was written. */
+static void
+test_spans_writer(void)
+{
+	char path[] = "/tmp/ft-spans-out-XXXXXX", buf[1024], out[4096], err[2048];
+	struct spans_rec a = { 7, 3, -42, 9, "tid:1", 5, 0, "x\ty\nz\\", 6, 1 },
+	    b = { 8, 7, 1, 2, "t", 1, 4, "", 0, 1 };
+	int fd = mkstemp(path), saved;
+	ssize_t n;
+
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	out_str("# spans v1\n");
+	spans_put(&a, 0);
+	out_str(SPANS_LAID_OUT_MAGIC "\n");
+	spans_put(&b, 1);
+	out_flush();
+	dup2(saved, 1);
+	close(saved);
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, buf, sizeof buf - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	check("spans: writer's lines", strcmp(buf, "# spans v1\n# open: 7\n"
+	    "7\t3\t-42\t9\ttid:1\tx\\ty\\nz\\\\\n# spanlayout v1\n# open\n"
+	    "8\t7\t1\t2\tt\t4\t\n") == 0);
+	spans_items(buf, 0, out, sizeof out, err, sizeof err);
+	check("spans: writer's lines read back", strcmp(out,
+	    "S:7,3,-42,9,tid:1,0,x\\ty\\nz\\\\,open S:8,7,1,2,t,4,,open END") == 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1206,6 +1455,9 @@ main(int argc, char **argv)
 	test_sort();
 	test_scan();
 	test_xmlesc();
+	test_spans_escape();
+	test_spans_reader();
+	test_spans_writer();
 	puts("done");
 	return 0;
 }

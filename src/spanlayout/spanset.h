@@ -1,5 +1,5 @@
 /*
- * spans: the spans of every input, whatever format they came in.
+ * spanset: the spans of every input, whatever format they came in.
  *
  * One flat array of fixed-size records; names and tracks are interned
  * (a trace repeats a few hundred names millions of times), so a span costs
@@ -7,8 +7,8 @@
  * counts what it had to skip or repair, for the summary on stderr.
  * Metadata comments ("# key: value") are kept in order to be passed on.
  */
-#ifndef SL_SPANS_H
-#define SL_SPANS_H
+#ifndef SL_SPANSET_H
+#define SL_SPANSET_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -55,13 +55,13 @@ enum span_format { FMT_AUTO, FMT_SPANS, FMT_CHROME, FMT_TIDB };
  * keys), anything else spans(5) text.  Returns 0, or -1 after reporting
  * an error as "prog: file:line: what".
  */
-int spans_read(struct spanset *s, const char *path, enum span_format fmt);
+int spanset_read(struct spanset *s, const char *path, enum span_format fmt);
 
 /*
- * The JSON reader behind spans_read (json.c): Chrome trace events or a
- * TiDB trace; FMT_AUTO tells them apart by their keys.
+ * The JSON reader behind spanset_read (tracejson.c): Chrome trace events
+ * or a TiDB trace; FMT_AUTO tells them apart by their keys.
  */
 struct input;
-int spans_read_json(struct spanset *s, struct input *in, enum span_format fmt);
+int spanset_read_json(struct spanset *s, struct input *in, enum span_format fmt);
 
 #endif

@@ -1,0 +1,154 @@
+/*
+ * spans: the spans(5) text format, read and written in one place.
+ *
+ * A span line is tab-separated: ID PARENT START_NS DURATION_NS TRACK
+ * [ROW] NAME, ROW only in the laid-out form ("# spanlayout v1") that
+ * spanlayout writes; NAME is the rest of the line with tab, newline and
+ * backslash escaped as \t, \n and \\ (any other backslash stands for
+ * itself).  trace-record and spanlayout write it, spanlayout and
+ * flamegraph-svg's timeline read it; before this module each side had
+ * its own escaping, unescaping and field splitting, and the two readers
+ * took different numbers (an empty START_NS was 0 to one of them).
+ *
+ * The reader pulls one item at a time from an input: a span, with its
+ * numbers checked (digits only, IDs not 0, times in the range below),
+ * or a metadata comment for the caller to keep or ignore.  It owns the
+ * parts of the format that span lines: version lines (a later one
+ * switches the columns, so concatenated files read), and "# open" /
+ * "# open: ID" marks, given as the next span's open flag (a "# open: N"
+ * not followed by span N is trace-record's count, given as metadata).
+ * Pointers it returns stay valid until the next call.
+ *
+ * One error policy, with one switch.  A bad span line is named as
+ * "prog: file:line: what: "field"" and either stops the reader
+ * (spanlayout: it computes the layout from the parents, and a span left
+ * out would silently move its children and all below them) or is skipped,
+ * the first few named and all counted (flamegraph-svg's timeline: the rows
+ * are already laid out, so a bad line costs its own box only).  A line the
+ * caller finds bad for its own reasons (an ID seen twice, a row it cannot
+ * draw) goes through the same policy with spans_reject.  An unsupported
+ * version, or a file that is not laid out where that is required, stops
+ * the reader whatever the policy: no line after it could be read right.
+ *
+ * The range of times: a span's start and its end (start + duration) lie
+ * within plus or minus 2^62 ns, about 146 years either side of the epoch
+ * (or of whatever time the trace counts from), and it lasts at most 2^62
+ * ns.  Then the time between any two of them fits a signed 64-bit
+ * integer, and so does a duration, so no reader overflows computing an
+ * end, a self time or a time relative to the earliest start.  spanlayout
+ * makes the same check of the times it writes, relative to the earliest
+ * start, so that whatever it writes its readers take back.  Rejected:
+ * all of int64 (an end, or the distance between two starts, overflows;
+ * one reader took starts another then refused) and a check per program
+ * (three programs drew three different edges).
+ */
+#ifndef FT_SPANS_H
+#define FT_SPANS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input.h"
+
+#define SPAN_TIME_MAX ((int64_t)1 << 62)
+#define SPAN_TIME_MIN (-SPAN_TIME_MAX)
+
+enum span_range { SPAN_IN_RANGE, SPAN_START_OUT, SPAN_END_OUT, SPAN_TOO_LONG };
+
+/*
+ * Whether a span starting at start (ns) and lasting dur ns is in range;
+ * the start is checked first, then the end, then the duration.
+ */
+enum span_range span_range_check(int64_t start, uint64_t dur);
+
+/* What is wrong, for a message: "start outside ...", "span ends past ...". */
+const char *span_range_what(enum span_range r);
+
+/* The first line of the laid-out form, which flamegraph-svg looks for. */
+#define SPANS_LAID_OUT_MAGIC "# spanlayout v1"
+
+/* One span line, as read or to be written. */
+struct spans_rec {
+	uint64_t id, parent;	/* parent 0: a root */
+	int64_t start;		/* ns */
+	uint64_t dur;		/* ns */
+	const char *track;	/* never empty: an empty TRACK reads as "-" */
+	size_t ntrack;
+	uint64_t row;		/* laid-out form only */
+	const char *name;	/* unescaped */
+	size_t nname;
+	int open;		/* marked still open */
+};
+
+/* Columns, in the order of a line, for spans_reject. */
+enum spans_field { SPANS_ID, SPANS_PARENT, SPANS_START, SPANS_DUR,
+    SPANS_TRACK, SPANS_ROW, SPANS_NAME };
+
+/* Reader flags. */
+#define SPANS_SKIP_BAD 1u	/* skip bad span lines instead of stopping */
+#define SPANS_LAID_OUT 2u	/* only spanlayout's output: the first line
+				 * is SPANS_LAID_OUT_MAGIC, START_NS counts
+				 * from 0 (the earliest start), ROW is read */
+
+enum spans_item { SPANS_END, SPANS_SPAN, SPANS_META };
+
+struct spans_reader {
+	struct input *in;
+	unsigned flags;
+	int cols;		/* 6: spans v1, 7: spanlayout v1 */
+	uint64_t line;		/* of the item last returned */
+	uint64_t skipped;	/* bad span lines (SPANS_SKIP_BAD) */
+	const char *meta;	/* SPANS_META: the comment without "# " */
+	size_t nmeta;
+	/* The line a call read and keeps for the next one, and its fields. */
+	const char *f[7];
+	size_t fn[7];
+	const char *held;
+	size_t nheld;
+	int open;		/* "# open" seen: the next span is open */
+	char *pend;		/* "open: N", undecided until the next line */
+	size_t npend, cappend;
+	uint64_t pend_id;
+	char *name;		/* the unescaped NAME */
+	size_t capname;
+};
+
+/* Read spans(5) from in, which the caller opened and closes. */
+void spans_reader_init(struct spans_reader *r, struct input *in, unsigned flags);
+
+/*
+ * The next item: SPANS_SPAN with *rec filled, SPANS_META with r->meta
+ * (a comment holding ':', or an "open: N" that marked no span), or
+ * SPANS_END.  Returns -1 after reporting an error that stops the reader.
+ */
+int spans_next(struct spans_reader *r, struct spans_rec *rec);
+
+/*
+ * The span spans_next just returned fails a check of the caller's, what
+ * (such as "duplicate ID") naming the problem with field f: reported and
+ * counted as a bad line.  Returns -1 when the reader stops at bad lines
+ * (the caller then stops too), else 0 (the caller drops the span).
+ */
+int spans_reject(struct spans_reader *r, enum spans_field f, const char *what);
+
+/* Name the count of skipped lines, if any, and free what r holds. */
+void spans_reader_free(struct spans_reader *r);
+
+/*
+ * s[0..n) with tab, newline and backslash escaped, into d (room for 2 * n
+ * bytes), and back (d: room for n bytes); both return the length.
+ */
+size_t spans_escape(char *d, const char *s, size_t n);
+size_t spans_unescape(char *d, const char *s, size_t n);
+
+/* s[0..n) escaped, to standard output (out.h): a NAME or a metadata value. */
+void spans_put_escaped(const char *s, size_t n);
+
+/*
+ * One span line to standard output, 6 columns or, with rows, 7, after
+ * its mark when r->open: "# open" in the laid-out form, "# open: ID" in
+ * the other.
+ */
+void spans_put(const struct spans_rec *r, int rows);
+
+#endif

@@ -1,0 +1,136 @@
+/*
+ * spanset: the span set, format detection, and spans(5) text into it.
+ *
+ * spans(5) is read by the codec in src/lib/spans.c, which stops at a
+ * line that is not a span (too few fields, a start that is not a number,
+ * a negative duration) with its file and line, because a span left out
+ * would silently re-parent its children.  Files written by spanlayout
+ * itself ("# spanlayout v1") are read too, their ROW only checked, so a
+ * laid-out file can be edited with grep and laid out again.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/err.h"
+#include "../lib/input.h"
+#include "../lib/spans.h"
+#include "spanset.h"
+
+void
+spanset_init(struct spanset *s)
+{
+	memset(s, 0, sizeof *s);
+	intern_init(&s->names);
+	intern_init(&s->tracks);
+}
+
+void
+spanset_free(struct spanset *s)
+{
+	for (size_t i = 0; i < s->nmeta; i++)
+		free(s->meta[i]);
+	free(s->meta);
+	free(s->v);
+	free(s->files);
+	intern_free(&s->names);
+	intern_free(&s->tracks);
+}
+
+struct span *
+spanset_add(struct spanset *s)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 4096;
+		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
+	}
+	memset(&s->v[s->n], 0, sizeof s->v[0]);
+	s->v[s->n].file = (uint32_t)(s->nfiles - 1);
+	return &s->v[s->n++];
+}
+
+void
+spanset_meta(struct spanset *s, const char *text, size_t n)
+{
+	char *m = xmalloc(n + 1);
+
+	memcpy(m, text, n);
+	m[n] = '\0';
+	if (s->nmeta == s->capmeta) {
+		s->capmeta = s->capmeta ? s->capmeta * 2 : 16;
+		s->meta = xrealloc(s->meta, s->capmeta * sizeof *s->meta);
+	}
+	s->meta[s->nmeta++] = m;
+}
+
+/* Keys spanlayout writes itself: not passed on from a laid-out input. */
+static int
+own_key(const char *p, size_t n)
+{
+	static const char *const keys[] = { "rows:", "time-origin-ns:",
+	    "orphans:", "cycles-broken:", "cycle-broken:", NULL };
+
+	for (int i = 0; keys[i]; i++)
+		if (n >= strlen(keys[i]) && memcmp(p, keys[i], strlen(keys[i])) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+read_text(struct spanset *s, struct input *in)
+{
+	struct spans_reader r;
+	struct spans_rec rec;
+	int k;
+
+	spans_reader_init(&r, in, 0);
+	while ((k = spans_next(&r, &rec)) > 0) {
+		struct span *sp;
+
+		if (k == SPANS_META) {
+			if (!own_key(r.meta, r.nmeta))
+				spanset_meta(s, r.meta, r.nmeta);
+			continue;
+		}
+		sp = spanset_add(s);
+		sp->line = r.line;
+		sp->id = rec.id;
+		sp->parent = rec.parent;
+		sp->start = rec.start;
+		sp->dur = rec.dur;
+		sp->track = intern_put(&s->tracks, rec.track, rec.ntrack, NULL);
+		sp->name = intern_put(&s->names, rec.name, rec.nname, NULL);
+		if (rec.open) {
+			sp->flags |= SPAN_OPEN;
+			s->open_spans++;
+		}
+	}
+	spans_reader_free(&r);
+	return k < 0 ? -1 : 0;
+}
+
+int
+spanset_read(struct spanset *s, const char *path, enum span_format fmt)
+{
+	struct input in;
+	int c, r;
+
+	if (input_open(&in, path, "\n") < 0)
+		return -1;
+	s->files = xrealloc(s->files, (s->nfiles + 1) * sizeof *s->files);
+	s->files[s->nfiles++] = in.name;
+	if (fmt == FMT_AUTO) {
+		if ((c = input_peek(&in)) == -2) {
+			input_close(&in);
+			return -1;
+		}
+		if (c != '{' && c != '[')
+			fmt = FMT_SPANS;
+	}
+	if (fmt == FMT_SPANS)
+		r = read_text(s, &in);
+	else
+		r = spanset_read_json(s, &in, fmt);
+	input_close(&in);
+	return r;
+}

@@ -198,7 +198,7 @@ check_relative(const struct spanset *s)
 }
 
 int
-tree_build(struct tree *t, const struct spanset *s, int by_track)
+tree_build(struct tree *t, const struct spanset *s, enum bands bands)
 {
 	size_t n = s->n, mask, nodes;
 	uint32_t *slots, *bandof, *cnt;
@@ -221,14 +221,14 @@ tree_build(struct tree *t, const struct spanset *s, int by_track)
 		else if (sp->parent != 0 &&
 		    (p = find_id(s, slots, mask, sp->parent)) == TREE_NONE)
 			t->orphans++;
-		if (p != TREE_NONE && s->v[p].track != sp->track && by_track < 0)
-			by_track = 0;
+		if (p != TREE_NONE && s->v[p].track != sp->track &&
+		    bands == BANDS_AUTO)
+			bands = BANDS_ONE;
 		t->parent[i] = p;
 	}
 	free(slots);
-	t->by_track = by_track != 0;
-	by_track = t->by_track;
-	for (size_t i = 0; i < n && by_track; i++)
+	t->by_track = bands != BANDS_ONE;
+	for (size_t i = 0; i < n && t->by_track; i++)
 		if (t->parent[i] != TREE_NONE &&
 		    s->v[t->parent[i]].track != s->v[i].track)
 			t->parent[i] = TREE_NONE;
@@ -237,7 +237,7 @@ tree_build(struct tree *t, const struct spanset *s, int by_track)
 	/* Bands: tracks in order of first appearance, or one. */
 	bandof = xmalloc((intern_count(&s->tracks) + 1) * sizeof *bandof);
 	t->band_track = xmalloc((intern_count(&s->tracks) + 1) * sizeof *t->band_track);
-	t->nbands = by_track ? 0 : 1;
+	t->nbands = t->by_track ? 0 : 1;
 	t->band_track[0] = 0;
 	for (size_t i = 0; i < intern_count(&s->tracks); i++)
 		bandof[i] = TREE_NONE;
@@ -247,12 +247,12 @@ tree_build(struct tree *t, const struct spanset *s, int by_track)
 
 		if (s->v[i].start < t->origin)
 			t->origin = s->v[i].start;
-		if (by_track && bandof[tr] == TREE_NONE) {
+		if (t->by_track && bandof[tr] == TREE_NONE) {
 			bandof[tr] = (uint32_t)t->nbands;
 			t->band_track[t->nbands++] = tr;
 		}
 		if (t->parent[i] == TREE_NONE)
-			t->parent[i] = (uint32_t)(n + (by_track ? bandof[tr] : 0));
+			t->parent[i] = (uint32_t)(n + (t->by_track ? bandof[tr] : 0));
 	}
 	free(bandof);
 	nodes = n + t->nbands;

@@ -36,15 +36,19 @@ struct tree {
 	uint32_t cycle_at[5];	/* the first spans chosen to break cycles */
 };
 
+/* How spans are banded: --together, --by-track, or by what the trace holds. */
+enum bands { BANDS_ONE, BANDS_BY_TRACK, BANDS_AUTO };
+
 /*
  * Build the tree of s.  Duplicate ids are an error (reported with both
  * places; returns -1); a missing parent, a span that is its own parent and
- * a cycle make roots, counted.  With by_track 1, a span whose parent is
- * on another track is a root of its own track's band; with -1, bands are
- * used when no span has its parent on another track (Chrome traces, one
- * thread per track), else one band for all (t->by_track says which).
+ * a cycle make roots, counted.  With BANDS_BY_TRACK, a span whose parent
+ * is on another track is a root of its own track's band; with BANDS_AUTO,
+ * bands are used when no span has its parent on another track (Chrome
+ * traces, one thread per track), else one band for all (t->by_track says
+ * which).
  */
-int tree_build(struct tree *t, const struct spanset *s, int by_track);
+int tree_build(struct tree *t, const struct spanset *s, enum bands bands);
 void tree_free(struct tree *t);
 
 /*

@@ -127,94 +127,134 @@ summary(const struct spanset *s, const struct tree *t)
 		warnx("... and %llu more cycles", (unsigned long long)(t->cycles - 5));
 }
 
-int
-main(int argc, char **argv)
-{
-	enum { OPT_FOLD = 256 };
-	static const struct option longopts[] = {
-		{ "by-track", no_argument, NULL, 't' },
-		{ "fold", optional_argument, NULL, OPT_FOLD },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "together", no_argument, NULL, 'T' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum span_format fmt = FMT_AUTO;
-	int ch, by_track = -1, fold = 0, status = 0;
-	struct spanset s;
-	struct tree t;
+/* What is written: the layout, or folded stacks by self or total time. */
+enum output { OUT_LAYOUT, OUT_FOLD_SELF, OUT_FOLD_TOTAL };
 
-	err_init(argv[0]);
-	out_init();
+struct options {
+	enum span_format fmt;
+	enum bands bands;
+	enum output output;
+};
+
+enum { OPT_FOLD = 256 };
+
+static const struct option longopts[] = {
+	{ "by-track", no_argument, NULL, 't' },
+	{ "fold", optional_argument, NULL, OPT_FOLD },
+	{ "format", required_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "together", no_argument, NULL, 'T' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* --format's names, by enum span_format. */
+static const char *const formats[] = {
+	[FMT_AUTO] = "auto", [FMT_SPANS] = "spans", [FMT_CHROME] = "chrome",
+	[FMT_TIDB] = "tidb",
+};
+
+/* The options into o, argc and argv past them; --help, --version and a
+ * usage error exit here. */
+static void
+parse_options(int *argcp, char ***argvp, struct options *o)
+{
+	int ch;
+	size_t i;
+
+	*o = (struct options){ FMT_AUTO, BANDS_AUTO, OUT_LAYOUT };
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":f:htTV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(*argcp, *argvp, ":f:htTV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
-			if (strcmp(optarg, "auto") == 0)
-				fmt = FMT_AUTO;
-			else if (strcmp(optarg, "spans") == 0)
-				fmt = FMT_SPANS;
-			else if (strcmp(optarg, "chrome") == 0)
-				fmt = FMT_CHROME;
-			else if (strcmp(optarg, "tidb") == 0)
-				fmt = FMT_TIDB;
-			else
+			for (i = 0; i < sizeof formats / sizeof *formats; i++)
+				if (strcmp(optarg, formats[i]) == 0)
+					break;
+			if (i == sizeof formats / sizeof *formats)
 				die(EXIT_USAGE, "unknown format \"%s\" (auto, spans, "
 				    "chrome or tidb)", optarg);
+			o->fmt = (enum span_format)i;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+			exit(fflush(stdout) == 0 ? 0 : EXIT_INPUT);
 		case 't':
-			by_track = 1;
+			o->bands = BANDS_BY_TRACK;
 			break;
 		case 'T':
-			by_track = 0;
+			o->bands = BANDS_ONE;
 			break;
 		case 'V':
 			puts("spanlayout (flametools) " FT_VERSION);
-			return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+			exit(fflush(stdout) == 0 ? 0 : EXIT_INPUT);
 		case OPT_FOLD:
 			if (optarg == NULL || strcmp(optarg, "self") == 0)
-				fold = 1;
+				o->output = OUT_FOLD_SELF;
 			else if (strcmp(optarg, "total") == 0)
-				fold = 2;
+				o->output = OUT_FOLD_TOTAL;
 			else
 				die(EXIT_USAGE, "--fold takes self or total, not \"%s\"",
 				    optarg);
 			break;
 		default:
-			opt_fail(ch, argv, usage_text);
+			opt_fail(ch, *argvp, usage_text);
 		}
 	}
-	argc -= optind;
-	argv += optind;
+	*argcp -= optind;
+	*argvp += optind;
+}
 
+/* Every input (standard input when none) into s; -1 after an error. */
+static int
+read_inputs(struct spanset *s, int argc, char **argv, enum span_format fmt)
+{
+	if (argc == 0)
+		return spanset_read(s, "-", fmt);
+	for (int i = 0; i < argc; i++)
+		if (spanset_read(s, argv[i], fmt) < 0)
+			return -1;
+	return 0;
+}
+
+/* The layout, or the folded stacks, of t to standard output. */
+static void
+write_output(const struct tree *t, const struct spanset *s,
+    const struct options *o)
+{
+	uint32_t *row, rows;
+
+	if (o->output != OUT_LAYOUT) {
+		if (fold_write(t, s, o->output == OUT_FOLD_TOTAL,
+		    o->bands == BANDS_BY_TRACK) < 0)
+			die(EXIT_INPUT, "a stack's total time does not fit in 64 bits");
+		return;
+	}
+	row = xmalloc((t->n + 1) * sizeof *row);
+	rows = layout_rows(t, s, row);
+	write_layout(s, t, row, rows);
+	free(row);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct spanset s;
+	struct tree t;
+
+	err_init(argv[0]);
+	out_init();
+	parse_options(&argc, &argv, &o);
 	spanset_init(&s);
-	if (argc == 0 && spanset_read(&s, "-", fmt) < 0)
-		status = EXIT_INPUT;
-	for (int i = 0; i < argc && status == 0; i++)
-		if (spanset_read(&s, argv[i], fmt) < 0)
-			status = EXIT_INPUT;
-	if (status == 0 && tree_build(&t, &s, by_track) < 0)
-		status = EXIT_INPUT;
-	if (status == 0) {
-		if (fold) {
-			if (fold_write(&t, &s, fold == 2, by_track == 1) < 0)
-				die(EXIT_INPUT, "a stack's total time does not fit in "
-				    "64 bits");
-		} else {
-			uint32_t *row = xmalloc((t.n + 1) * sizeof *row);
-			uint32_t rows = layout_rows(&t, &s, row);
-
-			write_layout(&s, &t, row, rows);
-			free(row);
-		}
-		summary(&s, &t);
-		out_flush();
-		tree_free(&t);
+	if (read_inputs(&s, argc, argv, o.fmt) < 0 ||
+	    tree_build(&t, &s, o.bands) < 0) {
+		spanset_free(&s);
+		return EXIT_INPUT;
 	}
+	write_output(&t, &s, &o);
+	summary(&s, &t);
+	out_flush();
+	tree_free(&t);
 	spanset_free(&s);
-	return status;
+	return 0;
 }

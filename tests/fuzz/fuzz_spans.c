@@ -66,7 +66,7 @@ run(const char *path, enum span_format fmt)
 	struct tree t;
 
 	spanset_init(&s);
-	if (spanset_read(&s, path, fmt) == 0 && tree_build(&t, &s, -1) == 0) {
+	if (spanset_read(&s, path, fmt) == 0 && tree_build(&t, &s, BANDS_AUTO) == 0) {
 		uint32_t *row = malloc((t.n + 1) * sizeof *row);
 
 		layout_rows(&t, &s, row);

@@ -413,144 +413,169 @@ struct frame {
 	uint32_t mbase;		/* its siblings' monotonic stack starts here */
 };
 
+/* What placing the spans of one trace keeps, per span (or band node). */
+struct placing {
+	const struct tree *t;
+	int64_t *st, *oe;	/* start, and end as occupied on its row */
+	int64_t *maxend;	/* latest end in its subtree */
+	uint32_t *deep;		/* deepest row + 1 in its subtree */
+	uint32_t *rowp1;	/* row + 1 */
+	struct mono *ms;	/* placed siblings' rows, a monotonic stack */
+	size_t mtop;
+	struct rows R;
+};
+
+/* The row (plus one) for child c of f's span, the next to place. */
+static uint32_t
+place(struct placing *P, const struct frame *f, uint32_t c)
+{
+	const struct tree *t = P->t;
+	const int64_t *st = P->st, *oe = P->oe, *maxend = P->maxend;
+	uint32_t end = t->first[f->x + 1], du = P->rowp1[f->x], cand;
+
+	/* The article's row. */
+	cand = du + 1;
+	if (f->k + 1 < end) {
+		uint32_t last = t->kids[f->k + 1];
+
+		if (maxend[c] > st[last] || st[c] == st[last])
+			cand = P->deep[last] == P->rowp1[last] ? P->rowp1[last] + 1
+			    : P->deep[last] + 2;
+	}
+	if (taken(&P->R, cand - 1, st[c], oe[c])) {
+		/* Below every overlapping placed sibling, then free. */
+		int64_t lim = maxend[c] > st[c] ? maxend[c]
+		    : st[c] == INT64_MAX ? st[c] : st[c] + 1;
+		uint32_t lo = f->k + 1, hi = end, g = du + 1;
+		size_t a = f->mbase, z = P->mtop;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (st[t->kids[mid]] < lim)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* Oldest stack entry with pos < lo holds the max. */
+		while (a < z) {
+			size_t mid = a + (z - a) / 2;
+
+			if (P->ms[mid].pos < lo)
+				z = mid;
+			else
+				a = mid + 1;
+		}
+		if (a < P->mtop && P->ms[a].below > g)
+			g = P->ms[a].below;
+		if (g > cand)
+			cand = g;
+		while (taken(&P->R, cand - 1, st[c], oe[c]))
+			cand++;
+	}
+	return cand;
+}
+
+/* x's subtree is complete; f is its parent's frame. */
+static void
+subtree_done(struct placing *P, const struct frame *f, uint32_t x)
+{
+	uint32_t p = f->x, below;
+
+	if (P->deep[x] > P->deep[p])
+		P->deep[p] = P->deep[x];
+	below = P->deep[x] == P->rowp1[x] ? P->rowp1[x] + 1 : P->deep[x] + 2;
+	while (P->mtop > f->mbase && P->ms[P->mtop - 1].below <= below)
+		P->mtop--;
+	P->ms[P->mtop++] = (struct mono){ f->k, below };
+}
+
 uint32_t
 layout_rows(const struct tree *t, const struct spanset *s, uint32_t *row)
 {
-	size_t n = t->n, nodes = n + t->nbands, top = 0, mtop = 0;
-	int64_t *st = xmalloc((n ? n : 1) * sizeof *st);
-	int64_t *oe = xmalloc((n ? n : 1) * sizeof *oe);
-	int64_t *maxend = xmalloc((nodes + 1) * sizeof *maxend);
-	uint32_t *deep = xmalloc((nodes + 1) * sizeof *deep);	/* deepest row + 1 */
-	uint32_t *rowp1 = xmalloc((nodes + 1) * sizeof *rowp1);	/* row + 1 */
+	size_t n = t->n, nodes = n + t->nbands, top = 0;
 	struct frame *fs = xmalloc((n + 2) * sizeof *fs);
-	struct mono *ms = xmalloc((n + 1) * sizeof *ms);
-	struct rows R;
+	struct placing P;
 	uint32_t base = 0, used = 0;
 
-	memset(&R, 0, sizeof R);
-	R.st = st;
-	R.oe = oe;
-	R.l = xmalloc((n ? n : 1) * sizeof *R.l);
-	R.r = xmalloc((n ? n : 1) * sizeof *R.r);
+	memset(&P, 0, sizeof P);
+	P.t = t;
+	P.st = xmalloc((n ? n : 1) * sizeof *P.st);
+	P.oe = xmalloc((n ? n : 1) * sizeof *P.oe);
+	P.maxend = xmalloc((nodes + 1) * sizeof *P.maxend);
+	P.deep = xmalloc((nodes + 1) * sizeof *P.deep);
+	P.rowp1 = xmalloc((nodes + 1) * sizeof *P.rowp1);
+	P.ms = xmalloc((n + 1) * sizeof *P.ms);
+	P.R.st = P.st;
+	P.R.oe = P.oe;
+	P.R.l = xmalloc((n ? n : 1) * sizeof *P.R.l);
+	P.R.r = xmalloc((n ? n : 1) * sizeof *P.R.r);
 	for (size_t i = 0; i < n; i++) {
-		st[i] = s->v[i].start;
-		maxend[i] = st[i] + (int64_t)s->v[i].dur;
-		oe[i] = s->v[i].dur ? maxend[i] : st[i] == INT64_MAX ? st[i] : st[i] + 1;
+		int64_t st = s->v[i].start;
+
+		P.st[i] = st;
+		P.maxend[i] = st + (int64_t)s->v[i].dur;
+		P.oe[i] = s->v[i].dur ? P.maxend[i] : st == INT64_MAX ? st : st + 1;
 	}
 	for (size_t i = n; i-- > 0;) {
 		uint32_t x = t->pre[i], p = t->parent[x];
 
-		if (p < n && maxend[x] > maxend[p])
-			maxend[p] = maxend[x];
+		if (p < n && P.maxend[x] > P.maxend[p])
+			P.maxend[p] = P.maxend[x];
 	}
 
 	/*
 	 * Rows are kept plus one, so that a band's virtual root sits on "row"
-	 * base (the row above the band's first).
+	 * base (the row above the band's first).  Each band is walked depth
+	 * first with an explicit stack of frames: a frame places its span's
+	 * children one at a time, latest start first.
 	 */
 	for (size_t b = 0; b < t->nbands; b++) {
 		uint32_t vr = (uint32_t)(n + b);
 
-		rowp1[vr] = base;
-		deep[vr] = base;
+		P.rowp1[vr] = base;
+		P.deep[vr] = base;
 		fs[0] = (struct frame){ vr, t->first[vr + 1], 0 };
 		top = 1;
-		mtop = 0;
+		P.mtop = 0;
 		while (top > 0) {
 			struct frame *f = &fs[top - 1];
-			uint32_t x = f->x, c, end = t->first[x + 1], cand, du = rowp1[x];
+			uint32_t c;
 
-			if (f->k == t->first[x]) {
-				/* x is complete: tell its parent's frame. */
-				top--;
-				if (top == 0)
-					break;
-				f = &fs[top - 1];
-				mtop = fs[top].mbase;
-				goto finished;
-			}
-			c = t->kids[--f->k];
-			/* The article's row. */
-			cand = du + 1;
-			if (f->k + 1 < end) {
-				uint32_t last = t->kids[f->k + 1];
-
-				if (maxend[c] > st[last] || st[c] == st[last])
-					cand = deep[last] == rowp1[last] ? rowp1[last] + 1
-					    : deep[last] + 2;
-			}
-			if (taken(&R, cand - 1, st[c], oe[c])) {
-				/* Below every overlapping placed sibling, then free. */
-				int64_t lim = maxend[c] > st[c] ? maxend[c]
-				    : st[c] == INT64_MAX ? st[c] : st[c] + 1;
-				uint32_t lo = f->k + 1, hi = end, g = du + 1;
-				size_t a = f->mbase, z = mtop;
-
-				while (lo < hi) {
-					uint32_t mid = lo + (hi - lo) / 2;
-
-					if (st[t->kids[mid]] < lim)
-						lo = mid + 1;
-					else
-						hi = mid;
+			if (f->k == t->first[f->x]) {
+				/* f's span is complete: tell its parent's frame. */
+				if (--top > 0) {
+					P.mtop = f->mbase;
+					subtree_done(&P, &fs[top - 1], f->x);
 				}
-				/* Oldest stack entry with pos < lo holds the max. */
-				while (a < z) {
-					size_t mid = a + (z - a) / 2;
-
-					if (ms[mid].pos < lo)
-						z = mid;
-					else
-						a = mid + 1;
-				}
-				if (a < mtop && ms[a].below > g)
-					g = ms[a].below;
-				if (g > cand)
-					cand = g;
-				while (taken(&R, cand - 1, st[c], oe[c]))
-					cand++;
-			}
-			rowp1[c] = cand;
-			deep[c] = cand;
-			put_row(&R, cand - 1, c);
-			if (t->first[c + 1] > t->first[c]) {
-				fs[top++] = (struct frame){ c, t->first[c + 1], (uint32_t)mtop };
 				continue;
 			}
-			x = c;
-			goto leaf;
-finished:
-			x = fs[top].x;
-leaf:
-			/* x's subtree is complete; f is its parent's frame. */
-			{
-				uint32_t p = f->x, below;
-
-				if (deep[x] > deep[p])
-					deep[p] = deep[x];
-				below = deep[x] == rowp1[x] ? rowp1[x] + 1 : deep[x] + 2;
-				while (mtop > f->mbase && ms[mtop - 1].below <= below)
-					mtop--;
-				ms[mtop++] = (struct mono){ f->k, below };
-			}
+			c = t->kids[--f->k];
+			P.rowp1[c] = P.deep[c] = place(&P, f, c);
+			put_row(&P.R, P.rowp1[c] - 1, c);
+			if (t->first[c + 1] > t->first[c])
+				fs[top++] = (struct frame){ c, t->first[c + 1],
+				    (uint32_t)P.mtop };
+			else
+				subtree_done(&P, f, c);
 		}
-		if (deep[vr] > used)
-			used = deep[vr];
+		if (P.deep[vr] > used)
+			used = P.deep[vr];
 		/* The next band starts after one empty row. */
-		base = deep[vr] + 1;
+		base = P.deep[vr] + 1;
 	}
 	for (size_t i = 0; i < n; i++)
-		row[i] = rowp1[i] - 1;
-	free(st);
-	free(oe);
-	free(maxend);
-	free(deep);
-	free(rowp1);
+		row[i] = P.rowp1[i] - 1;
+	free(P.st);
+	free(P.oe);
+	free(P.maxend);
+	free(P.deep);
+	free(P.rowp1);
+	free(P.ms);
+	free(P.R.l);
+	free(P.R.r);
+	free(P.R.root);
+	free(P.R.path);
 	free(fs);
-	free(ms);
-	free(R.l);
-	free(R.r);
-	free(R.root);
-	free(R.path);
 	return used;
 }

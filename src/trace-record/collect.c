@@ -47,7 +47,8 @@
 #include "../lib/spans.h"
 #include "../libtracerecord/proto.h"
 
-struct span {
+/* A span as collected: clock ticks, ids as the program made them. */
+struct cspan {
 	uint64_t	id, parent, start, end, name;
 	uint32_t	out;		/* output id */
 	uint32_t	pid, tid;
@@ -108,7 +109,7 @@ struct raw {
 enum { TAG_KIND = 3, TAG_ROOT = 4 };
 
 struct collect {
-	struct span	*spans;
+	struct cspan	*spans;
 	size_t		 nspans, capspans;
 	struct seqtab	*tabs;
 	size_t		 ntabs, captabs, lasttab;
@@ -403,7 +404,7 @@ event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e,
 	t->maxseq = seq;
 	slot = seq_add(t, seq);
 	c->spans = xgrow(c->spans, &c->capspans, c->nspans + 1, sizeof *c->spans);
-	struct span *s = &c->spans[c->nspans];
+	struct cspan *s = &c->spans[c->nspans];
 
 	memset(s, 0, sizeof *s);
 	s->id = id;
@@ -626,8 +627,8 @@ collect_recording(struct collect *c)
 static int
 by_start(const void *a, const void *b, const void *ctx)
 {
-	const struct span *spans = ctx;
-	const struct span *x = &spans[*(const uint32_t *)a],
+	const struct cspan *spans = ctx;
+	const struct cspan *x = &spans[*(const uint32_t *)a],
 	    *y = &spans[*(const uint32_t *)b];
 
 	/* Raw values of one clock (offsets already applied) compare as times. */
@@ -717,7 +718,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	const struct name *nm = NULL;
 
 	for (i = 0; i < c->nspans; i++) {
-		const struct span *s = &c->spans[order[i]];
+		const struct cspan *s = &c->spans[order[i]];
 		struct spans_rec rec = { .id = s->out, .open = !s->ended };
 		char track[5 + NUM_U64_MAX], addr[3 + 16];
 

@@ -149,7 +149,7 @@ timeline(struct input *in, struct svg_opts *o)
 		status = EXIT_INPUT;
 	input_close(in);
 	if (status == 0 && t.n == 0) {
-		warnx("no spans found");
+		warn_msg("no spans found");
 		svg_write_empty(o);
 		out_flush();
 		status = EXIT_USAGE;
@@ -165,7 +165,7 @@ timeline(struct input *in, struct svg_opts *o)
 	elided = timeline_write(&t, o);
 	out_flush();
 	if (elided)
-		warnx("left out of the static picture %zu span%s narrower than "
+		warn_msg("left out of the static picture %zu span%s narrower than "
 		    "--minwidth (the script draws them all)", elided,
 		    elided == 1 ? "" : "s");
 	/* The picture is drawn, but without the spans that were skipped. */
@@ -422,7 +422,7 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 	if (flame_build(&f, &op->flame) < 0)
 		die(EXIT_INPUT, "the counts add up to 2^64 or more");
 	if (f.total <= 0) {
-		warnx("no stack counts found");
+		warn_msg("no stack counts found");
 		svg_write_empty(o);
 		out_flush();
 		flame_free(&f);
@@ -433,7 +433,7 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 	if (op->palfile && palmap_write(o->palmap, op->palfile) < 0)
 		status = EXIT_INPUT;
 	if (elided)
-		warnx("left out %zu frame%s narrower than --minwidth", elided,
+		warn_msg("left out %zu frame%s narrower than --minwidth", elided,
 		    elided == 1 ? "" : "s");
 	flame_free(&f);
 	return status;

@@ -59,7 +59,7 @@ vmsg(const char *file, unsigned long long line, const char *fmt, va_list ap)
 }
 
 void
-warnx(const char *fmt, ...)
+warn_msg(const char *fmt, ...)
 {
 	va_list ap;
 

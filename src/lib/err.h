@@ -34,11 +34,11 @@ void err_init(const char *argv0);
 void err_input_status(int status);
 
 /* "prog: msg" on stderr. */
-void warnx(const char *fmt, ...) PRINTFLIKE(1, 2);
+void warn_msg(const char *fmt, ...) PRINTFLIKE(1, 2);
 /* "prog: file:line: msg" on stderr; line 0 prints "prog: file: msg". */
 void warn_at(const char *file, unsigned long long line, const char *fmt, ...)
 	PRINTFLIKE(3, 4);
-/* warnx, then exit(status). */
+/* warn_msg, then exit(status). */
 noreturn void die(int status, const char *fmt, ...)
 	PRINTFLIKE(2, 3);
 

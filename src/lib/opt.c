@@ -12,11 +12,11 @@ void
 opt_fail(int ch, char **argv, const char *usage)
 {
 	if (ch == ':')
-		warnx("option \"%s\" needs an argument", argv[optind - 1]);
+		warn_msg("option \"%s\" needs an argument", argv[optind - 1]);
 	else if (optopt && optopt < 256)
-		warnx("unknown option \"-%c\"", optopt);
+		warn_msg("unknown option \"-%c\"", optopt);
 	else
-		warnx("unknown option \"%s\"", argv[optind - 1]);
+		warn_msg("unknown option \"%s\"", argv[optind - 1]);
 	fputs(usage, stderr);
 	exit(EXIT_USAGE);
 }

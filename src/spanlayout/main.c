@@ -113,7 +113,7 @@ summary(const struct spanset *s, const struct tree *t)
 	    "event that is not a span (not X, B, E or M) ignored",
 	    "events that are not spans (not X, B, E or M) ignored");
 	if (!first)
-		warnx("%s", buf);
+		warn_msg("%s", buf);
 	for (uint64_t i = 0; i < t->cycles && i < 5; i++) {
 		const struct span *sp = &s->v[t->cycle_at[i]];
 		char q[4 * 60 + 8];
@@ -124,7 +124,7 @@ summary(const struct spanset *s, const struct tree *t)
 		    intern_len(&s->names, sp->name), 60));
 	}
 	if (t->cycles > 5)
-		warnx("... and %llu more cycles", (unsigned long long)(t->cycles - 5));
+		warn_msg("... and %llu more cycles", (unsigned long long)(t->cycles - 5));
 }
 
 /* What is written: the layout, or folded stacks by self or total time. */

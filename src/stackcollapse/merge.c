@@ -209,7 +209,7 @@ merge_write(struct merge *m, int diff, int normalize)
 			    t1 / t0);
 
 			if (!(v < 18446744073709551616.0L)) {
-				warnx("a scaled count (-n) does not fit in 64 bits");
+				warn_msg("a scaled count (-n) does not fit in 64 bits");
 				free(scaled);
 				return -1;
 			}

@@ -74,9 +74,9 @@ usage_fail(const char *pre, const char *arg)
 	char q[512];
 
 	if (arg)
-		warnx("%s%s", pre, err_quote(q, arg, strlen(arg), 100));
+		warn_msg("%s%s", pre, err_quote(q, arg, strlen(arg), 100));
 	else
-		warnx("%s", pre);
+		warn_msg("%s", pre);
 	fputs(usage_text, stderr);
 	exit(EXIT_SELF);
 }

@@ -231,9 +231,9 @@ record_run(const struct record_opts *o, char **argv)
 	collect_write(c, &cal, argv, bad, t1 - t0);
 	out_flush();
 	if (bad)
-		warnx("%llu malformed packets ignored", (unsigned long long)bad);
+		warn_msg("%llu malformed packets ignored", (unsigned long long)bad);
 	if (collect_dropped(c))
-		warnx("%llu spans dropped (buffers full; see --buffers)",
+		warn_msg("%llu spans dropped (buffers full; see --buffers)",
 		    (unsigned long long)collect_dropped(c));
 	collect_free(c);
 	munmap(ch.shm, ch.shmsize);

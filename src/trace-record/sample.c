@@ -194,15 +194,15 @@ say_perf(const struct perfev *pe, unsigned hz, int kernel, pid_t attach)
 	size_t nt, missed;
 	int e;
 
-	warnx("sampling at %u Hz with perf_event_open (%s)", hz, kernel ?
+	warn_msg("sampling at %u Hz with perf_event_open (%s)", hz, kernel ?
 	    "kernel and user stacks" : "user stacks only: kernel ones not permitted");
 	if ((missed = perfev_missed(pe, &nt, &e)) == 0)
 		return 0;
 	if (attach)
-		warnx("-p %d: %zu of %zu threads not sampled, or not on every CPU "
+		warn_msg("-p %d: %zu of %zu threads not sampled, or not on every CPU "
 		    "(perf_event_open: %s)", (int)attach, missed, nt, strerror(e));
 	else
-		warnx("the program is not sampled on every CPU (perf_event_open: %s)",
+		warn_msg("the program is not sampled on every CPU (perf_event_open: %s)",
 		    strerror(e));
 	return 1;
 }
@@ -270,10 +270,10 @@ sample_run(const struct sample_opts *o, char **argv)
 				ss = NULL;
 			}
 		} else if (strcmp(o->mechanism, "auto") == 0) {
-			warnx("sampling at %u Hz with SIGPROF timers in the program "
+			warn_msg("sampling at %u Hz with SIGPROF timers in the program "
 			    "(LD_PRELOAD); perf_event_open: %s", o->hz, strerror(e));
 		} else {
-			warnx("sampling at %u Hz with SIGPROF timers in the program "
+			warn_msg("sampling at %u Hz with SIGPROF timers in the program "
 			    "(LD_PRELOAD)", o->hz);
 		}
 		if (write(go, pe ? "p" : "s", 1) != 1)
@@ -298,7 +298,7 @@ sample_run(const struct sample_opts *o, char **argv)
 
 	report_write(&r, &ro);
 	out_flush();
-	warnx("%llu samples, %llu lost", (unsigned long long)r.samples,
+	warn_msg("%llu samples, %llu lost", (unsigned long long)r.samples,
 	    (unsigned long long)r.lost);
 	recs_free(&r);
 	if (o->attach)

@@ -40,7 +40,7 @@ spawn_failed(pid_t child, int report, char **argv)
 	if (n != (ssize_t)sizeof e)
 		return 0;
 	waitpid(child, NULL, 0);
-	warnx("cannot run %s: %s", err_quote(q, argv[0], strlen(argv[0]), 100),
+	warn_msg("cannot run %s: %s", err_quote(q, argv[0], strlen(argv[0]), 100),
 	    strerror(e));
 	return e == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
 }

@@ -335,6 +335,27 @@ function restore(p) {
 	resetBtn.classList.toggle("hide", zoomed === rootFrame);
 }
 
+/*
+ * A tall graph opens on its frames, not on the empty background above a
+ * flame graph's root at the bottom of the file: the window scrolls, if
+ * the zoomed frame's row (the root's, or the URL's zoom) is below it, to
+ * show that row with its callees (above it; below it in an icicle) and,
+ * under the root, the details line, and draws there at once rather
+ * than a frame later.  Only in a standalone SVG: a page that embeds
+ * graphs owns its scrolling.  The static picture is unchanged.
+ */
+function scrollToZoomed() {
+	var m = svg.getScreenCTM();
+	if (!standalone() || !m || !m.d) return;
+	/* The window's height without the scrollbar a wide graph adds. */
+	var h = window.visualViewport ? visualViewport.height : innerHeight,
+		y = rows[zoomed.row].y, up = D.rowy[1] < 0,
+		bot = up && zoomed === rootFrame ? svg.viewBox.baseVal.height : y + fh;
+	if (m.f + (y + fh) * m.d <= h) return;
+	scrollBy(0, Math.ceil(up ? m.f + bot * m.d - h : m.f + y * m.d));
+	draw();
+}
+
 /* A frame made a link by --nameattr; its target is _top by default. */
 function follow(f) { window.open(f.attr.href, f.attr.target); }
 function start() {
@@ -355,6 +376,7 @@ function start() {
 	ctx = canvas.getContext("2d");
 	font = fontsize + "px " + getComputedStyle(details).fontFamily;
 	begin();
+	scrollToZoomed();
 
 	listen(canvas, "mousemove", (e) => { active = true; setHover(at(e)); });
 	listen(canvas, "mouseleave", () => setHover(null));

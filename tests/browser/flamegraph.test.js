@@ -1,8 +1,9 @@
 // Browser tests of flamegraph-svg's SVGs in headless Chromium: hover,
 // click-zoom, reset, search (prompt, nested matches, bad regex, case),
-// state in the URL, hostile names, two graphs on one page, and pixels of
-// a screenshot with scripts on and in an <img>.  Prints "ok NAME" or
-// "FAIL NAME: why" per check and "done" at the end, for tests/run.sh.
+// state in the URL, hostile names, two graphs on one page, a tall graph
+// opening on its root, and pixels of a screenshot with scripts on and in
+// an <img>.  Prints "ok NAME" or "FAIL NAME: why" per check and "done" at
+// the end, for tests/run.sh.
 //   node flamegraph.test.js BIN_DIR TMP_DIR [CHROMIUM]
 "use strict";
 const { execFileSync } = require("child_process");
@@ -218,6 +219,40 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 		await page.mouse("mouseMoved", x, y);
 		d = await page.eval(`T.text(".d")`);
 		check("deep graph: hover after scrolling", d === "Function: f79 (5 samples, 50.00%)", d);
+
+		// A graph much taller than the window opens on its root, at the
+		// bottom of the file, not on the empty top; an icicle, whose root
+		// is at the top, a graph that fits, and a page that embeds a tall
+		// graph do not scroll; a zoom in the URL opens on the zoomed frame.
+		let tall = "";
+		for (let i = 0; i < 200; i++) tall += (tall ? ";" : "") + "t" + i;
+		tall = "main;" + tall + " 5\nmain;g 5\n";
+		const opened = async (file, name) => {
+			await page.goto(file);
+			await page.eval(helpers);
+			await page.eval(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`);
+			const [cx, cy] = await page.eval(`T.center(${JSON.stringify(name)})`);
+			return [Math.round(cy), await page.eval(`scrollY`), pixel(pngPixels(await page.screenshot()), cx, cy),
+				rgb(await page.eval(`T.fill(${JSON.stringify(name)})`))];
+		};
+		const tallFile = svgOf("tall", tall);
+		let o = await opened("file://" + tallFile, "main");
+		check("tall graph opens on its root", o[0] > 0 && o[0] < 900 && o[1] > 0 && o[2] === o[3], o.join(","));
+		await page.eval(`document.documentElement.flamegraph.zoom("t100")`);
+		o = await opened(await page.eval(`location.href`), "t100");
+		check("tall graph: a zoom in the URL opens on the zoomed frame", o[0] > 0 && o[0] < 900 && o[2] === o[3], o.join(","));
+		o = await opened("file://" + svgOf("tall-inverted", tall, ["--inverted"]), "main");
+		check("tall icicle opens at the top", o[0] > 0 && o[0] < 900 && o[1] === 0 && o[2] === o[3], o.join(","));
+		let fits = "";
+		for (let i = 0; i < 40; i++) fits += (fits ? ";" : "") + "s" + i;
+		o = await opened("file://" + svgOf("fits", "main;" + fits + " 1\n"), "main");
+		check("graph that fits the window opens unscrolled", o[0] > 0 && o[0] < 900 && o[1] === 0 && o[2] === o[3], o.join(","));
+		const host = path.join(tmp, "tall.html");
+		fs.writeFileSync(host, "<!doctype html><html><body><p id=top>top</p>" + inline(tallFile) + inline(tallFile) + "</body></html>");
+		await page.goto("file://" + host);
+		await page.eval(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`);
+		const emb = await page.eval(`[scrollY, Math.round(document.getElementById("top").getBoundingClientRect().top)]`);
+		check("tall graphs in a page do not scroll it", emb[0] === 0 && emb[1] > 0 && emb[1] < 100, emb.join(","));
 
 		// Thousands of frames narrower than a pixel: the mouse still finds
 		// each by binary search, and the row is drawn as a band of colour.

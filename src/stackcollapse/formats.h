@@ -33,6 +33,7 @@
 #include "../lib/input.h"
 #include "merge.h"
 
+struct fmt_run;
 struct option;
 
 /* Where finished stacks go. */
@@ -40,13 +41,14 @@ struct sink {
 	struct merge m;		/* aggregated: summed, written sorted */
 	int noagg;		/* written at once, one line per stack */
 	int recursive;
+	int table;		/* written by table_write (--to=table) */
 	const struct reader *rd;	/* the input read, for messages */
 	int failed;		/* a sum did not fit: nothing is written */
 	char *buf;
 	size_t cap;
 };
 
-void sink_init(struct sink *s, int noagg, int recursive);
+void sink_init(struct sink *s, const struct fmt_run *run);
 /*
  * Add count to the stack s[0..n), or with replace set it (inferno's
  * "insert" for formats whose lines carry totals).  A sum of 2^64 or more
@@ -56,9 +58,10 @@ void sink_put(struct sink *s, const char *st, size_t n, uint64_t count,
     int replace);
 /*
  * Write the aggregated stacks (nothing with noagg, with write 0, or after
- * a failure) and free.
+ * a failure) and free.  Returns 0, or -1 when the table could not be
+ * written (reported).
  */
-void sink_finish(struct sink *s, int write);
+int sink_finish(struct sink *s, int write);
 
 /* A stack of frames; index 0 is the bottom. */
 struct fstack {
@@ -131,6 +134,7 @@ struct fmt_run {
 	int nthreads;		/* -j: at most FMT_MAX_THREADS */
 	int noagg;		/* --no-aggregate */
 	int recursive;		/* --recursive */
+	int table;		/* --to=table: table_write, not folded text */
 };
 
 #define FMT_MAX_THREADS 16

@@ -13,7 +13,9 @@
  * the format's file through a reader into the sink (formats.h), or by the
  * format's own driver (perf's, perfrun.c, parses on several threads).
  * Each format declares the options it takes; this file adds the ones of
- * the run (--format, --recursive, --no-aggregate, --diff, -j).
+ * the run (--format, --recursive, --no-aggregate, --to, --diff, -j).
+ * The aggregated stacks are written as folded text or, with --to=table,
+ * as a table of functions (table.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -32,11 +34,12 @@
 
 static const char usage_text[] =
 "usage: stackcollapse [--format=FORMAT] [--recursive] [--no-aggregate]\n"
-"                     [FORMAT OPTIONS] [FILE...]\n"
+"                     [--to=folded|table] [FORMAT OPTIONS] [FILE...]\n"
 "       stackcollapse --diff [-n] [-s] [--recursive] BEFORE AFTER\n"
 "\n"
 "Fold a profiler's stack samples into folded stacks (see folded(5)); merge\n"
-"folded files; or write the difference of two (stack, before, after).\n"
+"folded files; write them as a table of functions; or write the difference\n"
+"of two (stack, before, after).\n"
 "\n"
 "  --format=FORMAT       auto (default: recognized from the first input),\n"
 "                        perf, dtrace, stap, bpftrace, gdb, jstack, sample,\n"
@@ -44,6 +47,8 @@ static const char usage_text[] =
 "                        folded (sum and sort folded files)\n"
 "  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
 "  --no-aggregate        one line per sample, in input order, nothing merged\n"
+"  --to=OUTPUT           folded (default), or table: \"SELF\\tTOTAL\\tNAME\"\n"
+"                        per function, heaviest self first\n"
 "  --diff                BEFORE and AFTER folded files to \"STACK N1 N2\"\n"
 "  -n, --normalize       --diff: scale BEFORE's counts to AFTER's total\n"
 "  -s, --strip-hex       --diff: write every 0x<hex> as 0x...\n"
@@ -176,7 +181,7 @@ struct opts {
 static int
 parse_options(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_FORMAT = 256, OPT_RECURSIVE, OPT_DIFF, OPT_NOAGG,
+	enum { OPT_FORMAT = 256, OPT_RECURSIVE, OPT_DIFF, OPT_NOAGG, OPT_TO,
 	    OPT_FMTOPT = 512 };
 	static const struct option runopts[] = {
 		{ "diff", no_argument, NULL, OPT_DIFF },
@@ -187,6 +192,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "recursive", no_argument, NULL, OPT_RECURSIVE },
 		{ "strip-hex", no_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 'j' },
+		{ "to", required_argument, NULL, OPT_TO },
 		{ "version", no_argument, NULL, 'V' },
 	};
 	const size_t nrun = sizeof runopts / sizeof runopts[0];
@@ -242,6 +248,15 @@ parse_options(int argc, char **argv, struct opts *o)
 		case OPT_NOAGG:
 			o->run.noagg = 1;
 			break;
+		case OPT_TO:
+			if (strcmp(optarg, "folded") == 0)
+				o->run.table = 0;
+			else if (strcmp(optarg, "table") == 0)
+				o->run.table = 1;
+			else
+				die(EXIT_USAGE, "unknown output \"%s\" (folded, "
+				    "table)", optarg);
+			break;
 		default:
 			if (ch >= OPT_FMTOPT && ch < OPT_FMTOPT + (int)nfmt)
 				fmt_option_set(fmtopts[ch - OPT_FMTOPT].name,
@@ -254,6 +269,13 @@ parse_options(int argc, char **argv, struct opts *o)
 	free(fmtopts);
 	if ((o->normalize || o->strip) && !o->diff)
 		die(EXIT_USAGE, "--normalize and --strip-hex go with --diff");
+	/*
+	 * A table sums stacks: none are with --no-aggregate, and --diff's
+	 * two columns would need a table of two (not asked for yet).
+	 */
+	if (o->run.table && (o->diff || o->run.noagg))
+		die(EXIT_USAGE, "--to=table goes with neither --diff nor "
+		    "--no-aggregate");
 	if (o->diff && argc - optind != 2)
 		die(EXIT_USAGE, "--diff takes two folded files, BEFORE and AFTER");
 	return optind;
@@ -268,7 +290,7 @@ collapse_all(const struct opts *o, int argc, char **argv)
 	struct sink sink;
 	int i, status = 0, driving = 0;
 
-	sink_init(&sink, o->run.noagg, o->run.recursive);
+	sink_init(&sink, &o->run);
 	if (argc == 0)
 		argv = stdin_only, argc = 1;
 	for (i = 0; i < argc; i++) {
@@ -300,7 +322,13 @@ collapse_all(const struct opts *o, int argc, char **argv)
 	}
 	if (driving)
 		fmt->driver->end();
-	sink_finish(&sink, status == 0 || fmt == NULL || !fmt->all_or_nothing);
+	/*
+	 * A driver wrote its own stacks, the sink has none; with no format
+	 * told (fmt NULL) nothing was read, but the table has its header.
+	 */
+	if (sink_finish(&sink, !driving && (status == 0 || (fmt != NULL &&
+	    !fmt->all_or_nothing))) < 0)
+		status = EXIT_INPUT;
 	out_flush();
 	return status;
 }

@@ -19,6 +19,7 @@
 #include "formats.h"
 #include "perf.h"
 #include "stacks.h"
+#include "table.h"
 
 #define MIN_PART (8u << 20)	/* smaller parts are not worth a thread */
 
@@ -217,9 +218,10 @@ perf_input(struct input *in)
 static void
 perf_end(void)
 {
-	if (!drv.run.noagg &&
-	    stacks_write(drv.ctx, drv.nctx, drv.run.recursive) < 0)
-		die(EXIT_INPUT, "a stack's total count does not fit in 64 bits");
+	if (!drv.run.noagg && stacks_write(drv.ctx, drv.nctx,
+	    drv.run.recursive, drv.run.table) < 0)
+		die(EXIT_INPUT, "%s", drv.run.table ? TABLE_RANGE_WHAT :
+		    "a stack's total count does not fit in 64 bits");
 	for (int i = 0; i < drv.nctx; i++)
 		perf_ctx_free(&drv.ctx[i]);
 	if (drv.sh.event_defaulted)

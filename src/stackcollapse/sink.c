@@ -17,15 +17,17 @@
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "formats.h"
+#include "table.h"
 
 void
-sink_init(struct sink *s, int noagg, int recursive)
+sink_init(struct sink *s, const struct fmt_run *run)
 {
 	memset(s, 0, sizeof *s);
 	merge_init(&s->m);
-	s->m.recursive = recursive;
-	s->noagg = noagg;
-	s->recursive = recursive;
+	s->m.recursive = run->recursive;
+	s->noagg = run->noagg;
+	s->recursive = run->recursive;
+	s->table = run->table;
 }
 
 void
@@ -52,13 +54,20 @@ sink_put(struct sink *s, const char *st, size_t n, uint64_t count, int replace)
 	}
 }
 
-void
+int
 sink_finish(struct sink *s, int write)
 {
-	if (!s->noagg && write && !s->failed)
-		(void)merge_write(&s->m, 0, 0);
+	int ret = 0;
+
+	if (!s->noagg && write && !s->failed) {
+		if (s->table && (ret = table_write(&s->m.sum)) < 0)
+			warn_msg(TABLE_RANGE_WHAT);
+		else if (!s->table)
+			(void)merge_write(&s->m, 0, 0);
+	}
 	merge_free(&s->m);
 	free(s->buf);
+	return ret;
 }
 
 void

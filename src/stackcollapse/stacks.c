@@ -17,6 +17,7 @@
 #include "../lib/folded.h"
 #include "merge.h"
 #include "stacks.h"
+#include "table.h"
 
 /*
  * Frames ids[0..n) of c joined with ';' in *buf (grown as needed), direct
@@ -44,7 +45,7 @@ join(const struct perf_ctx *c, const uint32_t *ids, size_t n, int recursive,
 }
 
 int
-stacks_write(struct perf_ctx *ctx, int nctx, int recursive)
+stacks_write(struct perf_ctx *ctx, int nctx, int recursive, int table)
 {
 	struct folded_sum sum;
 	char *buf = NULL;
@@ -67,7 +68,9 @@ stacks_write(struct perf_ctx *ctx, int nctx, int recursive)
 			}
 		}
 	}
-	if (ret == 0)
+	if (ret == 0 && table)
+		ret = table_write(&sum);
+	else if (ret == 0)
 		folded_sum_write(&sum);
 	folded_sum_free(&sum);
 	free(buf);

@@ -26,6 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void
 run(const struct format *f, const char *path, int second)
 {
+	struct fmt_run run = { .noagg = second, .recursive = !second };
 	struct sink sink;
 	struct reader r;
 	struct input in;
@@ -37,7 +38,7 @@ run(const struct format *f, const char *path, int second)
 		return;
 	if (input_head(&in, 1u << 16, &p, &n) == 0)
 		(void)fmt_guess(p, n);
-	sink_init(&sink, second, !second);
+	sink_init(&sink, &run);
 	memset(&r, 0, sizeof r);
 	r.in = &in;
 	r.name = "fuzz";

@@ -1,6 +1,7 @@
 /*
  * Fuzz target for the perf script parser: the same entry points the program
- * uses (perf_parse, perf_end_file, stacks_write), in both modes, with the
+ * uses (perf_parse, perf_end_file, stacks_write), in both modes (the
+ * second writing --to=table's table), with the
  * input also split at its first blank line into two contexts as the
  * threaded path does; then the same bytes as folded lines through the
  * merge (--recursive, --strip-hex, --diff -n).  Output goes to /dev/null.
@@ -47,7 +48,7 @@ run(const char *p, size_t n, int perl, int addrs)
 		perf_parse(&c[0], &sh, p + used, n - used, 0, &rep);
 	}
 	perf_end_file(&c[0], &rep);
-	stacks_write(c, 2, addrs);
+	stacks_write(c, 2, addrs, addrs);
 	out_flush();
 	perf_ctx_free(&c[0]);
 	perf_ctx_free(&c[1]);

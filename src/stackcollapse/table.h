@@ -1,0 +1,35 @@
+/*
+ * table: stackcollapse --to=table, the aggregated stacks as a table of
+ * functions (pprof's top, Pyroscope's function table) for scripts.
+ */
+#ifndef SC_TABLE_H
+#define SC_TABLE_H
+
+#include "../lib/folded.h"
+
+/*
+ * Write column 0 of a as the table (stackcollapse(1), --to=table):
+ *
+ *	# total<TAB>T
+ *	# self<TAB>total<TAB>name
+ *	SELF<TAB>TOTAL<TAB>NAME
+ *	...
+ *
+ * one row per distinct frame name, heaviest self first, ties by name
+ * bytewise.  T is the sum of every stack's count; SELF the sum over the
+ * stacks whose leaf is NAME; TOTAL the sum over the stacks that hold NAME
+ * anywhere, once per stack however often it recurs.  Frames are the
+ * stack's ';'-separated fields as flamegraph.pl (and flamegraph-svg)
+ * split them: empty ones kept but trailing ones dropped, so an empty
+ * stack has no frames and counts only in T.  Counts are exact (count.h).
+ * Returns 0, or -1 (nothing written) when T is 2^64 or more, for the
+ * caller to report with TABLE_RANGE_WHAT; no SELF or TOTAL can be larger
+ * than T, and no stack's sum either: a sum that did not fit while the
+ * stacks were summed is this error too.
+ */
+int table_write(const struct folded_sum *a);
+
+#define TABLE_RANGE_WHAT "the counts of all stacks sum to 2^64 or more"
+
+
+#endif

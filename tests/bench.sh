@@ -146,6 +146,25 @@ if [ -n "$fgin" ]; then
 	done
 fi
 
+# The size budget (issue 23): the median of our SVG's size over
+# flamegraph.pl's on the corpus's real captures, raw and gzip -9.
+caps=$(ls "$CORPUS"/captures/*.collapsed-default.txt.gz 2> /dev/null)
+if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -n "$caps" ]; then
+	for f in $caps; do
+		gzip -dc "$f" > "$dir/cap.folded"
+		"$FG" "$dir/cap.folded" > "$dir/ours.svg" 2> /dev/null
+		perl "$FLAMEGRAPH_DIR/flamegraph.pl" "$dir/cap.folded" > "$dir/perl.svg" 2> /dev/null
+		echo "$(wc -c < "$dir/ours.svg") $(wc -c < "$dir/perl.svg") \
+		    $(gzip -9c "$dir/ours.svg" | wc -c) $(gzip -9c "$dir/perl.svg" | wc -c)"
+	done | awk '{ r[NR] = $1 / $2; g[NR] = $3 / $4 }
+	    function med(a, n,    i, j, t) {
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	    END { printf "\nSVG size vs flamegraph.pl, median of %d captures: %.3f (gzip -9: %.3f)\n",
+		NR, med(r, NR), med(g, NR) }'
+fi
+
 # In the browser: first render, one click-zoom and one search, for our SVG
 # and flamegraph.pl's of the same input, and for a graph of about 45,000
 # frames (made here from a seeded random generator).

@@ -48,6 +48,12 @@ while read -r verdict name; do
 done < "$tmp/unit"
 grep -q '^done$' "$tmp/unit" || fail "unit: runner did not finish" "$tmp/unit"
 
+# A case that hangs (h-pal-concurrent's FIFO, if its reader died) fails
+# after five minutes instead of holding the whole run; timeout(1) where
+# there is one.
+limit=
+command -v timeout > /dev/null 2>&1 && limit="timeout 300"
+
 # goldens PREFIX DIRS: every case of tests/cases with DIRS first on PATH,
 # failures named with PREFIX.
 goldens() {
@@ -55,7 +61,7 @@ goldens() {
 		name=$(basename "$dir")
 		want_status=0
 		[ -f "$dir/status" ] && want_status=$(cat "$dir/status")
-		( cd "$dir" && PATH="$2:$PATH" sh ./cmd > "$tmp/out" 2> "$tmp/err" )
+		( cd "$dir" && PATH="$2:$PATH" $limit sh ./cmd > "$tmp/out" 2> "$tmp/err" )
 		st=$?
 		if crashed "$name" "$st"; then
 			fail "$1$name: crashed with status $st" "$tmp/err"

@@ -136,7 +136,8 @@ parse_block(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
 	run_job(&jobs[0]);
 	for (i = 1; i < k; i++)
 		pthread_join(tids[i], NULL);
-	for (i = 0; i < k; i++)
+	/* After a fatal part the line count stops, so later parts go unsaid. */
+	for (i = 0; i < k && ret == 0; i++)
 		if (account(pl, &jobs[i].rep) < 0)
 			ret = -1;
 	return ret;

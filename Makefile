@@ -59,7 +59,7 @@ LIBS += -lpthread
 LIB_SRC  = $(wildcard src/lib/*.c)
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/%.o)
 PROGS    = stackcollapse flamegraph-svg trace-record spanlayout
-ifneq ($(SANITIZE)$(PORTABLE),)
+ifneq ($(filter 1,$(SANITIZE) $(PORTABLE)),)
 BINDIR_B = $(BUILD)/bin
 else
 BINDIR_B = bin

@@ -203,9 +203,9 @@ record_run(const struct record_opts *o, char **argv)
 	struct channel ch;
 	uint64_t bad = 0;
 
-	output_open(&of, o->info ? NULL : o->output);
 	if (clock_choose(&cal, o->clock) != 0)
 		die(EXIT_SELF, "--clock %s: %s", o->clock, cal.why);
+	output_open(&of, o->info ? NULL : o->output);
 	out_init();
 	if (o->info)
 		return clock_info(&cal);

@@ -220,9 +220,9 @@ sample_run(const struct sample_opts *o, char **argv)
 	struct outfile of;
 
 	memset(&r, 0, sizeof r);
-	output_open(&of, o->output);
 	if (clock_choose(&cal, o->clock) != 0)
 		die(EXIT_SELF, "--clock %s: %s", o->clock, cal.why);
+	output_open(&of, o->output);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

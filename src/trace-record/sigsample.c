@@ -19,6 +19,7 @@
  * the programs exec'd while trace-record reads (sampler.c).
  */
 #include "sigsample.h"
+#include "spawn.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -60,18 +61,18 @@ sigsample_new(unsigned hz, const struct clockcal *cal)
 	s->sofd = memfd_create("libtrsample.so", MFD_CLOEXEC);
 	if (s->ringfd < 0 || s->sofd < 0 ||
 	    ftruncate(s->ringfd, (off_t)(SR_HEAD + RING_BYTES)) < 0)
-		die(125, "memory file for samples:");
+		die(EXIT_SELF, "memory file for samples:");
 	for (size_t done = 0; done < sizeof sampler_so;) {
 		ssize_t w = write(s->sofd, sampler_so + done, sizeof sampler_so - done);
 
 		if (w <= 0)
-			die(125, "memory file for the sampler:");
+			die(EXIT_SELF, "memory file for the sampler:");
 		done += (size_t)w;
 	}
 	s->ring = mmap(NULL, SR_HEAD + RING_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
 	    s->ringfd, 0);
 	if (s->ring == MAP_FAILED)
-		die(125, "memory file for samples:");
+		die(EXIT_SELF, "memory file for samples:");
 	s->data = (unsigned char *)s->ring + SR_HEAD;
 	s->ring->size = RING_BYTES;
 	s->ring->period = 1000000000u / hz;

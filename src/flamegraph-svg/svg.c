@@ -91,7 +91,7 @@ strip_annotation(const char *s, size_t n)
  * '-' and '_' is written as a CSS escape, so a value cannot end the string
  * or the rule.
  */
-void
+static void
 svg_css_string(const char *s)
 {
 	static const char hex[] = "0123456789abcdef";

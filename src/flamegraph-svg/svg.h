@@ -42,9 +42,6 @@ struct svg_opts {
  */
 size_t svg_write(struct flame *f, const struct svg_opts *o);
 
-/* A font name as a CSS string that no value can end early. */
-void svg_css_string(const char *s);
-
 /*
  * s[0..n) as a JSON string that can sit in XML and in HTML's <script>:
  * neither "]]>" nor "</script" can appear in it.

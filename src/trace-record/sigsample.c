@@ -45,6 +45,8 @@ struct sigsample {
 	const struct clockcal *cal;
 	unsigned char	*rec;
 	size_t		 reccap;
+	uint64_t	 tail;		/* ours: the ring's copy is the program's to spoil */
+	uint64_t	 period;	/* ns a period, as told to the sampler */
 	uint64_t	 stuck;		/* tail unpublished since stuck_at */
 	int64_t		 stuck_at;	/* 0: not stuck */
 };
@@ -75,7 +77,7 @@ sigsample_new(unsigned hz, const struct clockcal *cal)
 		die(EXIT_SELF, "memory file for samples:");
 	s->data = (unsigned char *)s->ring + SR_HEAD;
 	s->ring->size = RING_BYTES;
-	s->ring->period = 1000000000u / hz;
+	s->ring->period = s->period = 1000000000u / hz;
 	s->ring->magic = SR_MAGIC;
 	char path[64];
 	size_t n = (size_t)snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)getpid(),
@@ -167,8 +169,19 @@ skip_stuck(struct sigsample *s, uint64_t tail, uint64_t head, int dead)
 static void
 read_ring(struct sigsample *s, struct recs *r, int dead)
 {
-	uint64_t tail = s->ring->tail;
+	uint64_t tail = s->tail;
 	uint64_t head = __atomic_load_n(&s->ring->head, __ATOMIC_ACQUIRE);
+
+	/*
+	 * head is in the program's memory: one further than the ring holds
+	 * (or behind tail) is a stray write, and clearing up to it would
+	 * take for ever.  The ring's bytes are dropped once, counted lost.
+	 */
+	if (head - tail > RING_BYTES) {
+		r->lost++;
+		memset(s->data, 0, RING_BYTES);
+		tail = head;
+	}
 
 	while (tail < head) {
 		uint32_t len = __atomic_load_n((uint32_t *)(void *)(s->data +
@@ -200,7 +213,7 @@ read_ring(struct sigsample *s, struct recs *r, int dead)
 		int64_t t = to_ns(s->cal, h.time, h.cpu);
 
 		if (h.type == SR_SAMPLE && (size_t)h.n * 8 <= room && h.n > 0) {
-			struct rec_sample rs = { .period = s->ring->period * h.periods };
+			struct rec_sample rs = { .period = s->period * h.periods };
 
 			memcpy(rs.comm, h.comm, sizeof rs.comm);
 			rs.comm[15] = '\0';
@@ -215,6 +228,7 @@ read_ring(struct sigsample *s, struct recs *r, int dead)
 		}
 		tail += len;
 	}
+	s->tail = tail;
 	__atomic_store_n(&s->ring->tail, tail, __ATOMIC_RELEASE);
 }
 

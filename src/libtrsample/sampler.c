@@ -397,11 +397,22 @@ with_us(char *const *envp, char **v, size_t nv, char *buf, size_t len)
 	return v;
 }
 
+/*
+ * The real functions, looked up by sampler_init: the first exec may come
+ * in a vfork child, where dlsym (the loader's lock, maybe malloc) must
+ * not run.  Looked up here only if called before sampler_init.
+ */
+static __typeof__(&execve) real_execve;
+static __typeof__(&execvpe) real_execvpe;
+static __typeof__(&fexecve) real_fexecve;
+static __typeof__(&posix_spawn) real_posix_spawn;
+static __typeof__(&posix_spawnp) real_posix_spawnp;
+
 /* The real function, or -1 with ENOSYS. */
 #define REAL(name) \
-	static __typeof__(&name) real; \
-	if (real == NULL) \
-		*(void **)&real = dlsym(RTLD_NEXT, #name); \
+	if (real_##name == NULL) \
+		*(void **)&real_##name = dlsym(RTLD_NEXT, #name); \
+	__typeof__(&name) real = real_##name; \
 	if (real == NULL) \
 		return errno = ENOSYS, -1
 
@@ -537,6 +548,11 @@ sampler_init(void)
 	char *end;
 	struct sigaction sa;
 
+	*(void **)&real_execve = dlsym(RTLD_NEXT, "execve");
+	*(void **)&real_execvpe = dlsym(RTLD_NEXT, "execvpe");
+	*(void **)&real_fexecve = dlsym(RTLD_NEXT, "fexecve");
+	*(void **)&real_posix_spawn = dlsym(RTLD_NEXT, "posix_spawn");
+	*(void **)&real_posix_spawnp = dlsym(RTLD_NEXT, "posix_spawnp");
 	if (env == NULL)
 		return;
 	/* The path, before unpreload changes the environment env is in. */

@@ -39,8 +39,6 @@
 #include "../lib/intern.h"
 #include "fold.h"
 
-#define NONE UINT32_MAX
-
 /* Time in [b, e) that x's children cover. */
 static uint64_t
 covered(const struct tree *t, const struct spanset *s, uint32_t x)
@@ -93,7 +91,7 @@ struct trie {
 static uint32_t
 frame_key(struct trie *tr, uint32_t *cache, const char *s, size_t n)
 {
-	if (*cache != NONE)
+	if (*cache != TREE_NONE)
 		return *cache;
 	if (n + 1 > tr->cap) {
 		tr->cap = n + 64;
@@ -144,6 +142,7 @@ fill(struct trie *tr, const struct tree *t, const struct spanset *s, int total,
 	size_t top = 0;
 	int ret = 0;
 
+	/* All bits set: TREE_NONE, no key yet. */
 	memset(namekey, 0xff, (nnames + 1) * sizeof *namekey);
 	memset(trackkey, 0xff, (ntracks + 1) * sizeof *trackkey);
 	for (size_t i = 0; i < t->n; i++) {
@@ -300,7 +299,7 @@ fold_write(const struct tree *t, const struct spanset *s, int total, int by_trac
 	tr.slots = xcalloc(slots, sizeof *tr.slots);
 	tr.mask = slots - 1;
 	tr.n = 1;
-	tr.parent[0] = tr.frame[0] = NONE;
+	tr.parent[0] = tr.frame[0] = TREE_NONE;
 	tr.sum[0] = 0;
 	tr.buf = NULL;
 	tr.cap = 0;

@@ -172,8 +172,11 @@ fill(struct trie *tr, const struct tree *t, const struct spanset *s, int total,
 		 */
 		ancnode[top++] = up == 0 && intern_len(&tr->keys, f) == 0 ? 0 : me;
 		w = total ? sp->dur : sp->dur - covered(t, s, x);
-		if (count_add_u64(&tr->sum[me], w) < 0)
+		if (count_add_u64(&tr->sum[me], w) < 0 && ret == 0) {
+			warn_at(s->files[sp->file], sp->line,
+			    "a stack's total time does not fit in 64 bits");
 			ret = -1;
+		}
 	}
 	free(namekey);
 	free(trackkey);

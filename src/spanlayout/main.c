@@ -226,7 +226,7 @@ write_output(const struct tree *t, const struct spanset *s,
 	if (o->output != OUT_LAYOUT) {
 		if (fold_write(t, s, o->output == OUT_FOLD_TOTAL,
 		    o->bands == BANDS_BY_TRACK) < 0)
-			die(EXIT_INPUT, "a stack's total time does not fit in 64 bits");
+			exit(EXIT_INPUT);	/* said where, by fold_write */
 		return;
 	}
 	row = xmalloc((t->n + 1) * sizeof *row);

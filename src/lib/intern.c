@@ -206,15 +206,19 @@ intern_find(const struct intern *t, const void *key, size_t len, uint32_t *id)
 	return -1;
 }
 
-static int
-cmp_keys(const void *va, const void *vb, const void *ctx)
+int
+intern_cmp(const struct intern *t, uint32_t a, uint32_t b)
 {
-	const struct intern *t = ctx;
-	uint32_t a = *(const uint32_t *)va, b = *(const uint32_t *)vb;
 	uint32_t la = intern_len(t, a), lb = intern_len(t, b);
 	int r = memcmp(intern_str(t, a), intern_str(t, b), la < lb ? la : lb);
 
 	return r ? r : (la > lb) - (la < lb);
+}
+
+static int
+cmp_keys(const void *va, const void *vb, const void *ctx)
+{
+	return intern_cmp(ctx, *(const uint32_t *)va, *(const uint32_t *)vb);
 }
 
 void

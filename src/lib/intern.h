@@ -70,8 +70,14 @@ int intern_find(const struct intern *t, const void *key, size_t len,
     uint32_t *id);
 
 /*
- * Sort ids[0..n) by their keys, bytewise as memcmp orders them, a prefix
- * first: the order every program writes stacks and names in.
+ * Compare the keys of ids a and b bytewise as memcmp does, a prefix
+ * first: <0, 0 or >0.
+ */
+int intern_cmp(const struct intern *t, uint32_t a, uint32_t b);
+
+/*
+ * Sort ids[0..n) by their keys in intern_cmp's order: the order every
+ * program writes stacks and names in.
  */
 void intern_sort(const struct intern *t, uint32_t *ids, size_t n);
 

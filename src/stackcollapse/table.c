@@ -20,10 +20,14 @@
 #include "../lib/sort.h"
 #include "table.h"
 
+struct row {
+	struct count self, total;
+	size_t seen;		/* the last stack index + 1 counted in total */
+};
+
 struct names {
 	struct intern t;
-	struct count *self, *total;
-	size_t *seen;		/* the last stack index + 1 counted in total */
+	struct row *row;	/* by name id */
 	size_t cap;
 };
 
@@ -36,13 +40,9 @@ name_id(struct names *nm, const char *s, size_t n)
 	if (id >= nm->cap) {
 		size_t old = nm->cap;
 
-		nm->self = xgrow(nm->self, &nm->cap, (size_t)id + 1,
-		    sizeof *nm->self);
-		nm->total = xrealloc(nm->total, nm->cap * sizeof *nm->total);
-		nm->seen = xrealloc(nm->seen, nm->cap * sizeof *nm->seen);
-		memset(nm->self + old, 0, (nm->cap - old) * sizeof *nm->self);
-		memset(nm->total + old, 0, (nm->cap - old) * sizeof *nm->total);
-		memset(nm->seen + old, 0, (nm->cap - old) * sizeof *nm->seen);
+		nm->row = xgrow(nm->row, &nm->cap, (size_t)id + 1,
+		    sizeof *nm->row);
+		memset(nm->row + old, 0, (nm->cap - old) * sizeof *nm->row);
 	}
 	return id;
 }
@@ -53,18 +53,13 @@ row_cmp(const void *pa, const void *pb, const void *ctx)
 {
 	const struct names *nm = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct count *x = &nm->self[a], *y = &nm->self[b];
-	size_t la = intern_len(&nm->t, a), lb = intern_len(&nm->t, b);
-	int c;
+	const struct count *x = &nm->row[a].self, *y = &nm->row[b].self;
 
 	if (x->whole != y->whole)
 		return x->whole > y->whole ? -1 : 1;
 	if (x->frac != y->frac)
 		return x->frac > y->frac ? -1 : 1;
-	if ((c = memcmp(intern_str(&nm->t, a), intern_str(&nm->t, b),
-	    la < lb ? la : lb)) != 0)
-		return c;
-	return la < lb ? -1 : la > lb;
+	return intern_cmp(&nm->t, a, b);
 }
 
 static void
@@ -101,15 +96,15 @@ table_write(const struct folded_sum *a)
 			size_t e = semi ? (size_t)(semi - s) : len;
 
 			id = name_id(&nm, s + start, e - start);
-			if (nm.seen[id] != (size_t)i + 1) {
-				nm.seen[id] = (size_t)i + 1;
+			if (nm.row[id].seen != (size_t)i + 1) {
+				nm.row[id].seen = (size_t)i + 1;
 				/* cannot fail: no total exceeds all's, which fits */
-				(void)count_add(&nm.total[id], c);
+				(void)count_add(&nm.row[id].total, c);
 			}
 			start = e + 1;
 		}
 		if (len > 0)
-			(void)count_add(&nm.self[id], c);	/* as above */
+			(void)count_add(&nm.row[id].self, c);	/* as above */
 	}
 	nnames = intern_count(&nm.t);
 	rows = xmalloc((nnames + 1) * sizeof *rows);
@@ -120,17 +115,15 @@ table_write(const struct folded_sum *a)
 	put_count(&all);
 	out_str("\n# self\ttotal\tname\n");
 	for (size_t i = 0; i < nnames; i++) {
-		put_count(&nm.self[rows[i]]);
+		put_count(&nm.row[rows[i]].self);
 		out_char('\t');
-		put_count(&nm.total[rows[i]]);
+		put_count(&nm.row[rows[i]].total);
 		out_char('\t');
 		out_write(intern_str(&nm.t, rows[i]), intern_len(&nm.t, rows[i]));
 		out_char('\n');
 	}
 	free(rows);
-	free(nm.self);
-	free(nm.total);
-	free(nm.seen);
+	free(nm.row);
 	intern_free(&nm.t);
 	return 0;
 }

@@ -11,13 +11,20 @@
  * search then costs one pass over the frames of the rows in view, where
  * restyling 50,000 SVG elements costs the browser half a second.  The
  * mouse finds its frame by binary search in its row.
+ *
+ * A graph (graph()) is its rows, root, zoom, place and canvas: the main
+ * one here, and the sandwich view's two (sandwich.js), drawn, hovered and
+ * zoomed by the same functions.  Here too what the views share: the
+ * selected function (sel, a name's index), its frames drawn in SEL as
+ * search draws its matches, and the label placement (tail first).
  */
 var PROMPT = "Enter a search term (regexp allowed, eg: ^ext4_)", MINW = 0.1;
 var root = q(".f"), details = q(".d");
 if (!root) return;
 var nametype = D.nametype, total = D.total, fh = D.fh, labelY = D.label,
 	eps = 1e-9 * total;
-var rows = [], frames = [], rootFrame, zoomed, hover = null, fo, canvas, ctx, outline, font;
+var rows = [], frames = [], nm, fillOf = [], rootFrame, main, graphs = [], hover = null, hoverG, font,
+	sel = -1, tail = false, curRe = null, SEL = "rgb(0,160,255)";
 
 /*
  * printf's "%.Nf": toFixed rounds a tie away from zero, printf to even.
@@ -34,12 +41,28 @@ function fixed(v, d) {
 function samples(v) {
 	return fixed(v, 0).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
+/* A count as it was read: exact, a fraction with its digits (not 0.1 + 0.2's). */
+function exact(v) { return Number.isInteger(v) ? samples(v) : String(+v.toPrecision(15)); }
+/*
+ * A count in --countname's unit, as Pyroscope's Duration and Bytes
+ * formatters show it: a time (ns, us, ms, s) or a size (bytes, KiB,
+ * ...) in the largest unit that keeps it at least 1, with two decimals;
+ * anything else (samples, objects) exact, and its name.
+ */
+function amount(v) {
+	var c = D.countname, u = ["ns", "µs", "ms", "s"], i = u.indexOf(c === "us" ? "µs" : c), k = 1000;
+	if (i < 0) { u = ["bytes", "KiB", "MiB", "GiB", "TiB"]; i = u.indexOf(c === "B" ? "bytes" : c); k = 1024; }
+	if (i < 0) return exact(v) + " " + c;
+	for (; i < u.length - 1 && Math.abs(v) >= k; i++) v /= k;
+	return (Number.isInteger(v) ? v : v.toFixed(2)) + " " + u[i];
+}
 /* The title flamegraph.pl gives a frame (or the one --nameattr gave). */
 function title(f) { return f.title || (f.title = titleOf(f)); }
 function titleOf(f) {
 	if (f.attr && f.attr.title !== undefined) return f.attr.title;
 	var c = samples(f.n * D.factor) + " " + D.countname + ", ";
 	if (f === rootFrame) return "all (" + c + "100%)";
+	if (D.countname !== "samples") c = amount(f.n * D.factor) + ", ";
 	var t = f.name + " (" + c + fixed(100 * +fixed(f.n * D.factor, 0) / (total * D.factor), 2) + "%";
 	if (f.d !== undefined) {
 		var d = D.negate ? -f.d : f.d;
@@ -91,9 +114,10 @@ function hot(name) {
  * its gap follows.
  */
 function load() {
-	var i = 0, u = D.unit, nm = names(D.names), name = vlq(D.name), fills = [], byName = [],
+	var i = 0, u = D.unit, name = vlq(D.name), fills = [], byName = [],
 		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
 		color = D.color && vlq(D.color), ncolor = D.ncolor && vlq(D.ncolor);
+	nm = names(D.names);
 	/* The colours: 24 bits each in four base-64 digits, highest first. */
 	for (var c = 0; c < D.colors.length; c += 4) {
 		for (var k = c, v = 1; k < c + 4; k++) v = v * 64 + B64.indexOf(D.colors[k]);
@@ -112,19 +136,20 @@ function load() {
 		var end = 0, list = [];
 		for (var k = D.rowlen[r]; k > 0; k--, i++) {
 			var x = name[i], v = seq && seq[p++], f = {
-				name: nm[x], s: end + (!seq ? D.gap[i] : v % 2 ? seq[p++] * u : 0),
+				name: nm[x], x: x, s: end + (!seq ? D.gap[i] : v % 2 ? seq[p++] * u : 0),
 				n: seq ? Math.floor(v / 2) * u : D.n[i], row: r,
 				fill: color ? fills[color[i]] : byName[x] || (byName[x] = hot(nm[x])), attr: D.attrs[x],
 				title: "", hit: false, chars: -1, label: ""
 			};
 			if (D.delta && D.delta[i] !== null) f.d = D.delta[i];
 			end = f.s + f.n;
+			fillOf[x] = fillOf[x] || f.fill;
 			list.push(f);
 			frames.push(f);
 		}
 		rows.push({ y: D.rowy[0] + r * D.rowy[1], frames: list });
 	}
-	rootFrame = zoomed = frames[0];
+	rootFrame = frames[0];
 	rootFrame.name = "all";
 }
 
@@ -138,30 +163,91 @@ function first(list, v) {
 	return lo;
 }
 /*
+ * The frames as a tree, once, for the views: each frame's parent (p) and
+ * callees (kids), from the rows as the mouse finds frames, by start.
+ */
+function tree() {
+	if (rootFrame.kids) return;
+	frames.forEach((f) => { f.kids = []; });
+	for (var r = 1; r < rows.length; r++) {
+		var up = rows[r - 1].frames, j = 0;
+		rows[r].frames.forEach((f) => {
+			while (j < up.length - 1 && up[j].s + up[j].n <= f.s + main.eps) j++;
+			f.p = up[j];
+			up[j].kids.push(f);
+		});
+	}
+}
+/*
+ * A graph: rows ({y, frames}) from its root's, drawn between x0 and
+ * x0 + w on a canvas of its own put before node.
+ */
+function graph(rows, node) {
+	var a = makeCanvas(svg, node), g = {
+		rows: rows, root: rows[0].frames[0], x0: XPAD, w: width - 2 * XPAD, fo: a[0], canvas: a[1],
+		ctx: a[1].getContext("2d"), outline: document.createElementNS(NS, "rect"), hidden: false
+	};
+	g.zoomed = g.root;
+	g.eps = 1e-9 * g.root.n;
+	setAttr(g.outline, "height", fh);
+	setAttr(g.outline, "width", 0);
+	setAttr(g.outline, "style", "fill:none;stroke:#000;stroke-width:.5;pointer-events:none;rx:2px");
+	svg.insertBefore(g.outline, node);
+	listen(g.canvas, "mousemove", (e) => { active = true; setHover(g, at(g, e)); });
+	listen(g.canvas, "mouseleave", () => setHover(g, null));
+	listen(g.canvas, "click", (e) => {
+		var f = at(g, e);
+		if (!f) return;
+		if (e.ctrlKey || e.metaKey) {
+			/* A frame made a link by --nameattr: a click follows it, Ctrl zooms. */
+			if (f.attr && f.attr.href) return zoom(g, f);
+			return copy(f.name);
+		}
+		if (f.attr && f.attr.href) return follow(f);
+		zoom(g, f);
+	});
+	listen(g.canvas, "contextmenu", (e) => {
+		var f = at(g, e);
+		if (!f) return;
+		e.preventDefault();
+		menu(g, f, e);
+	});
+	graphs.push(g);
+	return g;
+}
+/*
  * Where a frame is in the zoomed view: callers of the zoomed frame span
  * the width, dimmed; it and its callees scale; every other frame hides.
  * In rows at or above the zoomed frame's, a frame that overlaps it is
  * one of its callees, so both tests are on ranges of samples.
  */
-function callerOf(f, z) { return f.row < z.row && f.s <= z.s + eps && f.s + f.n >= z.s + z.n - eps; }
-function place(f) {
-	var z = zoomed, k = (width - 2 * XPAD) / z.n;
-	if (f.row < z.row) return callerOf(f, z) ? { x: XPAD, w: width - 2 * XPAD, state: "parent" } : null;
-	if (f.s + f.n <= z.s + eps || f.s >= z.s + z.n - eps) return null;
-	return { x: XPAD + (f.s - z.s) * k, w: f.n * k, state: "" };
+function callerOf(g, f, z) { return f.row < z.row && f.s <= z.s + g.eps && f.s + f.n >= z.s + z.n - g.eps; }
+function place(g, f) {
+	var z = g.zoomed, k = g.w / z.n;
+	if (f.row < z.row) return callerOf(g, f, z) ? { x: g.x0, w: g.w, state: "parent" } : null;
+	if (f.s + f.n <= z.s + g.eps || f.s >= z.s + z.n - g.eps) return null;
+	return { x: g.x0 + (f.s - z.s) * k, w: f.n * k, state: "" };
 }
 
+/* A label that fits w: the name's head (or its tail) and "..". */
 function label(f, w) {
 	var chars = Math.floor(w / cw);
 	if (chars < 3 || f === rootFrame) chars = 0;
-	if (chars !== f.chars) {
-		f.chars = chars;
+	if (chars * 2 + tail !== f.chars) {
+		f.chars = chars * 2 + tail;
 		var cps = chars && f.name.length > chars ? Array.from(f.name) : null;
-		f.label = !chars ? "" : !cps || cps.length <= chars ? f.name : cps.slice(0, chars - 2).join("") + "..";
+		f.label = !chars ? "" : !cps || cps.length <= chars ? f.name :
+			tail ? ".." + cps.slice(2 - chars).join("") : cps.slice(0, chars - 2).join("") + "..";
 	}
 	return f.label;
 }
+function colorOf(f) { return f.hit ? MATCH : f.x === sel ? SEL : f.fill; }
 
+/* Draw every graph shown, and the table if it is. */
+function draw() {
+	graphs.forEach(drawGraph);
+	drawTable();
+}
 /*
  * Draw the rows inside the window: rectangles batched by colour, one
  * path each, then the labels.  Frames narrower than a device pixel are
@@ -170,50 +256,50 @@ function label(f, w) {
  * rectangles make in the SVG, for the cost of one.  Runs narrower than
  * MINW are left out, as the file leaves such frames out.
  */
-function draw() {
-	var m = svg.getScreenCTM();
+function drawGraph(g) {
+	var m = svg.getScreenCTM(), rows = g.rows, fo = g.fo, ctx = g.ctx;
 	if (!m || !m.a) return;
 	var last = rows[rows.length - 1].y,
 		v = visible(m, Math.min(rows[0].y, last), Math.max(rows[0].y, last) + fh),
 		top = v[0], bot = v[1];
-	if (!(bot > top)) { setAttr(fo, "height", 0); return; }
-	var px = scale(m, bot - top), dev = 1 / px;
-	fit(fo, canvas, ctx, top, bot, px);
+	if (g.hidden || !(bot > top)) { setAttr(fo, "height", 0); setAttr(g.outline, "width", 0); return; }
+	var px = scale(m, bot - top), dev = 1 / px, x0 = g.x0, gw = g.w;
+	fit(fo, g.canvas, ctx, top, bot, px);
 
-	var z = zoomed, k = (width - 2 * XPAD) / z.n, zend = z.s + z.n - eps,
-		fills = new Map(), dim = [], texts = [], y, run = null, rx = 0, rw = 0, rhit = false;
+	var z = g.zoomed, k = gw / z.n, zend = z.s + z.n - g.eps,
+		fills = new Map(), dim = [], texts = [], y, run = null, rx = 0, rw = 0, rc;
 	var box = (c, x, w) => {
 		if (fills.has(c)) fills.get(c).push(x, w, y);
 		else fills.set(c, [x, w, y]);
 	};
 	var flush = () => {
-		if (run && rw >= MINW) box(rhit ? MATCH : run.fill, rx, rw);
+		if (run && rw >= MINW) box(rc, rx, rw);
 		run = null;
 	};
 	for (var i = 0; i < rows.length; i++) {
 		var list = rows[i].frames, j, f, x, w;
 		y = rows[i].y;
 		if (y + fh < top || y > bot) continue;
-		j = first(list, z.s + eps);
+		j = first(list, z.s + g.eps);
 		if (i < z.row) {
 			if (j < list.length) dim.push(list[j], y);
 			continue;
 		}
 		for (; j < list.length && list[j].s < zend; j++) {
 			f = list[j];
-			x = XPAD + (f.s - z.s) * k;
+			x = x0 + (f.s - z.s) * k;
 			w = f.n * k;
 			if (w >= dev) {
 				flush();
-				box(f.hit ? MATCH : f.fill, x, w);
+				box(colorOf(f), x, w);
 				if (w >= 3 * cw && f !== rootFrame) texts.push(f, x, w, y);
 			} else if (run && x - rx - rw < dev / 2) {
-				if (w > run.n * k) run = f;
+				if (w > run.n * k) { run = f; if (rc === run.fill) rc = colorOf(f); }
 				rw = x + w - rx;
-				rhit = rhit || f.hit;
+				if (colorOf(f) !== f.fill) rc = colorOf(f);
 			} else {
 				flush();
-				run = f; rx = x; rw = w; rhit = f.hit;
+				run = f; rx = x; rw = w; rc = colorOf(f);
 			}
 			if (run && rw >= dev) flush();
 		}
@@ -237,75 +323,78 @@ function draw() {
 	ctx.globalAlpha = 0.5;
 	for (i = 0; i < dim.length; i += 2) {
 		f = dim[i];
-		ctx.fillStyle = f.hit ? MATCH : f.fill;
+		ctx.fillStyle = colorOf(f);
 		ctx.beginPath();
-		rr(XPAD, width - 2 * XPAD, dim[i + 1]);
+		rr(x0, gw, dim[i + 1]);
 		ctx.fill();
 		ctx.fillStyle = "#000";
-		if (f !== rootFrame && label(f, width - 2 * XPAD))
-			ctx.fillText(f.label, XPAD + 3, dim[i + 1] + labelY);
+		if (f !== rootFrame && label(f, gw))
+			ctx.fillText(f.label, x0 + 3, dim[i + 1] + labelY);
 	}
 	ctx.globalAlpha = 1;
 	ctx.fillStyle = "#000";
 	for (i = 0; i < texts.length; i += 4)
 		if (label(texts[i], texts[i + 2]))
 			ctx.fillText(texts[i].label, texts[i + 1] + 3, texts[i + 3] + labelY);
-	if (hover) outlineAt(hover);
+	if (hover && hoverG === g) outlineAt(g, hover);
 }
 /* The frame under the mouse: its row from y, then a binary search. */
-function at(e) {
-	var m = svg.getScreenCTM();
-	if (!m || !m.a) return null;
+function at(g, e) {
+	var m = svg.getScreenCTM(), rows = g.rows;
+	if (!m || !m.a || g.hidden) return null;
 	var ux = (e.clientX - m.e) / m.a, uy = (e.clientY - m.f) / m.d;
 	var step = rows.length > 1 ? rows[1].y - rows[0].y : fh + 1;
-	var i = Math.round((uy - rows[0].y - fh / 2) / step), z = zoomed;
+	var i = Math.round((uy - rows[0].y - fh / 2) / step), z = g.zoomed;
 	if (i < 0 || i >= rows.length || uy < rows[i].y || uy >= rows[i].y + fh) return null;
-	if (ux < XPAD || ux >= width - XPAD) return null;
+	if (ux < g.x0 || ux >= g.x0 + g.w) return null;
 	var list = rows[i].frames,
-		v = i < z.row ? z.s + eps : z.s + (ux - XPAD) * z.n / (width - 2 * XPAD);
+		v = i < z.row ? z.s + g.eps : z.s + (ux - g.x0) * z.n / g.w;
 	var f = list[first(list, v)];
-	return f && f.s <= v && place(f) ? f : null;
+	return f && f.s <= v && place(g, f) ? f : null;
 }
-function outlineAt(f) {
-	var p = place(f);
-	if (!p) { setAttr(outline, "width", 0); return; }
-	setAttr(outline, "x", p.x.toFixed(1));
-	setAttr(outline, "y", rows[f.row].y);
-	setAttr(outline, "width", p.w.toFixed(1));
+function outlineAt(g, f) {
+	var p = place(g, f);
+	if (!p) { setAttr(g.outline, "width", 0); return; }
+	setAttr(g.outline, "x", p.x.toFixed(1));
+	setAttr(g.outline, "y", g.rows[f.row].y);
+	setAttr(g.outline, "width", p.w.toFixed(1));
 }
 function pct(v, of) { return (100 * v / of).toFixed(2) + "%"; }
-function setHover(f) {
+function setHover(g, f) {
 	if (f === hover) return;
+	if (hoverG) setAttr(hoverG.outline, "width", 0);
 	hover = f;
+	hoverG = g;
 	if (!f) {
 		details.textContent = " ";
-		setAttr(outline, "width", 0);
-		canvas.style.cursor = "";
-		canvas.removeAttribute("title");
+		g.canvas.style.cursor = "";
+		g.canvas.removeAttribute("title");
 		return;
 	}
-	var text = nametype + " " + title(f);
-	if (zoomed !== rootFrame && zoomed !== f && f.row >= zoomed.row)
-		text = text.slice(0, -1) + ", " + pct(f.n, zoomed.n) + " of " + zoomed.name + ")";
+	var text = nametype + " " + title(f), z = g.zoomed;
+	if (z !== rootFrame && z !== f && f.row >= z.row)
+		text = text.slice(0, -1) + ", " + pct(f.n, z.n) + " of " + z.name + ")";
 	details.textContent = text;
-	canvas.style.cursor = "pointer";
-	setAttr(canvas, "title", title(f));
-	outlineAt(f);
+	g.canvas.style.cursor = "pointer";
+	setAttr(g.canvas, "title", title(f));
+	outlineAt(g, f);
 }
 
-function zoom(f) {
-	zoomed = f;
-	resetBtn.classList.toggle("hide", f === rootFrame);
+function zoom(g, f) {
+	g.zoomed = f;
+	if (g === main) resetBtn.classList.toggle("hide", f === rootFrame);
 	hover = null;
-	setHover(null);
+	setHover(g, null);
 	draw();
 	saveState();
 }
-function reset() { zoom(rootFrame); }
+function reset() { graphs.forEach((g) => { g.zoomed = g.root; }); zoom(main, rootFrame); }
 
 /* Count each sample once: a match inside a match adds nothing. */
 function match(re) {
+	curRe = re;
 	var hits = frames.filter((f) => (f.hit = f !== rootFrame && re.test(f.name)));
+	graphs.forEach((g) => { if (g !== main) g.frames.forEach((f) => { f.hit = re.test(f.name); }); });
 	hits.sort((a, b) => a.s - b.s || b.n - a.n);
 	var sum = 0, end = -Infinity;
 	hits.forEach((f) => { if (f.s >= end) { sum += f.n; end = f.s + f.n; } });
@@ -313,26 +402,38 @@ function match(re) {
 	return "Matched: " + (p === 100 ? "100" : p.toFixed(1)) + "%";
 }
 function unmatch() {
-	if (term !== null) frames.forEach((f) => { f.hit = false; });
+	curRe = null;
+	if (term !== null) graphs.forEach((g) => g.frames.forEach((f) => { f.hit = false; }));
+}
+
+/* Copy text to the clipboard, and say so in the details line. */
+function copy(t) {
+	if (navigator.clipboard) navigator.clipboard.writeText(t).catch(() => {});
+	svg.copied = t;
+	details.textContent = "Copied: " + t;
 }
 
 /*
  * The view in the URL, as flamegraph.pl keeps it: ?x=&y= and ?s=, the
- * zoomed frame named by its rectangle's place in the file.
+ * zoomed frame named by its rectangle's place in the file; the views'
+ * own (views.js) after.
  */
 function xOf(f) { return XPAD + f.s * (width - 2 * XPAD) / total; }
 function view(p) {
 	p.delete("x");
 	p.delete("y");
-	if (zoomed !== rootFrame) { p.set("x", fixed(xOf(zoomed), 1).replace(/\.0$/, "")); p.set("y", rows[zoomed.row].y); }
+	var z = main.zoomed;
+	if (z !== rootFrame) { p.set("x", fixed(xOf(z), 1).replace(/\.0$/, "")); p.set("y", rows[z.row].y); }
+	viewState(p);
 }
 function restore(p) {
 	var x = p.get("x"), y = p.get("y");
 	if (x !== null && y !== null)
 		frames.forEach((f) => {
-			if (f !== rootFrame && Math.abs(rows[f.row].y - y) < 0.051 && Math.abs(xOf(f) - x) < 0.051) zoomed = f;
+			if (f !== rootFrame && Math.abs(rows[f.row].y - y) < 0.051 && Math.abs(xOf(f) - x) < 0.051) main.zoomed = f;
 		});
-	resetBtn.classList.toggle("hide", zoomed === rootFrame);
+	resetBtn.classList.toggle("hide", main.zoomed === rootFrame);
+	viewRestore(p);
 }
 
 /*
@@ -345,12 +446,12 @@ function restore(p) {
  * graphs owns its scrolling.  The static picture is unchanged.
  */
 function scrollToZoomed() {
-	var m = svg.getScreenCTM();
-	if (!standalone() || !m || !m.d) return;
+	var m = svg.getScreenCTM(), zoomed = main.zoomed;
+	if (!standalone() || !m || !m.d || main.hidden) return;
 	/* The window's height without the scrollbar a wide graph adds. */
 	var h = window.visualViewport ? visualViewport.height : innerHeight,
 		y = rows[zoomed.row].y, up = D.rowy[1] < 0,
-		bot = up && zoomed === rootFrame ? svg.viewBox.baseVal.height : y + fh;
+		bot = up && zoomed === rootFrame ? svg.viewBox.baseVal.y + svg.viewBox.baseVal.height : y + fh;
 	if (m.f + (y + fh) * m.d <= h) return;
 	scrollBy(0, Math.ceil(up ? m.f + bot * m.d - h : m.f + y * m.d));
 	draw();
@@ -360,53 +461,31 @@ function scrollToZoomed() {
 function follow(f) { window.open(f.attr.href, f.attr.target); }
 function start() {
 	load();
-	var a = makeCanvas(root.parentNode, root);
-	fo = a[0];
-	canvas = a[1];
-	outline = document.createElementNS(NS, "rect");
-	setAttr(outline, "height", fh);
-	setAttr(outline, "width", 0);
-	setAttr(outline, "style", "fill:none;stroke:#000;stroke-width:.5;pointer-events:none;rx:2px");
+	main = graph(rows, root);
+	main.frames = frames;
 	/*
 	 * The static frames go before the browser styles them: hidden, they
 	 * would still cost a style pass over every element.
 	 */
-	root.parentNode.insertBefore(outline, root);
 	root.remove();
-	ctx = canvas.getContext("2d");
 	font = fontsize + "px " + getComputedStyle(details).fontFamily;
-	begin();
-	scrollToZoomed();
-
-	listen(canvas, "mousemove", (e) => { active = true; setHover(at(e)); });
-	listen(canvas, "mouseleave", () => setHover(null));
-	listen(canvas, "click", (e) => {
-		var f = at(e);
-		if (!f) return;
-		if (e.ctrlKey || e.metaKey) {
-			/* A frame made a link by --nameattr: a click follows it, Ctrl zooms. */
-			if (f.attr && f.attr.href) return zoom(f);
-			if (navigator.clipboard) navigator.clipboard.writeText(f.name);
-			details.textContent = "Copied: " + f.name;
-			return;
-		}
-		if (f.attr && f.attr.href) return follow(f);
-		zoom(f);
-	});
 	/* For tests and embedding pages: the same actions as the mouse and keys. */
 	svg.flamegraph = {
 		zoom: (name) => {
 			var f = frames.find((e) => e.name === name);
-			if (f) zoom(f);
+			if (f) zoom(main, f);
 		},
 		unzoom: reset, search: search, resetSearch: resetSearch,
-		frames: () => frames.map((f) => {
-			var p = place(f) || { x: 0, w: 0, state: "hide" };
+		frames: (g) => (g || main).frames.map((f) => {
+			var p = place(g || main, f) || { x: 0, w: 0, state: "hide" };
 			return {
 				name: f.name, title: title(f), n: f.n, fill: f.fill, hit: f.hit,
-				x: p.x, y: rows[f.row].y, w: p.w, h: fh, state: p.state
+				x: p.x, y: (g || main).rows[f.row].y, w: p.w, h: fh, state: p.state
 			};
 		})
 	};
+	views();
+	begin();
+	scrollToZoomed();
+
 }
-start();

@@ -1,0 +1,91 @@
+/*
+ * sandwich: the selected function's callers and callees (Pyroscope's
+ * sandwich view), after table.js.
+ *
+ * Two graphs of flame.js's graph(), zoomed, hovered and searched as the
+ * main one: above, the callers as an icicle ending in the function, on
+ * its bottom row (every stack that reaches it, merged from it upwards);
+ * below, the function on its top row and its callees under it (merged
+ * over every place it is called).  Both are built from the frames as a
+ * tree (tree()) out of the function's outermost frames, those with no
+ * frame of the same name below them: so a recursive function counts once
+ * per stack, and the function's width is its total in the table.  Like
+ * the main graph's, callees are in name order.
+ *
+ * Contract, for views.js:
+ *   sandwich(top)  show the graphs of the function sel from y = top down;
+ *                  returns the y where they end
+ *   unsandwich()   hide them (kept for the same function)
+ *   sw             the graphs shown, { x, up, down }, or null
+ */
+var sw = null;
+
+/* A merged frame: count, callees by name, and what a graph's frame has. */
+function node(x, p) {
+	return { name: nm[x], x: x, n: 0, s: 0, row: 0, p: p, fill: fillOf[x] || hot(nm[x]), by: new Map(),
+		hit: !!curRe && curRe.test(nm[x]), title: "", chars: -1, label: "" };
+}
+function child(a, x) {
+	var c = a.by.get(x);
+	if (!c) a.by.set(x, (c = node(x, a)));
+	return c;
+}
+/* Add frame f's subtree into merged frame a. */
+function addUnder(a, f) {
+	a.n += f.n;
+	f.kids.forEach((k) => addUnder(child(a, k.x), k));
+}
+/* The merged frames in rows at y0, y0 + dy, ...: starts, rows and frames. */
+function rowsOf(a, y0, dy) {
+	var rows = [], all = [], walk = (a, s, r) => {
+		a.s = s;
+		a.row = r;
+		if (!rows[r]) rows[r] = { y: y0 + r * dy, frames: [] };
+		rows[r].frames.push(a);
+		all.push(a);
+		Array.from(a.by.keys()).sort((x, y) => x - y).forEach((x) => {
+			var c = a.by.get(x);
+			walk(c, s, r + 1);
+			s += c.n;
+		});
+	};
+	walk(a, 0, 0);
+	return [rows, all];
+}
+
+function sandwich(top) {
+	var x = sel, step = Math.abs(D.rowy[1]);
+	if (!sw || sw.x !== x) {
+		if (sw) [sw.up, sw.down].forEach((g) => {
+			g.fo.remove();
+			g.outline.remove();
+			graphs.splice(graphs.indexOf(g), 1);
+		});
+		tree();
+		var up = node(x, null), down = node(x, null);
+		frames.forEach((f) => {
+			if (f.x !== x || f === rootFrame) return;
+			for (var a = f.p; a; a = a.p) if (a.x === x) return;
+			addUnder(down, f);
+			up.n += f.n;
+			for (var c = up, a = f.p; a !== rootFrame; a = a.p) (c = child(c, a.x)).n += f.n;
+		});
+		sw = { x: x };
+		[up, down].forEach((r, i) => {
+			var rs = rowsOf(r, 0, i ? step : -step), g = graph(rs[0], details);
+			g.frames = rs[1];
+			g.up = !i;
+			sw[i ? "down" : "up"] = g;
+		});
+	}
+	/* The callers' rows from the top down to the function's, then the callees'. */
+	var u = sw.up.rows, d = sw.down.rows, y = top + (u.length - 1) * step;
+	u.forEach((r, i) => { r.y = y - i * step; });
+	y += 2 * step;
+	d.forEach((r, i) => { r.y = y + i * step; });
+	sw.up.hidden = sw.down.hidden = false;
+	return y + d.length * step;
+}
+function unsandwich() {
+	if (sw) sw.up.hidden = sw.down.hidden = true;
+}

@@ -1,0 +1,169 @@
+/*
+ * table: the function table (Pyroscope's ProfilerTable, pprof's top),
+ * a view of flame.js's frames; after flame.js.
+ *
+ * One row per name: self (the frames' counts less their callees') and
+ * total (the frames' counts, a frame inside one of the same name left
+ * out, so a recursive function counts once per stack), as counts and
+ * shares with a bar, and the number of frames (places).  Computed once,
+ * when first shown, walking the frames as a tree (flame.js's tree()),
+ * plus what svg.c says the frames too narrow to be in the data add
+ * (D.tfix: a name's index, its self and its total, each after the
+ * names skipped), so that the numbers are stackcollapse --to=table's.
+ *
+ * HTML in a foreignObject, and only the rows inside the box are
+ * elements (RH units a row, redrawn on scroll): opening or sorting
+ * 20,000 names costs one sort and fifty rows, where a row per name costs
+ * the browser a layout of all of them (a quarter of a second), and text,
+ * focus and hostile names (textContent) come with HTML, which a canvas
+ * would have to redo.
+ *
+ * Contract, for views.js:
+ *   tableView(x, y, w, h)  show the table in that box; w = 0 hides it
+ *   drawTable()            redraw the rows in view (after a search, a sort)
+ *   stats()                the rows, by name index
+ *   sortKey, sortDesc      the order: "self", "total" or "name"
+ *   tableEl                the scrolling box, to focus
+ * and it calls select(x) (views.js) when a row is chosen.
+ */
+var RH = 18, tab = null, shown = [], shownBy = "", sortKey = "self", sortDesc = true,
+	tfo = null, tableEl, tbody, thead, cur = 0;
+
+function stats() {
+	if (tab) return tab;
+	tree();
+	var open = new Int32Array(nm.length), st = [rootFrame, 0], f, r, fix = D.tfix;
+	tab = nm.map((name, x) => ({ name: name, x: x, self: 0, total: 0, places: 0 }));
+	while (st.length) {
+		var exit = st.pop();
+		f = st.pop();
+		if (exit) { open[f.x]--; continue; }
+		if (f !== rootFrame) {
+			r = tab[f.x];
+			r.places++;
+			r.self += f.kids.reduce((c, k) => c - k.n, f.n);
+			if (!open[f.x]++) r.total += f.n;
+			st.push(f, 1);
+		}
+		for (var i = f.kids.length; i--; ) st.push(f.kids[i], 0);
+	}
+	if (fix) {
+		fix = typeof fix === "string" ? vlq(fix) : fix;
+		for (i = 0, r = -1; i < fix.length; i += 3) {
+			r += fix[i] + 1;
+			/* Whole ones as VLQ: self is zigzag, its sign in bit 0. */
+			tab[r].self += typeof D.tfix === "string" ? (fix[i + 1] % 2 ? -1 : 1) * Math.floor(fix[i + 1] / 2) : fix[i + 1];
+			tab[r].total += fix[i + 2];
+		}
+	}
+	return tab;
+}
+
+/* A share of the whole, as the titles write it. */
+function share(v) { return pct(v, total); }
+/* A number for a cell: exact in samples, else in its unit. */
+function cell(v) { return D.countname === "samples" ? exact(v) : amount(v); }
+
+function tableView(x, y, w, h) {
+	if (!tfo) build();
+	setAttr(tfo, "x", x);
+	setAttr(tfo, "y", y);
+	setAttr(tfo, "width", w);
+	setAttr(tfo, "height", w ? h : 0);
+	tfo.style.display = w ? "" : "none";
+	if (w) drawTable();
+}
+
+/* The box: a header of sort buttons, and the scrolling rows. */
+function build() {
+	var el = (tag, parent, style, text) => {
+		var e = document.createElementNS(XHTML, tag);
+		if (style) setAttr(e, "style", style);
+		if (text) e.textContent = text;
+		if (parent) parent.appendChild(e);
+		return e;
+	};
+	tfo = document.createElementNS(NS, "foreignObject");
+	var box = el("div", tfo, "display:flex;flex-direction:column;height:100%;font:12px " +
+		getComputedStyle(details).fontFamily + ";background:#fff;border:1px solid #ccc;box-sizing:border-box");
+	thead = el("div", box, "display:flex;flex:none;border-bottom:1px solid #ccc");
+	["self", "total", "name"].forEach((k) => {
+		var b = el("button", thead, "flex:" + (k === "name" ? 2 : 1) + ";text-align:left;border:0;background:#eee;font:inherit;cursor:pointer");
+		b.k = k;
+		listen(b, "click", () => {
+			sortDesc = sortKey === k ? !sortDesc : k !== "name";
+			sortKey = k;
+			drawTable();
+			saveState();
+		});
+	});
+	tableEl = el("div", box, "flex:1;overflow:auto;position:relative;outline:none");
+	setAttr(tableEl, "tabindex", 0);
+	setAttr(tableEl, "class", "tb");
+	tbody = el("div", tableEl, "position:relative");
+	svg.insertBefore(tfo, details);
+	listen(tableEl, "scroll", drawTable);
+	listen(tbody, "mousemove", (e) => {
+		var row = e.target.closest("[data-i]"), r = row && shown[+row.dataset.i];
+		details.textContent = r ? nametype + " " + r.name + ": self " + amount(r.self) + " (" + share(r.self) +
+			"), total " + amount(r.total) + " (" + share(r.total) + "), in " + places(r.places) : " ";
+	});
+	listen(tbody, "click", (e) => {
+		var row = e.target.closest("[data-i]");
+		if (!row) return;
+		cur = +row.dataset.i;
+		select(shown[cur].x);
+	});
+	listen(tableEl, "keydown", (e) => {
+		var k = { ArrowDown: 1, ArrowUp: -1, PageDown: 20, PageUp: -20 }[e.key];
+		if (k) {
+			e.preventDefault();
+			cur = Math.max(0, Math.min(shown.length - 1, cur + k));
+			var top = cur * RH, sc = tableEl.scrollTop;
+			if (top < sc) tableEl.scrollTop = top;
+			else if (top + RH > sc + tableEl.clientHeight) tableEl.scrollTop = top + RH - tableEl.clientHeight;
+			drawTable();
+		} else if (e.key === "Enter" && shown[cur]) select(shown[cur].x);
+	});
+}
+function places(n) { return n + (n === 1 ? " place" : " places"); }
+
+/* The rows that match the search, in order, then those in view. */
+function drawTable() {
+	if (!tfo || tfo.style.display === "none") return;
+	var by = sortKey + sortDesc + (curRe && curRe.source + curRe.flags), t = stats();
+	if (by !== shownBy) {
+		shownBy = by;
+		shown = t.filter((r) => (r.places || r.self || r.total) && (!curRe || curRe.test(r.name)));
+		var d = sortDesc ? -1 : 1, k = sortKey;
+		shown.sort(k === "name" ? (a, b) => d * (a.name < b.name ? -1 : a.name > b.name) :
+			(a, b) => d * (a[k] - b[k]) || (a.name < b.name ? -1 : a.name > b.name));
+		cur = Math.min(cur, Math.max(shown.length - 1, 0));
+		tbody.style.height = shown.length * RH + "px";
+		Array.from(thead.children).forEach((b) => {
+			b.textContent = { self: "Self", total: "Total", name: "Name" }[b.k] + (b.k === k ? (sortDesc ? " ▼" : " ▲") : "");
+		});
+	}
+	var first = Math.floor(tableEl.scrollTop / RH), n = Math.ceil(tableEl.clientHeight / RH) + 1;
+	tbody.textContent = "";
+	for (var i = first; i < shown.length && i < first + n; i++) {
+		var r = shown[i], row = document.createElementNS(XHTML, "div");
+		setAttr(row, "style", "position:absolute;left:0;right:0;display:flex;white-space:pre;cursor:pointer;top:" + i * RH +
+			"px;height:" + RH + "px;line-height:" + RH + "px" + (i === cur ? ";outline:1px dotted #000;outline-offset:-1px" : "") +
+			(r.x === sel ? ";background:rgba(0,160,255,.3)" : ""));
+		row.dataset.i = i;
+		[r.self, r.total].forEach((v) => {
+			var c = document.createElementNS(XHTML, "span"), p = 100 * v / total;
+			setAttr(c, "style", "flex:1;overflow:hidden;padding:0 4px;background:linear-gradient(90deg,rgba(255,140,0,.4) " +
+				p + "%,transparent " + p + "%)");
+			c.textContent = cell(v) + "  " + share(v);
+			setAttr(c, "title", exact(v) + " " + D.countname);
+			row.appendChild(c);
+		});
+		var c = document.createElementNS(XHTML, "span");
+		setAttr(c, "style", "flex:2;overflow:hidden;text-overflow:ellipsis;padding:0 4px");
+		c.textContent = r.name;
+		row.appendChild(c);
+		tbody.appendChild(row);
+	}
+}

@@ -1,0 +1,187 @@
+/*
+ * views: the toolbar, the views (flame graph, table, both, sandwich),
+ * the selected function, the frame menu and their keys and URL state;
+ * the last file, it starts the script.
+ *
+ * The toolbar is HTML in a foreignObject above the graph: the viewBox
+ * grows upwards by TB units, so that every coordinate of the file (rows,
+ * details, buttons) stays where it is, and the picture without scripts
+ * is the file's.  Its buttons are buttons: Tab reaches them, Enter
+ * presses them.  A view other than the graph makes the SVG as tall as it
+ * needs (the table at least TMIN units), and moves the details line and
+ * the search's "Matched" to its bottom.
+ *
+ * The URL (ui.js's saveState) keeps, besides zoom and search: v= the
+ * view, fn= the selected function, o= the table's order (a column, "-"
+ * first when the other way than its first click), l=tail.
+ *
+ * Contract: views() builds it all, before ui.js's begin(); viewState(p)
+ * and viewRestore(p) are flame.js's view() and restore() for it;
+ * select(x) selects the name of index x (-1: none).
+ */
+var TB = 26, TMIN = 500, VIEWS = { flame: "Flame graph", table: "Table", both: "Both", sandwich: "Sandwich" },
+	cview = "flame", H0, detY, bar, btn = {}, head, menuFo = null, vtop;
+
+function views() {
+	var vb = svg.viewBox.baseVal, fo = document.createElementNS(NS, "foreignObject");
+	H0 = vb.height;
+	detY = [details, matched].map((e) => +e.getAttribute("y"));
+	vtop = fontsize * (q(".st") ? 5 : 3);
+	setAttr(fo, "y", -TB);
+	setAttr(fo, "width", width);
+	setAttr(fo, "height", TB);
+	bar = document.createElementNS(XHTML, "div");
+	setAttr(bar, "style", "display:flex;align-items:center;gap:4px;height:100%;padding:0 " + XPAD +
+		"px;box-sizing:border-box;white-space:nowrap;overflow:hidden;font:12px " + getComputedStyle(details).fontFamily);
+	fo.appendChild(bar);
+	svg.insertBefore(fo, svg.firstChild);
+	var button = (key, text, f) => {
+		var b = document.createElementNS(XHTML, "button");
+		b.textContent = text;
+		setAttr(b, "style", "font:inherit;padding:1px 6px");
+		listen(b, "click", (e) => { e.stopPropagation(); active = true; f(); });
+		bar.appendChild(b);
+		btn[key] = b;
+	};
+	Object.keys(VIEWS).forEach((v) => button(v, VIEWS[v], () => setView(v)));
+	button("search", "Search", () => (term === null ? promptSearch() : resetSearch()));
+	button("ic", "ic", toggleCase);
+	button("reset", "Reset zoom", reset);
+	button("fit", "Labels: head first", () => {
+		tail = !tail;
+		saveState();
+		draw();
+		bars();
+	});
+	head = document.createElementNS(XHTML, "span");
+	setAttr(head, "style", "overflow:hidden;text-overflow:ellipsis;margin-left:8px");
+	bar.appendChild(head);
+	grow(H0);
+	listen(window, "keydown", (e) => {
+		if ((!active && !standalone()) || e.ctrlKey || e.metaKey || e.altKey) return;
+		if (e.key === "Escape") closeMenu();
+		if (e.key === "s" && !(e.target.localName === "button")) {
+			if (sel < 0 && hover && hover !== rootFrame) select(hover.x);
+			if (sel >= 0) setView("sandwich");
+		}
+	});
+	listen(document, "mousedown", (e) => { if (menuFo && !menuFo.contains(e.target)) closeMenu(); });
+	svg.flamegraph.view = setView;
+	svg.flamegraph.select = (name) => select(nm.indexOf(name));
+	svg.flamegraph.table = () => (stats(), shown.map((r) => [r.name, r.self, r.total, r.places]));
+	svg.flamegraph.sandwich = () => sw && [sw.up, sw.down];
+}
+/* The SVG h units tall under its toolbar, the details line at its bottom. */
+function grow(h) {
+	setAttr(svg, "viewBox", "0 " + -TB + " " + width + " " + (h + TB));
+	if (svg.getAttribute("height") !== null && !/%/.test(svg.getAttribute("height"))) setAttr(svg, "height", h + TB);
+	[details, matched].forEach((e, i) => setAttr(e, "y", detY[i] + h - H0));
+}
+/* The buttons' state: pressed for the view shown and the toggles on. */
+function bars() {
+	Object.keys(VIEWS).forEach((v) => setAttr(btn[v], "aria-pressed", v === cview));
+	[["fit", tail], ["ic", ignorecase], ["search", term !== null]].forEach((a) => setAttr(btn[a[0]], "aria-pressed", a[1]));
+	btn.fit.textContent = "Labels: " + (tail ? "tail" : "head") + " first";
+	Object.keys(btn).forEach((k) => { btn[k].style.fontWeight = btn[k].getAttribute("aria-pressed") === "true" ? "bold" : ""; });
+	btn.sandwich.disabled = sel < 0;
+}
+
+function setView(v) {
+	if (!VIEWS[v] || (v === "sandwich" && sel < 0)) v = "flame";
+	cview = v;
+	var th = Math.max(H0, TMIN), left = width * 0.4, bot = fontsize * 2 + 10;
+	main.hidden = v === "table" || v === "sandwich";
+	main.x0 = v === "both" ? left + XPAD / 2 : XPAD;
+	main.w = v === "both" ? width - left - 1.5 * XPAD : width - 2 * XPAD;
+	main.frames.forEach((f) => { f.chars = -1; });
+	if (v === "sandwich") grow(sandwich(vtop) + bot);
+	else {
+		unsandwich();
+		grow(v === "flame" ? H0 : th);
+	}
+	tableView(XPAD, vtop, v === "table" ? width - 2 * XPAD : v === "both" ? left - 1.5 * XPAD : 0, th - vtop - bot);
+	hover = null;
+	setHover(main, null);
+	bars();
+	draw();
+	saveState();
+}
+
+/* Select the name of index x: its frames drawn in SEL, the header. */
+function select(x) {
+	sel = x >= 0 && x < nm.length ? x : -1;
+	var r = sel >= 0 && stats()[sel];
+	head.textContent = r ? "Selected: " + r.name + " — total " + amount(r.total) + " (" + share(r.total) + ") in " + places(r.places) : "";
+	if (cview === "sandwich") setView(sel < 0 ? "flame" : "sandwich");
+	bars();
+	draw();
+	saveState();
+}
+
+function viewState(p) {
+	["v", "fn", "o", "l"].forEach((k) => p.delete(k));
+	if (cview !== "flame") p.set("v", cview);
+	if (sel >= 0) p.set("fn", nm[sel]);
+	if (sortKey !== "self" || !sortDesc) p.set("o", (sortDesc === (sortKey === "name") ? "-" : "") + sortKey);
+	if (tail) p.set("l", "tail");
+}
+function viewRestore(p) {
+	var o = p.get("o") || "", k = o.replace(/^-/, "");
+	if (k === "self" || k === "total" || k === "name") { sortKey = k; sortDesc = (k !== "name") !== (o[0] === "-"); }
+	tail = p.get("l") === "tail";
+	if (p.get("fn") !== null) select(nm.indexOf(p.get("fn")));
+	setView(p.get("v"));
+}
+
+/*
+ * The menu of a frame of graph g, at the mouse: HTML buttons, the first
+ * focused, arrows move, Enter acts, Escape or a click elsewhere closes.
+ */
+function menu(g, f, e) {
+	closeMenu();
+	var m = svg.getScreenCTM(), x = (e.clientX - m.e) / m.a, y = (e.clientY - m.f) / m.d,
+		box = document.createElementNS(XHTML, "div"), items = [
+			["Copy name", () => copy(f.name)],
+			["Copy stack", () => copy(stackOf(g, f))],
+			["Focus on this function", () => { select(f.x); setView("sandwich"); }],
+			["Zoom", () => zoom(g, f)],
+			["Search for this name", () => search("^" + f.name.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&") + "$")]
+		];
+	menuFo = document.createElementNS(NS, "foreignObject");
+	setAttr(menuFo, "x", Math.min(x, width - 190));
+	setAttr(menuFo, "y", y);
+	setAttr(menuFo, "width", 180);
+	setAttr(menuFo, "height", 22 * items.length + 6);
+	setAttr(box, "style", "display:flex;flex-direction:column;background:#fff;border:1px solid #888;padding:2px;font:12px " +
+		getComputedStyle(details).fontFamily);
+	setAttr(box, "role", "menu");
+	items.forEach((a) => {
+		var b = document.createElementNS(XHTML, "button");
+		b.textContent = a[0];
+		setAttr(b, "style", "font:inherit;text-align:left;height:22px;border:0;background:none;cursor:pointer");
+		setAttr(b, "role", "menuitem");
+		listen(b, "click", (ev) => { ev.stopPropagation(); closeMenu(); a[1](); });
+		box.appendChild(b);
+	});
+	listen(box, "keydown", (ev) => {
+		var k = { ArrowDown: 1, ArrowUp: -1 }[ev.key], bs = Array.from(box.children);
+		if (!k) return;
+		ev.preventDefault();
+		bs[(bs.indexOf(document.activeElement) + k + bs.length) % bs.length].focus();
+	});
+	menuFo.appendChild(box);
+	svg.appendChild(menuFo);
+	box.firstChild.focus();
+}
+function closeMenu() {
+	if (menuFo) menuFo.remove();
+	menuFo = null;
+}
+/* A frame's stack as folded text, root first: the callers' icicle reads down. */
+function stackOf(g, f) {
+	tree();
+	for (var s = []; f && f !== rootFrame; f = f.p) s.push(f.name);
+	return (g.up ? s : s.reverse()).join(";");
+}
+
+start();

@@ -10,6 +10,7 @@
 #include "../lib/err.h"
 #include "../lib/num.h"
 #include "../lib/out.h"
+#include "../lib/sort.h"
 #include "../lib/xmlesc.h"
 #include "color.h"
 #include "flame_js.h"
@@ -295,6 +296,7 @@ struct jdata {
 	double y0, dy;		/* the root row's top, and the step to the next */
 	uint32_t rows;
 	long double total;
+	const long double *fix;	/* by name: self, total to add; or NULL */
 };
 
 static void
@@ -363,6 +365,94 @@ out_vlq(uint64_t v)
 		v >>= 5;
 		out_char(b64[dg | (v ? 32 : 0)]);
 	} while (v);
+}
+
+/* Frames in the order of start, then depth: a caller before its callees. */
+static int
+start_cmp(const void *pa, const void *pb, const void *ctx)
+{
+	const struct frame *fr = ctx, *a = &fr[*(const size_t *)pa],
+	    *b = &fr[*(const size_t *)pb];
+
+	if (a->stime != b->stime)
+		return a->stime < b->stime ? -1 : 1;
+	return (a->depth > b->depth) - (a->depth < b->depth);
+}
+
+/*
+ * The function table (table.js) of frames fr[0..n), t[2 * name id] the
+ * self and t[2 * name id + 1] the total: what stackcollapse --to=table
+ * prints, the root left out.  A frame's parent is the last one before it
+ * of a lower depth, in start_cmp's order; a frame under one of its name
+ * adds nothing to the total (open counts them).
+ */
+static long double *
+name_table(const struct frame *fr, size_t n, size_t nnames)
+{
+	size_t *ix = xmalloc((n + 1) * sizeof *ix), *st = xmalloc((n + 1) * sizeof *st), k = 0;
+	uint32_t *open = xmalloc((nnames + 1) * sizeof *open);
+	long double *t = xmalloc((2 * nnames + 1) * sizeof *t);
+
+	memset(open, 0, (nnames + 1) * sizeof *open);
+	for (size_t i = 0; i < 2 * nnames; i++)
+		t[i] = 0;
+	for (size_t i = 0; i < n; i++)
+		ix[i] = i;
+	sort_ctx(ix, n, sizeof *ix, start_cmp, fr);
+	for (size_t i = 0; i < n; i++) {
+		const struct frame *a = &fr[ix[i]];
+		long double v = a->etime - a->stime;
+
+		while (k && fr[st[k - 1]].depth >= a->depth)
+			open[fr[st[--k]].name]--;
+		if (a->depth == 0)
+			continue;
+		if (k)
+			t[2 * fr[st[k - 1]].name] -= v;
+		t[2 * a->name] += v;
+		if (!open[a->name]++)
+			t[2 * a->name + 1] += v;
+		st[k++] = ix[i];
+	}
+	free(open);
+	free(st);
+	free(ix);
+	return t;
+}
+
+/*
+ * What the frames left out of the data (narrower than --minwidth) add to
+ * the table that table.js computes from the others: for each name with
+ * something to add, in the order of the names, how many names were
+ * skipped, then self and total; as VLQ (self zigzag: twice its size,
+ * plus one if below zero) when whole, else as numbers.
+ */
+static void
+write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames)
+{
+	const long double *fix = d->fix;
+	size_t i, last = 0;
+	int whole = 1;
+
+	for (i = 0; i < 2 * nnames && whole; i++)
+		whole = fix[i] == floorl(fix[i]) && fabsl(fix[i]) < 0x1p52L;
+	out_str(whole ? ",\n\"tfix\":\"" : ",\n\"tfix\":[");
+	for (i = 0; i < nnames; i++) {
+		long double s = fix[2 * ord[i]], t = fix[2 * ord[i] + 1];
+
+		if (s == 0 && t == 0)
+			continue;
+		if (whole) {
+			out_vlq(i - last);
+			out_vlq(s < 0 ? (uint64_t)-s * 2 + 1 : (uint64_t)s * 2);
+			out_vlq((uint64_t)t);
+		} else {
+			out_fmt("%s%zu,%.17Lg,%.17Lg", last ? "," : "", i - last,
+			    s, t);
+		}
+		last = i + 1;
+	}
+	out_str(whole ? "\"" : "]");
 }
 
 /*
@@ -572,6 +662,8 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		}
 		out_char(']');
 	}
+	if (d->fix)
+		write_fix(d, ord, nnames);
 	out_str(",\n\"attrs\":{");
 	for (i = 0, k = 0; d->attrs && i < nnames; i++) {
 		const struct frame_attrs *a = d->attrs[ord[i]];
@@ -895,7 +987,52 @@ write_frames(const struct flame *f, const struct svg_opts *o,
 }
 
 /*
- * Write the graph: stages 1 to 4 above, then the details line and the
+ * Stage 5: what the table (write_fix) misses of all, the table of every
+ * frame, in the frames the data keeps, by name id in m, which gets the
+ * names only left-out frames have; NULL if nothing.  Frees all.
+ */
+static long double *
+table_fix(const struct flame *f, struct model *m, long double *all,
+    size_t elided)
+{
+	size_t n = intern_count(&f->names), i;
+	long double *kept, *fix = NULL;
+
+	if (!elided) {
+		free(all);
+		return NULL;
+	}
+	kept = name_table(f->frames, f->nframes, n);
+	for (i = 0; i < 2 * n; i++)
+		kept[i] = all[i] - kept[i];
+	for (i = 0; i < n; i++) {
+		uint32_t id;
+		int isnew;
+
+		if (kept[2 * i] == 0 && kept[2 * i + 1] == 0)
+			continue;
+		id = intern_put(&m->names, intern_str(&f->names, (uint32_t)i),
+		    intern_len(&f->names, (uint32_t)i), &isnew);
+		if (isnew) {
+			m->attrs = xgrow(m->attrs, &m->attrs_cap, id + 1,
+			    sizeof *m->attrs);
+			m->attrs[id] = NULL;
+		}
+		if (!fix) {
+			fix = xmalloc((2 * n + 1) * sizeof *fix);
+			for (size_t k = 0; k < 2 * n; k++)
+				fix[k] = 0;
+		}
+		fix[2 * id] = kept[2 * i];
+		fix[2 * id + 1] = kept[2 * i + 1];
+	}
+	free(kept);
+	free(all);
+	return fix;
+}
+
+/*
+ * Write the graph: stages 1 to 5 above, then the details line and the
  * controls, the model (write_data) and the script.
  */
 size_t
@@ -903,6 +1040,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 {
 	struct geom g;
 	struct model m;
+	long double *all = name_table(f->frames, f->nframes,
+	    intern_count(&f->names)), *fix;
 	size_t elided = layout(f, o, &g);
 	char id[SVG_ID_SIZE], b[32];
 	uint32_t rows;
@@ -915,6 +1054,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	m.attrs = NULL;
 	m.attrs_cap = 0;
 	rows = write_frames(f, o, &g, &m);
+	fix = table_fix(f, &m, all, elided);
 	out_fmt("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
 	    pnum(b, g.height - g.ypad2 / 2));
 	svg_controls(o, "Reset Zoom", o->width - XPAD - 100,
@@ -922,7 +1062,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	{
 		struct jdata d = { m.fd, &m.names, &m.colors, m.attrs,
 		    o->inverted ? g.ypad1 : g.height - g.ypad2 - g.fh + FRAMEPAD,
-		    o->inverted ? g.fh : -g.fh, rows, g.timemax };
+		    o->inverted ? g.fh : -g.fh, rows, g.timemax, fix };
 
 		write_data(f, o, &d, id, g.label_y);
 	}
@@ -930,6 +1070,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	intern_free(&m.colors);
 	free(m.attrs);
 	free(m.fd);
+	free(fix);
 	out_str("<script><![CDATA[\n");
 	out_str(flame_js);
 	out_str("]]></script>\n</svg>\n");

@@ -282,6 +282,7 @@ else
 		    fail "browser: $suite did not finish" "$tmp/browser.out"
 	}
 	browser_suite flamegraph.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
+	browser_suite views.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
 	browser_suite timeline.test.js "$BIN" "$tmp/browser" \
 	    "$top/tests/inputs/timeline" "$CHROMIUM"
 fi

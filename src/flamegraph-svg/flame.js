@@ -383,7 +383,6 @@ function setHover(g, f) {
 function zoom(g, f) {
 	g.zoomed = f;
 	if (g === main) resetBtn.classList.toggle("hide", f === rootFrame);
-	hover = null;
 	setHover(g, null);
 	draw();
 	saveState();
@@ -477,9 +476,9 @@ function start() {
 		},
 		unzoom: reset, search: search, resetSearch: resetSearch,
 		frames: (g) => (g || main).frames.map((f) => {
-			var p = place(g || main, f) || { x: 0, w: 0, state: "hide" };
+			var p = !(g || main).hidden && place(g || main, f) || { x: 0, w: 0, state: "hide" };
 			return {
-				name: f.name, title: title(f), n: f.n, fill: f.fill, hit: f.hit,
+				name: f.name, title: title(f), n: f.n, fill: f.fill, hit: f.hit, label: f.label,
 				x: p.x, y: (g || main).rows[f.row].y, w: p.w, h: fh, state: p.state
 			};
 		})

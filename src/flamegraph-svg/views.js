@@ -4,7 +4,7 @@
  * the last file, it starts the script.
  *
  * The toolbar is HTML in a foreignObject above the graph: the viewBox
- * grows upwards by TB units, so that every coordinate of the file (rows,
+ * grows upwards by TB units (the height its buttons take), so that every coordinate of the file (rows,
  * details, buttons) stays where it is, and the picture without scripts
  * is the file's.  Its buttons are buttons: Tab reaches them, Enter
  * presses them.  A view other than the graph makes the SVG as tall as it
@@ -19,7 +19,7 @@
  * and viewRestore(p) are flame.js's view() and restore() for it;
  * select(x) selects the name of index x (-1: none).
  */
-var TB = 26, TMIN = 500, VIEWS = { flame: "Flame graph", table: "Table", both: "Both", sandwich: "Sandwich" },
+var TB, TMIN = 500, VIEWS = { flame: "Flame graph", table: "Table", both: "Both", sandwich: "Sandwich" },
 	cview = "flame", H0, detY, bar, btn = {}, head, menuFo = null, vtop;
 
 function views() {
@@ -27,12 +27,12 @@ function views() {
 	H0 = vb.height;
 	detY = [details, matched].map((e) => +e.getAttribute("y"));
 	vtop = fontsize * (q(".st") ? 5 : 3);
-	setAttr(fo, "y", -TB);
 	setAttr(fo, "width", width);
 	setAttr(fo, "height", TB);
 	bar = document.createElementNS(XHTML, "div");
-	setAttr(bar, "style", "display:flex;align-items:center;gap:4px;height:100%;padding:0 " + XPAD +
-		"px;box-sizing:border-box;white-space:nowrap;overflow:hidden;font:12px " + getComputedStyle(details).fontFamily);
+	setAttr(bar, "class", "tbar");
+	setAttr(bar, "style", "display:flex;flex-wrap:wrap;align-items:center;gap:3px 4px;padding:3px " + XPAD +
+		"px;white-space:nowrap;font:12px " + getComputedStyle(details).fontFamily);
 	fo.appendChild(bar);
 	svg.insertBefore(fo, svg.firstChild);
 	var button = (key, text, f) => {
@@ -54,13 +54,18 @@ function views() {
 		bars();
 	});
 	head = document.createElementNS(XHTML, "span");
-	setAttr(head, "style", "overflow:hidden;text-overflow:ellipsis;margin-left:8px");
+	setAttr(head, "style", "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
 	bar.appendChild(head);
+	/* As tall as its buttons need: a narrow graph's wrap. */
+	setAttr(fo, "height", 500);
+	TB = Math.ceil(bar.offsetHeight);
+	setAttr(fo, "y", -TB);
+	setAttr(fo, "height", TB);
 	grow(H0);
 	listen(window, "keydown", (e) => {
 		if ((!active && !standalone()) || e.ctrlKey || e.metaKey || e.altKey) return;
 		if (e.key === "Escape") closeMenu();
-		if (e.key === "s" && !(e.target.localName === "button")) {
+		if (e.key === "s") {
 			if (sel < 0 && hover && hover !== rootFrame) select(hover.x);
 			if (sel >= 0) setView("sandwich");
 		}
@@ -68,7 +73,7 @@ function views() {
 	listen(document, "mousedown", (e) => { if (menuFo && !menuFo.contains(e.target)) closeMenu(); });
 	svg.flamegraph.view = setView;
 	svg.flamegraph.select = (name) => select(nm.indexOf(name));
-	svg.flamegraph.table = () => (stats(), shown.map((r) => [r.name, r.self, r.total, r.places]));
+	svg.flamegraph.table = () => shown.map((r) => [r.name, +r.self.toPrecision(15), +r.total.toPrecision(15), r.places]);
 	svg.flamegraph.sandwich = () => sw && [sw.up, sw.down];
 }
 /* The SVG h units tall under its toolbar, the details line at its bottom. */
@@ -100,7 +105,6 @@ function setView(v) {
 		grow(v === "flame" ? H0 : th);
 	}
 	tableView(XPAD, vtop, v === "table" ? width - 2 * XPAD : v === "both" ? left - 1.5 * XPAD : 0, th - vtop - bot);
-	hover = null;
 	setHover(main, null);
 	bars();
 	draw();
@@ -149,7 +153,8 @@ function menu(g, f, e) {
 		];
 	menuFo = document.createElementNS(NS, "foreignObject");
 	setAttr(menuFo, "x", Math.min(x, width - 190));
-	setAttr(menuFo, "y", y);
+	/* Inside the SVG, which clips what is outside its viewBox. */
+	setAttr(menuFo, "y", Math.max(-TB, Math.min(y, svg.viewBox.baseVal.y + svg.viewBox.baseVal.height - 22 * items.length - 6)));
 	setAttr(menuFo, "width", 180);
 	setAttr(menuFo, "height", 22 * items.length + 6);
 	setAttr(box, "style", "display:flex;flex-direction:column;background:#fff;border:1px solid #888;padding:2px;font:12px " +

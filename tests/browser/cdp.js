@@ -100,7 +100,8 @@ async function openPage(browser) {
 			await page.mouse("mouseReleased", x, y, { modifiers });
 		},
 		async key(key, code, modifiers, text) {
-			const p = { key, code, modifiers: modifiers || 0, windowsVirtualKeyCode: key.length === 1 ? key.toUpperCase().charCodeAt(0) : (key === "Escape" ? 27 : 0) };
+			const p = { key, code, modifiers: modifiers || 0, windowsVirtualKeyCode: key.length === 1 ? key.toUpperCase().charCodeAt(0) :
+				({ Escape: 27, Tab: 9, Enter: 13, ArrowUp: 38, ArrowDown: 40 }[key] || 0) };
 			await send("Input.dispatchKeyEvent", Object.assign({ type: text ? "keyDown" : "rawKeyDown", text }, p));
 			await send("Input.dispatchKeyEvent", Object.assign({ type: "keyUp" }, p));
 		},

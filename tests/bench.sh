@@ -166,26 +166,26 @@ if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -n "$caps" ]; then
 fi
 
 # In the browser: first render, one click-zoom and one search, for our SVG
-# and flamegraph.pl's of the same input, and for a graph of about 45,000
-# frames (made here from a seeded random generator).
+# and flamegraph.pl's of the same input, and for a graph of about 50,000
+# frames (made here from a seeded random generator); for ours, the views.
 CHROMIUM=${CHROMIUM:-$(command -v chromium || true)}
 if [ -n "$CHROMIUM" ] && command -v node > /dev/null 2>&1 &&
     [ -s "$dir/example-perf-stacks.folded" ]; then
-	awk 'BEGIN { srand(42); for (i = 0; i < 9000; i++) { s = "main";
+	awk 'BEGIN { srand(42); for (i = 0; i < 10000; i++) { s = "main";
 	    d = 3 + int(rand() * 8); for (j = 0; j < d; j++)
 	    s = s ";" sprintf("%c%d", 97 + int(rand() * 26), int(rand() * 3));
 	    print s, 1 + int(rand() * 9) } }' > "$dir/big.folded"
 	"$FG" "$dir/example-perf-stacks.folded" > "$dir/example-ours.svg"
 	"$FG" --minwidth 0 "$dir/big.folded" > "$dir/big-ours.svg"
 	set -- "example-perf-stacks, flamegraph-svg=$dir/example-ours.svg" \
-	    "45k frames, flamegraph-svg=$dir/big-ours.svg"
+	    "50k frames, flamegraph-svg=$dir/big-ours.svg"
 	if [ -n "${FLAMEGRAPH_DIR:-}" ]; then
 		perl "$FLAMEGRAPH_DIR/flamegraph.pl" "$dir/example-perf-stacks.folded" \
 		    > "$dir/example-perl.svg" 2> /dev/null
 		perl "$FLAMEGRAPH_DIR/flamegraph.pl" --minwidth 0 "$dir/big.folded" \
 		    > "$dir/big-perl.svg" 2> /dev/null
 		set -- "$@" "example-perf-stacks, flamegraph.pl=$dir/example-perl.svg" \
-		    "45k frames, flamegraph.pl=$dir/big-perl.svg"
+		    "50k frames, flamegraph.pl=$dir/big-perl.svg"
 	fi
 	echo
 	node "$top/tests/browser/bench.js" "$CHROMIUM" "$@"

@@ -22,18 +22,17 @@ var sw = null;
 
 /* A merged frame: count, callees by name, and what a graph's frame has. */
 function node(x, p) {
-	return { name: nm[x], x: x, n: 0, s: 0, row: 0, p: p, fill: fillOf[x] || hot(nm[x]), by: new Map(),
-		hit: !!curRe && curRe.test(nm[x]), title: "", chars: -1, label: "" };
+	return { name: nm[x], x: x, n: 0, s: 0, row: 0, p: p, fill: fillOf[x], by: null, hit: false, title: "", chars: -1, label: "" };
 }
 function child(a, x) {
-	var c = a.by.get(x);
-	if (!c) a.by.set(x, (c = node(x, a)));
+	var c = a.by && a.by.get(x);
+	if (!c) (a.by || (a.by = new Map())).set(x, (c = node(x, a)));
 	return c;
 }
 /* Add frame f's subtree into merged frame a. */
 function addUnder(a, f) {
 	a.n += f.n;
-	f.kids.forEach((k) => addUnder(child(a, k.x), k));
+	for (var i = 0; i < f.kids.length; i++) addUnder(child(a, f.kids[i].x), f.kids[i]);
 }
 /* The merged frames in rows at y0, y0 + dy, ...: starts, rows and frames. */
 function rowsOf(a, y0, dy) {
@@ -43,8 +42,7 @@ function rowsOf(a, y0, dy) {
 		if (!rows[r]) rows[r] = { y: y0 + r * dy, frames: [] };
 		rows[r].frames.push(a);
 		all.push(a);
-		Array.from(a.by.keys()).sort((x, y) => x - y).forEach((x) => {
-			var c = a.by.get(x);
+		if (a.by) Array.from(a.by.values()).sort((x, y) => x.x - y.x).forEach((c) => {
 			walk(c, s, r + 1);
 			s += c.n;
 		});
@@ -74,6 +72,7 @@ function sandwich(top) {
 		[up, down].forEach((r, i) => {
 			var rs = rowsOf(r, 0, i ? step : -step), g = graph(rs[0], details);
 			g.frames = rs[1];
+			if (curRe) g.frames.forEach((f) => { f.hit = curRe.test(f.name); });
 			g.up = !i;
 			sw[i ? "down" : "up"] = g;
 		});

@@ -98,7 +98,6 @@ function setView(v) {
 	main.hidden = v === "table" || v === "sandwich";
 	main.x0 = v === "both" ? left + XPAD / 2 : XPAD;
 	main.w = v === "both" ? width - left - 1.5 * XPAD : width - 2 * XPAD;
-	main.frames.forEach((f) => { f.chars = -1; });
 	if (v === "sandwich") grow(sandwich(vtop) + bot);
 	else {
 		unsandwich();

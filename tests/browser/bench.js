@@ -1,6 +1,9 @@
 // Browser timings for make bench: load to first render, one click-zoom
 // and one search, measured with performance.now() in the page (each
-// action waits for the next frame to be painted), in headless Chromium.
+// action waits for the next frame to be painted), in headless Chromium;
+// for our SVGs also the views (issue 17), each a click on its button:
+// open the table, sort it by total, select its first row, open the
+// sandwich, switch to the flame graph and to Both.
 //   node bench.js CHROMIUM LABEL=FILE.svg...
 "use strict";
 const { launch, openPage } = require("./cdp.js");
@@ -41,7 +44,27 @@ const measure = `(async () => {
 	await paint();
 	const search_ms = performance.now() - t0;
 	const nav = performance.getEntriesByType("navigation")[0];
-	return { frames: boxes.length, load: nav ? nav.loadEventEnd : NaN, zoom, search: search_ms };
+	const r = { frames: boxes.length, load: nav ? nav.loadEventEnd : NaN, zoom, search: search_ms };
+	if (svg.flamegraph && svg.flamegraph.view) {
+		svg.flamegraph.resetSearch();
+		svg.flamegraph.unzoom();
+		await paint();
+		const click = async (k, find) => {
+			const b = find();
+			t0 = performance.now();
+			b.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+			await paint();
+			r[k] = performance.now() - t0;
+		};
+		const button = (text) => () => Array.from(svg.querySelectorAll("button")).find((b) => b.textContent.startsWith(text));
+		await click("table", button("Table"));
+		await click("sort", button("Total"));
+		await click("select", () => svg.querySelector(".tb [data-i] span"));
+		await click("sandwich", button("Sandwich"));
+		await click("flame", button("Flame graph"));
+		await click("both", button("Both"));
+	}
+	return r;
 })()`;
 
 (async () => {
@@ -51,8 +74,9 @@ const measure = `(async () => {
 		/* Warm up the browser, so that whichever graph comes first is not
 		 * charged for it. */
 		for (const pair of pairs) await page.goto("file://" + pair.slice(pair.indexOf("=") + 1));
+		const views = ["table", "sort", "select", "sandwich", "flame", "both"];
 		console.log("graph".padEnd(34) + "frames".padStart(8) + "load ms".padStart(10) +
-			"zoom ms".padStart(10) + "search ms".padStart(11));
+			"zoom ms".padStart(10) + "search ms".padStart(11) + views.map((v) => v.padStart(9)).join(""));
 		for (const pair of pairs) {
 			const eq = pair.indexOf("="), label = pair.slice(0, eq), file = pair.slice(eq + 1);
 			const runs = [];
@@ -62,7 +86,8 @@ const measure = `(async () => {
 			}
 			const best = (k) => Math.min(...runs.map(r => r[k])).toFixed(1);
 			console.log(label.padEnd(34) + String(runs[0].frames).padStart(8) +
-				best("load").padStart(10) + best("zoom").padStart(10) + best("search").padStart(11));
+				best("load").padStart(10) + best("zoom").padStart(10) + best("search").padStart(11) +
+				views.map((v) => (runs[0][v] === undefined ? "-" : best(v)).padStart(9)).join(""));
 		}
 	} finally {
 		await browser.close();

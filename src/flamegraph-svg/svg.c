@@ -425,7 +425,8 @@ name_table(const struct frame *fr, size_t n, size_t nnames)
  * the table that table.js computes from the others: for each name with
  * something to add, in the order of the names, how many names were
  * skipped, then self and total; as VLQ (self zigzag: twice its size,
- * plus one if below zero) when whole, else as numbers.
+ * plus one if below zero) when whole, else as numbers of 15 digits, which
+ * table.js rounds to the decimals of the counts.
  */
 static void
 write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames)
@@ -447,7 +448,7 @@ write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames)
 			out_vlq(s < 0 ? (uint64_t)-s * 2 + 1 : (uint64_t)s * 2);
 			out_vlq((uint64_t)t);
 		} else {
-			out_fmt("%s%zu,%.17Lg,%.17Lg", last ? "," : "", i - last,
+			out_fmt("%s%zu,%.15Lg,%.15Lg", last ? "," : "", i - last,
 			    s, t);
 		}
 		last = i + 1;

@@ -317,6 +317,12 @@ big += "main;heavy 20000\n";
 			JSON.stringify(t));
 		rows = await page.eval(`T.rows()`);
 		check("table: fractional cells", rows[0][0] === "1.45  78.38%", rows[0].join("|"));
+		const frac2 = svgOf("frac2", "a;b 0.001\na;c 1000.5\n");
+		await page.goto("file://" + frac2 + "?v=table");
+		await page.eval(helpers);
+		t = await page.eval(`T.svg().flamegraph.table()`);
+		check("table: fractional counts of left-out frames", JSON.stringify(t.map((r) => [String(r[1]), String(r[2]), r[0]])) === JSON.stringify(tableOf("frac2")),
+			JSON.stringify(t));
 
 		// Hostile names stay text: cells, header, menu, clipboard, sandwich.
 		const evil = "</script><script>alert(1)</script>", img = "<img src=x onerror=alert(2)>";

@@ -243,10 +243,11 @@ function label(f, w) {
 }
 function colorOf(f) { return f.hit ? MATCH : f.x === sel ? SEL : f.fill; }
 
-/* Draw every graph shown, and the table if it is. */
+/* Draw every graph shown, the table if it is, and the toolbar's state. */
 function draw() {
 	graphs.forEach(drawGraph);
 	drawTable();
+	bars();
 }
 /*
  * Draw the rows inside the window: rectangles batched by colour, one

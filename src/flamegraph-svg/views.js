@@ -20,7 +20,7 @@
  * select(x) selects the name of index x (-1: none).
  */
 var TB, TMIN = 500, VIEWS = { flame: "Flame graph", table: "Table", both: "Both", sandwich: "Sandwich" },
-	cview = "flame", H0, detY, bar, btn = {}, head, menuFo = null, vtop;
+	cview = "flame", H0, detY, bar, btn = {}, head, menuFo = null, vtop, barsNow;
 
 function views() {
 	var vb = svg.viewBox.baseVal, fo = document.createElementNS(NS, "foreignObject");
@@ -51,7 +51,6 @@ function views() {
 		tail = !tail;
 		saveState();
 		draw();
-		bars();
 	});
 	head = document.createElementNS(XHTML, "span");
 	setAttr(head, "style", "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
@@ -75,6 +74,7 @@ function views() {
 	svg.flamegraph.select = (name) => select(nm.indexOf(name));
 	svg.flamegraph.table = () => shown.map((r) => [r.name, +r.self.toPrecision(15), +r.total.toPrecision(15), r.places]);
 	svg.flamegraph.sandwich = () => sw && [sw.up, sw.down];
+	bars();
 }
 /* The SVG h units tall under its toolbar, the details line at its bottom. */
 function grow(h) {
@@ -84,6 +84,9 @@ function grow(h) {
 }
 /* The buttons' state: pressed for the view shown and the toggles on. */
 function bars() {
+	var now = cview + tail + ignorecase + term + sel;
+	if (now === barsNow) return;
+	barsNow = now;
 	Object.keys(VIEWS).forEach((v) => setAttr(btn[v], "aria-pressed", v === cview));
 	[["fit", tail], ["ic", ignorecase], ["search", term !== null]].forEach((a) => setAttr(btn[a[0]], "aria-pressed", a[1]));
 	btn.fit.textContent = "Labels: " + (tail ? "tail" : "head") + " first";
@@ -105,7 +108,6 @@ function setView(v) {
 	}
 	tableView(XPAD, vtop, v === "table" ? width - 2 * XPAD : v === "both" ? left - 1.5 * XPAD : 0, th - vtop - bot);
 	setHover(main, null);
-	bars();
 	draw();
 	saveState();
 }
@@ -116,7 +118,6 @@ function select(x) {
 	var r = sel >= 0 && stats()[sel];
 	head.textContent = r ? "Selected: " + r.name + " — total " + amount(r.total) + " (" + share(r.total) + ") in " + places(r.places) : "";
 	if (cview === "sandwich") setView(sel < 0 ? "flame" : "sandwich");
-	bars();
 	draw();
 	saveState();
 }

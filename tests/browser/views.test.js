@@ -139,6 +139,8 @@ big += "main;heavy 20000\n";
 		await page.key("/", "Slash", 0, "/");
 		t = await page.eval(`T.svg().flamegraph.table()`);
 		check("table: filtered by the search", t.length === 11 && t.every((r) => /^f1/.test(r[0])), t.map((r) => r[0]).join(","));
+		a = await page.eval(`Array.from(document.querySelectorAll(".tbar button")).map((b) => b.getAttribute("aria-pressed")).join()`);
+		check("toolbar: shows the view and the search as pressed", a === "false,true,false,false,true,false,,false", a);
 		await page.key("Escape", "Escape");
 		t = await page.eval(`T.svg().flamegraph.table()`);
 		check("table: all rows again after Escape", t.length === ref.length, String(t.length));

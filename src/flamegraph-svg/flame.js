@@ -21,8 +21,7 @@
 var PROMPT = "Enter a search term (regexp allowed, eg: ^ext4_)", MINW = 0.1;
 var root = q(".f"), details = q(".d");
 if (!root) return;
-var nametype = D.nametype, total = D.total, fh = D.fh, labelY = D.label,
-	eps = 1e-9 * total;
+var nametype = D.nametype, total = D.total, fh = D.fh, labelY = D.label;
 var rows = [], frames = [], nm, fillOf = [], rootFrame, main, graphs = [], hover = null, hoverG, font,
 	sel = -1, tail = false, curRe = null, SEL = "rgb(0,160,255)";
 
@@ -208,7 +207,7 @@ function graph(rows, node) {
 	});
 	listen(g.canvas, "contextmenu", (e) => {
 		var f = at(g, e);
-		if (!f) return;
+		if (!f || f === rootFrame) return;
 		e.preventDefault();
 		menu(g, f, e);
 	});

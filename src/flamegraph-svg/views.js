@@ -4,9 +4,9 @@
  * the last file, it starts the script.
  *
  * The toolbar is HTML in a foreignObject above the graph: the viewBox
- * grows upwards by TB units (the height its buttons take), so that every coordinate of the file (rows,
- * details, buttons) stays where it is, and the picture without scripts
- * is the file's.  Its buttons are buttons: Tab reaches them, Enter
+ * grows upwards by TB units (the height its buttons take), so that every
+ * coordinate of the file (rows, details, buttons) stays where it is, and
+ * the picture without scripts is the file's.  Its buttons are buttons: Tab reaches them, Enter
  * presses them.  A view other than the graph makes the SVG as tall as it
  * needs (the table at least TMIN units), and moves the details line and
  * the search's "Matched" to its bottom.
@@ -23,12 +23,11 @@ var TB, TMIN = 500, VIEWS = { flame: "Flame graph", table: "Table", both: "Both"
 	cview = "flame", H0, detY, bar, btn = {}, head, menuFo = null, vtop, barsNow;
 
 function views() {
-	var vb = svg.viewBox.baseVal, fo = document.createElementNS(NS, "foreignObject");
-	H0 = vb.height;
+	var fo = document.createElementNS(NS, "foreignObject");
+	H0 = svg.viewBox.baseVal.height;
 	detY = [details, matched].map((e) => +e.getAttribute("y"));
 	vtop = fontsize * (q(".st") ? 5 : 3);
 	setAttr(fo, "width", width);
-	setAttr(fo, "height", TB);
 	bar = document.createElementNS(XHTML, "div");
 	setAttr(bar, "class", "tbar");
 	setAttr(bar, "style", "display:flex;flex-wrap:wrap;align-items:center;gap:3px 4px;padding:3px " + XPAD +
@@ -95,7 +94,8 @@ function bars() {
 }
 
 function setView(v) {
-	if (!VIEWS[v] || (v === "sandwich" && sel < 0)) v = "flame";
+	/* A function only in frames too narrow for the data has no sandwich. */
+	if (!VIEWS[v] || (v === "sandwich" && (sel < 0 || !stats()[sel].places))) v = "flame";
 	cview = v;
 	var th = Math.max(H0, TMIN), left = width * 0.4, bot = fontsize * 2 + 10;
 	main.hidden = v === "table" || v === "sandwich";

@@ -73,8 +73,9 @@ function stats() {
 
 /* A share of the whole, as the titles write it. */
 function share(v) { return pct(v, total); }
-/* A number for a cell: exact in samples, else in its unit. */
-function cell(v) { return D.countname === "samples" ? exact(v) : amount(v); }
+/* A count as shown (times --factor): in its unit, or for a cell, exact in samples. */
+function inUnit(v) { return amount(v * D.factor); }
+function cell(v) { return D.countname === "samples" ? exact(v * D.factor) : inUnit(v); }
 
 function tableView(x, y, w, h) {
 	if (!tfo) build();
@@ -117,8 +118,8 @@ function build() {
 	listen(tableEl, "scroll", drawTable);
 	listen(tbody, "mousemove", (e) => {
 		var row = e.target.closest("[data-i]"), r = row && shown[+row.dataset.i];
-		details.textContent = r ? nametype + " " + r.name + ": self " + amount(r.self) + " (" + share(r.self) +
-			"), total " + amount(r.total) + " (" + share(r.total) + "), in " + places(r.places) : " ";
+		details.textContent = r ? nametype + " " + r.name + ": self " + inUnit(r.self) + " (" + share(r.self) +
+			"), total " + inUnit(r.total) + " (" + share(r.total) + "), in " + places(r.places) : " ";
 	});
 	listen(tbody, "click", (e) => {
 		var row = e.target.closest("[data-i]");
@@ -169,7 +170,7 @@ function drawTable() {
 			setAttr(c, "style", "flex:1;overflow:hidden;padding:0 4px;background:linear-gradient(90deg,rgba(255,140,0,.4) " +
 				p + "%,transparent " + p + "%)");
 			c.textContent = cell(v) + "  " + share(v);
-			setAttr(c, "title", exact(v) + " " + D.countname);
+			setAttr(c, "title", exact(v * D.factor) + " " + D.countname);
 			row.appendChild(c);
 		});
 		var c = document.createElementNS(XHTML, "span");

@@ -116,7 +116,7 @@ function setView(v) {
 function select(x) {
 	sel = x >= 0 && x < nm.length ? x : -1;
 	var r = sel >= 0 && stats()[sel];
-	head.textContent = r ? "Selected: " + r.name + " — total " + amount(r.total) + " (" + share(r.total) + ") in " + places(r.places) : "";
+	head.textContent = r ? "Selected: " + r.name + " — total " + inUnit(r.total) + " (" + share(r.total) + ") in " + places(r.places) : "";
 	if (cview === "sandwich") setView(sel < 0 ? "flame" : "sandwich");
 	draw();
 	saveState();

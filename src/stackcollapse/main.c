@@ -15,7 +15,8 @@
  * Each format declares the options it takes; this file adds the ones of
  * the run (--format, --recursive, --no-aggregate, --to, --diff, -j).
  * The aggregated stacks are written as folded text or, with --to=table,
- * as a table of functions (table.c).
+ * as a table of functions (table.c), or with --to=speedscope as a file
+ * for speedscope's app (speedscope.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -31,10 +32,12 @@
 #include "../lib/out.h"
 #include "formats.h"
 #include "merge.h"
+#include "speedscope.h"
 
 static const char usage_text[] =
 "usage: stackcollapse [--format=FORMAT] [--recursive] [--no-aggregate]\n"
-"                     [--to=folded|table] [FORMAT OPTIONS] [FILE...]\n"
+"                     [--to=folded|table|speedscope] [--unit=UNIT]\n"
+"                     [FORMAT OPTIONS] [FILE...]\n"
 "       stackcollapse --diff [-n] [-s] [--recursive] BEFORE AFTER\n"
 "\n"
 "Fold a profiler's stack samples into folded stacks (see folded(5)); merge\n"
@@ -48,7 +51,10 @@ static const char usage_text[] =
 "  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
 "  --no-aggregate        one line per sample, in input order, nothing merged\n"
 "  --to=OUTPUT           folded (default), or table: \"SELF\\tTOTAL\\tNAME\"\n"
-"                        per function, heaviest self first\n"
+"                        per function, heaviest self first; or speedscope:\n"
+"                        a speedscope JSON file (speedscope.app)\n"
+"  --unit=UNIT           what a count is: samples (default), nanoseconds,\n"
+"                        microseconds, milliseconds, seconds, bytes\n"
 "  --diff                BEFORE and AFTER folded files to \"STACK N1 N2\"\n"
 "  -n, --normalize       --diff: scale BEFORE's counts to AFTER's total\n"
 "  -s, --strip-hex       --diff: write every 0x<hex> as 0x...\n"
@@ -182,7 +188,7 @@ static int
 parse_options(int argc, char **argv, struct opts *o)
 {
 	enum { OPT_FORMAT = 256, OPT_RECURSIVE, OPT_DIFF, OPT_NOAGG, OPT_TO,
-	    OPT_FMTOPT = 512 };
+	    OPT_UNIT, OPT_FMTOPT = 512 };
 	static const struct option runopts[] = {
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -193,6 +199,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "strip-hex", no_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "to", required_argument, NULL, OPT_TO },
+		{ "unit", required_argument, NULL, OPT_UNIT },
 		{ "version", no_argument, NULL, 'V' },
 	};
 	const size_t nrun = sizeof runopts / sizeof runopts[0];
@@ -249,13 +256,18 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->run.noagg = 1;
 			break;
 		case OPT_TO:
-			if (strcmp(optarg, "folded") == 0)
-				o->run.table = 0;
-			else if (strcmp(optarg, "table") == 0)
-				o->run.table = 1;
-			else
+			o->run.table = strcmp(optarg, "table") == 0;
+			o->run.speedscope = strcmp(optarg, "speedscope") == 0;
+			if (!o->run.table && !o->run.speedscope &&
+			    strcmp(optarg, "folded") != 0)
 				die(EXIT_USAGE, "unknown output \"%s\" (folded, "
-				    "table)", optarg);
+				    "table, speedscope)", optarg);
+			break;
+		case OPT_UNIT:
+			if ((o->run.unit = speedscope_unit(optarg)) == NULL)
+				die(EXIT_USAGE, "unknown unit \"%s\" (samples, "
+				    "nanoseconds, microseconds, milliseconds, "
+				    "seconds, bytes)", optarg);
 			break;
 		default:
 			if (ch >= OPT_FMTOPT && ch < OPT_FMTOPT + (int)nfmt)
@@ -276,6 +288,12 @@ parse_options(int argc, char **argv, struct opts *o)
 	if (o->run.table && (o->diff || o->run.noagg))
 		die(EXIT_USAGE, "--to=table goes with neither --diff nor "
 		    "--no-aggregate");
+	if (o->run.speedscope && (o->diff || o->run.noagg))
+		die(EXIT_USAGE, "--to=speedscope goes with neither --diff nor "
+		    "--no-aggregate");
+	/* A unit that nothing writes would be silently dropped. */
+	if (o->run.unit && !o->run.speedscope)
+		die(EXIT_USAGE, "--unit goes with --to=speedscope");
 	if (o->diff && argc - optind != 2)
 		die(EXIT_USAGE, "--diff takes two folded files, BEFORE and AFTER");
 	return optind;

@@ -220,8 +220,9 @@ static void
 perf_end(void)
 {
 	if (!drv.run.noagg && stacks_write(drv.ctx, drv.nctx,
-	    drv.run.recursive, drv.run.table) < 0)
-		die(EXIT_INPUT, "%s", drv.run.table ? TABLE_RANGE_WHAT :
+	    drv.run.recursive, &drv.run) < 0)
+		die(EXIT_INPUT, "%s", drv.run.table || drv.run.speedscope ?
+		    TABLE_RANGE_WHAT :
 		    "a stack's total count does not fit in 64 bits");
 	for (int i = 0; i < drv.nctx; i++)
 		perf_ctx_free(&drv.ctx[i]);

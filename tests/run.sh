@@ -298,7 +298,8 @@ fi
 section "browser tests (headless Chromium)"
 # tests/browser drives Chromium over the DevTools protocol (no npm
 # packages): hover, zoom, search, URL state, hostile names, screenshots;
-# for timelines also wheel, drags, selection and the linked views.
+# for timelines also wheel, drags, selection and the linked views; and
+# --to=speedscope's file opened in speedscope's own app.
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$CHROMIUM" ] || ! command -v node > /dev/null 2>&1; then
 	printf 'SKIP browser tests: needs node and chromium (apt-get install chromium)\n'
@@ -321,6 +322,12 @@ else
 	browser_suite flamegraph.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
 	browser_suite timeline.test.js "$BIN" "$tmp/browser" \
 	    "$top/tests/inputs/timeline" "$CHROMIUM"
+	if [ -f "$SPEEDSCOPE_DIR/dist/release/index.html" ]; then
+		browser_suite speedscope.test.js "$BIN" "$tmp/browser" \
+		    "$SPEEDSCOPE_DIR" "$CHROMIUM"
+	else
+		printf 'SKIP speedscope app: needs %s (npm install speedscope)\n' "$SPEEDSCOPE_DIR"
+	fi
 fi
 
 section "trace-record and libtracerecord"

@@ -299,7 +299,8 @@ section "browser tests (headless Chromium)"
 # tests/browser drives Chromium over the DevTools protocol (no npm
 # packages): hover, zoom, search, URL state, hostile names, screenshots;
 # for timelines also wheel, drags, selection and the linked views; and
-# --to=speedscope's file opened in speedscope's own app.
+# stackcollapse --to=speedscope's file and spanlayout --to=chrome's trace
+# opened in speedscope's own app.
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$CHROMIUM" ] || ! command -v node > /dev/null 2>&1; then
 	printf 'SKIP browser tests: needs node and chromium (apt-get install chromium)\n'
@@ -324,7 +325,7 @@ else
 	    "$top/tests/inputs/timeline" "$CHROMIUM"
 	if [ -f "$SPEEDSCOPE_DIR/dist/release/index.html" ]; then
 		browser_suite speedscope.test.js "$BIN" "$tmp/browser" \
-		    "$SPEEDSCOPE_DIR" "$CHROMIUM"
+		    "$SPEEDSCOPE_DIR" "$top/tests/inputs/timeline" "$CHROMIUM"
 	else
 		printf 'SKIP speedscope app: needs %s (npm install speedscope)\n' "$SPEEDSCOPE_DIR"
 	fi

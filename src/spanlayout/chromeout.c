@@ -4,6 +4,11 @@
  * written raw (the parent as read, not the tree's repair), so that
  * whatever spanlayout repairs, reading the file back repairs the same way
  * and tells the same on stderr.
+ * The span's properties are a member of the event, not of its args:
+ * speedscope appends an event's args to its name, so args that differ
+ * span by span (an id) made every span a function of its own there and
+ * its aggregate views (left heavy, sandwich) useless; Perfetto and
+ * chrome://tracing skip a member they do not know, as speedscope does.
  * Rejected: B/E event pairs (two events a span, and an open span would
  * end wherever the reader puts the trace's end, not where it did); a
  * pid per track parsed from labels like "server:7" (a track need not be
@@ -94,7 +99,7 @@ chrome_write(const struct spanset *s)
 		out_str(",\"dur\":");
 		/* A duration is at most 2^62 ns (spans.h): an int64. */
 		put_us((int64_t)sp->dur);
-		out_str(",\"args\":{\"spanlayout\":{\"id\":");
+		out_str(",\"spanlayout\":{\"id\":");
 		out_u64(sp->id);
 		out_str(",\"parent\":");
 		out_u64(sp->parent);
@@ -102,7 +107,7 @@ chrome_write(const struct spanset *s)
 		json_out(intern_str(&s->tracks, sp->track), intern_len(&s->tracks, sp->track));
 		if (sp->flags & SPAN_OPEN)
 			out_str(",\"open\":true");
-		out_str("}}}");
+		out_str("}}");
 	}
 	out_str("\n]}\n");
 	free(used);

@@ -16,7 +16,7 @@
  *	"traceEvents":[
  *	{"ph":"M","name":"thread_name","pid":1,"tid":T,"args":{"name":TRACK}},
  *	{"ph":"X","name":NAME,"pid":1,"tid":T,"ts":US,"dur":US,
- *	 "args":{"spanlayout":{"id":ID,"parent":PARENT,"track":TRACK}}},
+ *	 "spanlayout":{"id":ID,"parent":PARENT,"track":TRACK}},
  *	...]}
  *
  * one "X" (complete) event a span and a thread_name event a track: every
@@ -24,7 +24,8 @@
  * were first read.  ts and dur are microseconds, as the format has them,
  * written exactly: the nanoseconds are the three decimals (1000.5 is
  * 1000500 ns), trailing zeros dropped.  The span's own properties, which
- * the format has no field for, are in args.spanlayout: its id, its parent
+ * the format has no field for, are in its member "spanlayout" (not in
+ * args, which speedscope would append to the name): its id, its parent
  * as read (0 for a root; a cycle or a missing parent is left for the
  * reader to repair again), its track, and "open":true for a span still
  * open at the trace's end; spanlayout's Chrome reader (tracejson.c) takes

@@ -18,11 +18,11 @@
  *   (equal starts: the longer is the parent; equal too: the earlier in
  *   the file).  Ids are positions in the run, from 1.
  *   What spanlayout --to=chrome writes (chromeout.h) is taken back: an
- *   event's args.spanlayout gives its span's id, parent and track as they
- *   were, and "open": true its open flag, so that spans laid out through
- *   Chrome's format lay out the same.  The key is our program's name so
- *   that no other producer's args are taken for ours; a bad value in it
- *   is an error.  The "comments" string of "metadata" is spanlayout's
+ *   event's "spanlayout" member gives its span's id, parent and track as
+ *   they were, and "open": true its open flag, so that spans laid out
+ *   through Chrome's format lay out the same.  The key is our program's
+ *   name, so that no other producer's members are taken for ours (nor
+ *   args at all); a bad value in it is an error.  The "comments" string of "metadata" is spanlayout's
  *   comment lines, one a line.
  *
  * TiDB's trace ({"trace_id": N, "span_sets": [{"node_type": "TiKV",
@@ -188,7 +188,7 @@ scalar_text(struct rd *r, enum json_tok t, char *buf, size_t cap)
 	buf[n] = '\0';
 }
 
-/* What args.spanlayout gave a span (and chrome_finish must not redo). */
+/* What an event's "spanlayout" gave its span (chrome_finish must not redo). */
 enum { GIVEN_ID = 1, GIVEN_PARENT = 2, GIVEN_TRACK = 4, GIVEN_OPEN = 8 };
 
 struct event {
@@ -198,7 +198,7 @@ struct event {
 	size_t namen, argn, trackn, namecap, argcap, trackcap;
 	int has_name, has_ts, has_dur;
 	int64_t ts, dur;
-	unsigned given;		/* GIVEN_*: args.spanlayout's members */
+	unsigned given;		/* GIVEN_*: the "spanlayout" member's members */
 	uint64_t id, parent;
 };
 
@@ -225,7 +225,7 @@ time_us(struct rd *r, enum json_tok t, const char *key, int64_t *v)
 	return jerr(r, msg);
 }
 
-/* args.spanlayout, whose first token t was read (chromeout.h). */
+/* An event's "spanlayout" member, whose first token t was read (chromeout.h). */
 static int
 read_ours(struct rd *r, struct event *ev, enum json_tok t)
 {
@@ -234,15 +234,15 @@ read_ours(struct rd *r, struct event *ev, enum json_tok t)
 	int m;
 
 	if (t != JSON_OBJ)
-		return jerr(r, "args.spanlayout is not an object");
+		return jerr(r, "the event's \"spanlayout\" is not an object");
 	while ((m = member(r, k, sizeof k, &t)) > 0) {
 		if (strcmp(k, "id") == 0 || strcmp(k, "parent") == 0) {
 			int id = k[0] == 'i';
 
 			if (t != JSON_NUM || json_u64(j->s, j->n,
 			    id ? &ev->id : &ev->parent) < 0 || (id && ev->id == 0))
-				return jerr(r, id ? "bad args.spanlayout.id (want a "
-				    "number from 1)" : "bad args.spanlayout.parent "
+				return jerr(r, id ? "bad \"spanlayout\" id (want a "
+				    "number from 1)" : "bad \"spanlayout\" parent "
 				    "(want a number)");
 			ev->given |= id ? GIVEN_ID : GIVEN_PARENT;
 		} else if (strcmp(k, "track") == 0 && t == JSON_STR) {
@@ -290,18 +290,17 @@ read_event(struct rd *r, struct event *ev)
 			scalar_text(r, t, ev->pid, sizeof ev->pid);
 		else if (strcmp(k, "tid") == 0)
 			scalar_text(r, t, ev->tid, sizeof ev->tid);
-		else if (strcmp(k, "args") == 0 && t == JSON_OBJ) {
+		else if (strcmp(k, "spanlayout") == 0) {
+			if (read_ours(r, ev, t) < 0)
+				return -1;
+		} else if (strcmp(k, "args") == 0 && t == JSON_OBJ) {
 			while ((t = json_next(j)) == JSON_KEY) {
 				int isname = strcmp(j->s, "name") == 0;
-				int ours = strcmp(j->s, "spanlayout") == 0;
 
 				t = json_next(j);
 				if (isname && t == JSON_STR)
 					grab(j, &ev->argname, &ev->argn, &ev->argcap);
-				else if (ours) {
-					if (read_ours(r, ev, t) < 0)
-						return -1;
-				} else if (json_skip(j, t) < 0)
+				else if (json_skip(j, t) < 0)
 					return jerr(r, NULL);
 			}
 			if (t != JSON_OBJ_END)

@@ -72,6 +72,8 @@ static const char usage_text[] =
 "  --no-thread-names     jstack: no thread name root frame\n"
 "  --thread-ids          jstack: keep the -TID of thread names\n"
 "  --shorten-pkgs        jstack: org.foo.Bar.run becomes o.f.Bar.run\n"
+"  --[no-]include-tname, --[no-]include-tid, --no-shorten-pkgs\n"
+"                        jstack: stackcollapse-jstack.pl's names\n"
 "  --all-states          jstack: every thread, not only RUNNABLE ones\n"
 "  --perl                exactly stackcollapse-perf.pl: drop a last sample\n"
 "                        with no blank line, cut names at the first '(',\n"

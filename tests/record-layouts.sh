@@ -8,6 +8,12 @@
 # recording, regenerate o21-layouts-perl/out with tests/record-options.sh
 # and review the o21-layout-* outputs by hand.
 #
+# For --inline (o21-inline), the program is kept as spin.bin and the
+# default layout written as inline.txt with its path as a case directory
+# sees it; libc's path is made one that does not exist, so that the
+# result does not depend on the libc (and debug files) of the machine:
+# addr2line then fails there and the frame keeps perf's symbol.
+#
 #   sh tests/record-layouts.sh
 set -eu
 cd "$(dirname "$0")/data/layouts"
@@ -36,3 +42,6 @@ time-ip-sym time,ip,sym
 ip-sym ip,sym
 ip ip
 LAYOUTS
+cp "$tmp/spin" spin.bin
+perf script -i "$tmp/perf.data" 2> /dev/null |
+    sed "s|$tmp/spin|../../data/layouts/spin.bin|; s|(/[^ ]*/libc[.]so[.]6)|(/nonexistent/libc.so.6)|" > inline.txt

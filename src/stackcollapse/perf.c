@@ -14,7 +14,10 @@
  * read (parse_frame, match_event_bare): frames without a dso or without a
  * symbol, event lines without pid and tid, samples without comm, and the
  * srcline lines under frames; the Perl patterns keep none of those, and
- * with --perl neither do we.
+ * with --perl neither do we.  The script's --srcline (those lines added to
+ * their frames) and --inline/--context (addr2line's frames, a2l.c) are
+ * part of a frame line's translation, so the cache key covers what they
+ * read: the srcline line, the address.
  *
  * Speed: frame lines repeat endlessly, so the translation of a frame line
  * (offset stripped, tidied, annotated, split at "->") is cached per context
@@ -31,6 +34,7 @@
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "../lib/num.h"
+#include "a2l.h"
 #include "formats.h"
 #include "perf.h"
 #include "rustsym.h"
@@ -645,6 +649,63 @@ perf_ctx_free(struct perf_ctx *c)
 }
 
 /*
+ * --inline: m/(perf-\d+.map|kernel\.|\[[^\]]+\])/, the modules the Perl
+ * script asks addr2line nothing about (JIT maps, the kernel, anything
+ * in brackets such as [unknown] or [vdso]).
+ */
+static int
+no_addr2line(struct span m)
+{
+	const char *q, *e = m.p + m.n, *b;
+
+	if (m.n == 0 || has(m.p, m.n, "kernel."))
+		return 1;
+	for (q = m.p; (q = memmem(q, (size_t)(e - q), "perf-", 5)) != NULL; q++) {
+		const char *d = q + 5;
+
+		while (d < e && is_digit((unsigned char)*d))
+			d++;
+		if (d > q + 5 && e - d >= 4 && *d != '\n' &&
+		    memcmp(d + 1, "map", 3) == 0)
+			return 1;
+	}
+	for (q = m.p; (q = memchr(q, '[', (size_t)(e - q))) != NULL; q++)
+		if ((b = memchr(q + 1, ']', (size_t)(e - q - 1))) != NULL &&
+		    b > q + 1)
+			return 1;
+	return 0;
+}
+
+/*
+ * --inline: the frames addr2line names at the frame's address, appended
+ * to kids as they stand (the script tidies none of them), or 0 to go on
+ * with perf's symbol.
+ */
+static size_t
+inlined(struct perf_ctx *c, const struct frame_fields *ff)
+{
+	char *res;
+	size_t n, i, s, nf = 0;
+
+	if (no_addr2line(ff->mod) || (n = a2l_frames(ff->pc.p, ff->pc.n,
+	    ff->mod.p, ff->mod.n, c->sh->o->context, &res)) == 0)
+		return 0;
+	for (i = s = 0; i <= n; i++) {
+		if (i < n && res[i] != ';')
+			continue;
+		folded_frame_fix(res + s, i - s);
+		c->kids = xgrow(c->kids, &c->kidscap, c->nkids + 1,
+		    sizeof *c->kids);
+		c->kids[c->nkids++] = intern_put(&c->frames, res + s, i - s,
+		    NULL);
+		nf++;
+		s = i + 1;
+	}
+	free(res);
+	return nf;
+}
+
+/*
  * Translate a new frame line, appending its frames to kids: skip what looks
  * like a process name ("(java)"), split Java inline chains "a->b->c"
  * (dropping empty trailing fields, as Perl's split does) and tidy each
@@ -657,6 +718,8 @@ translate(struct perf_ctx *c, const struct frame_fields *ff)
 	size_t end = func.n, start = 0, nf = 0, rn;
 	char *buf, *fixed = NULL;
 
+	if (c->sh->o->inline_frames && (nf = inlined(c, ff)) > 0)
+		return (uint32_t)nf;
 	if (func.n == 0 || func.p[0] == '(')
 		return 0;
 	buf = xmalloc(2 * (func.n + mod.n + pc.n) + ff->src.n + 32);
@@ -940,7 +1003,7 @@ parse_frame(const struct perf_opts *o, const char *s, size_t n,
 	}
 	ff->src = (struct span){ NULL, 0 };
 	ke = ff->mod.p + ff->mod.n;
-	if (by_pc || o->include_addrs)
+	if (by_pc || o->include_addrs || o->inline_frames)
 		ff->key = (struct span){ ff->pc.p, (size_t)(ke - ff->pc.p) };
 	else
 		ff->key = (struct span){ ff->func.p, (size_t)(ke - ff->func.p) };

@@ -23,6 +23,8 @@ struct perf_opts {
 	int include_addrs;	/* [mod <addr>] for unknown symbols */
 	int perl;		/* exactly stackcollapse-perf.pl, see --perl */
 	int srcline;		/* ":FILE:LINE" from perf script -F +srcline */
+	int inline_frames;	/* --inline: addr2line's frames for a frame */
+	int context;		/* ... each with ":FILE:LINE" */
 	int no_aggregate;	/* write each sample at once (one context) */
 	int recursive;		/* ... with direct recursion collapsed */
 };

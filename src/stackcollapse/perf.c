@@ -1011,11 +1011,11 @@ parse_frame(const struct perf_opts *o, const char *s, size_t n,
 }
 
 /*
- * The line perf script -F +srcline prints under a frame ("  spin.c:4",
- * "  libc.so.6[27b25]"), if the line at *next is one: indented, not blank
- * and not a frame.  By default such lines are always taken (and written
- * only with --srcline); with --perl only with --srcline, the script
- * taking other lines as unrecognized.  On a match *next moves past it.
+ * --srcline: the line perf script -F +srcline prints under a frame
+ * ("  spin.c:4", "  libc.so.6[27b25]"), if the line at *next is one:
+ * indented, not blank and not a frame.  On a match *next moves past it.
+ * Only with --srcline, since it parses the next line twice; otherwise
+ * such a line is passed over where it is met (perf_parse).
  */
 static int
 take_srcline(const struct perf_opts *o, const char **next, const char *end,
@@ -1025,7 +1025,7 @@ take_srcline(const struct perf_opts *o, const char **next, const char *end,
 	size_t len, i;
 	struct frame_fields ff;
 
-	if ((o->perl && !o->srcline) || l >= end || !is_ws((unsigned char)*l))
+	if (!o->srcline || l >= end || !is_ws((unsigned char)*l))
 		return 0;
 	nl = memchr(l, '\n', (size_t)(end - l));
 	le = nl ? nl : end;
@@ -1079,6 +1079,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 			}
 			if (c->have_pname)
 				frame_line(c, &ff);
+			c->after_frame = 1;
 			s = next;
 			continue;
 		}
@@ -1153,11 +1154,17 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 			}
 			if (c->have_pname)
 				frame_line(c, &ff);
+			c->after_frame = c->seen_line = 1;
+			s = next;
+			continue;
+		} else if (c->after_frame && i > 0 && !o->perl) {
+			/* -F +srcline's line under a frame, not asked for */
 		} else {
 			skipped(rep, line, s, len);
 		}
 		if (i < len && s[0] != '#')
 			c->seen_line = 1;
+		c->after_frame = 0;
 		s = next;
 		if (stop_on_event && !had_event && c->sh->event != NULL)
 			break;

@@ -72,6 +72,7 @@ struct perf_ctx {
 	int java;		/* tidy Java names in this sample */
 	int seen_line;		/* a line neither blank nor comment was read */
 	int no_event_lines;	/* the first was a frame: -F ip,sym */
+	int after_frame;	/* the line before was a frame line */
 	uint32_t pname;
 	uint64_t period;
 	uint32_t *stk;		/* frame ids, leaf group first, reversed */

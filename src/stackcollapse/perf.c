@@ -1197,7 +1197,8 @@ perf_end_file(struct perf_ctx *c, struct perf_report *rep)
  * an event again: a frame there is not perf script output.  Lines are
  * matched with their trailing blanks, which end perf's event line when
  * it stops at the pid ("comm 42 ") or the comm; a frame without a dso
- * must start with the tab perf writes, being otherwise too plain.
+ * must start with the tab perf writes, being otherwise too plain.  Only
+ * a layout without comm and event starts with a frame.
  */
 int
 perf_detect(const char *p, size_t n)
@@ -1205,7 +1206,7 @@ perf_detect(const char *p, size_t n)
 	static const struct perf_opts dflt;
 	const char *e = p + n, *l;
 	size_t len;
-	int after_event = 0;
+	int after_event = 0, seen = 0;
 
 	while (fmt_nextline(&p, e, &l, &len)) {
 		struct event_fields f;
@@ -1225,12 +1226,12 @@ perf_detect(const char *p, size_t n)
 			return match_stack(l, len, &ff.pc, &ff.func, &ff.mod) ||
 			    (l[0] == '\t' && parse_frame(&dflt, l, len, &ff)) ||
 			    match_event(t, len - i, 1, &f);
-		if (l[0] == '\t' && parse_frame(&dflt, l, len, &ff))
+		if (!seen && l[0] == '\t' && parse_frame(&dflt, l, len, &ff))
 			return 1;	/* -F ip,...: no event line at all */
 		if (!match_event(t, len - i, 1, &f) &&
 		    !match_event_bare(l, len, &f, &per, &ev, &have))
 			return 0;
-		after_event = 1;
+		after_event = seen = 1;
 	}
 	return 0;
 }

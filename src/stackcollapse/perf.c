@@ -688,7 +688,8 @@ inlined(struct perf_ctx *c, const struct frame_fields *ff)
 	size_t n, i, s, nf = 0;
 
 	if (no_addr2line(ff->mod) || (n = a2l_frames(ff->pc.p, ff->pc.n,
-	    ff->mod.p, ff->mod.n, c->sh->o->context, &res)) == 0)
+	    ff->mod.p, ff->mod.n, ff->func.p, ff->func.n, c->sh->o->context,
+	    &res)) == 0)
 		return 0;
 	for (i = s = 0; i <= n; i++) {
 		if (i < n && res[i] != ';')

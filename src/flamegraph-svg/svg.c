@@ -12,6 +12,7 @@
 #include "../lib/out.h"
 #include "../lib/xmlesc.h"
 #include "color.h"
+#include "diff.h"
 #include "flame_js.h"
 #include "svg.h"
 
@@ -572,6 +573,8 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		}
 		out_char(']');
 	}
+	if (f->diff)
+		diff_data(f->diff, f);
 	out_str(",\n\"attrs\":{");
 	for (i = 0, k = 0; d->attrs && i < nnames; i++) {
 		const struct frame_attrs *a = d->attrs[ord[i]];
@@ -684,7 +687,8 @@ write_head(const struct svg_opts *o, const struct geom *g, const char *id)
 
 /* A frame's <title>: its attribute's, or name, count, share and delta. */
 static void
-frame_title(const struct svg_opts *o, const struct geom *g,
+frame_title(const struct flame *f, const struct svg_opts *o,
+    const struct geom *g,
     const struct frame *fr, long double etime, const char *name,
     size_t shown, int root, const struct frame_attrs *attrs)
 {
@@ -699,6 +703,12 @@ frame_title(const struct svg_opts *o, const struct geom *g,
 		snprintf(samples, sizeof samples, "%.0Lf", count);
 	if (attrs && attrs->title) {
 		xml_out(attrs->title, strlen(attrs->title));
+	} else if (fr->diff) {
+		if (root)
+			out_str("all");
+		else
+			xml_out(name, shown);
+		diff_title(f->diff, &f->diff->fr[fr->diff - 1], o);
 	} else if (root) {
 		out_str("all (");
 		out_samples(samples);
@@ -750,6 +760,8 @@ frame_color(const struct flame *f, const struct svg_opts *o,
 		return (struct rgb){ 200, 200, 200 };
 	if (fr->has_delta)
 		return color_delta(fr->delta, f->maxdelta, o->negate);
+	if (fr->diff)
+		return diff_color(f->diff, &f->diff->fr[fr->diff - 1], o->negate);
 	if (o->palmap)
 		return palmap_get(o->palmap, name, nlen, o->pal, o->shade);
 	return color_frame(o->pal, o->shade, name, nlen);
@@ -821,7 +833,7 @@ write_frame(const struct flame *f, const struct svg_opts *o,
 		out_char('"');
 	}
 	out_str("><title>");
-	frame_title(o, g, fr, etime, name, shown, root, attrs);
+	frame_title(f, o, g, fr, etime, name, shown, root, attrs);
 	out_str("</title><rect x=\"");
 	out_str(trim0(x1s));
 	out_str("\" width=\"");
@@ -909,6 +921,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 
 	content_id(f, id);
 	write_head(o, &g, id);
+	if (f->diff)
+		diff_legend(f->diff, o, id, o->fontsize * 4, o->negate);
 	m.fd = xmalloc((f->nframes + 1) * sizeof *m.fd);
 	intern_init(&m.names);
 	intern_init(&m.colors);

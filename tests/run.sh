@@ -321,6 +321,7 @@ else
 		    fail "browser: $suite did not finish" "$tmp/browser.out"
 	}
 	browser_suite flamegraph.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
+	browser_suite diff.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
 	browser_suite timeline.test.js "$BIN" "$tmp/browser" \
 	    "$top/tests/inputs/timeline" "$CHROMIUM"
 	if [ -f "$SPEEDSCOPE_DIR/dist/release/index.html" ]; then

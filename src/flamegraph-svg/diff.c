@@ -418,15 +418,15 @@ diff_color(const struct diff *d, const struct diff_frame *x, int negate)
  * toFixed write the same.
  */
 static void
-out_signed2(long double v)
+out_signed2(double v)
 {
 	char b[32];
 
-	if (v >= 1e12L || v <= -1e12L) {
+	if (v >= 1e12 || v <= -1e12) {
 		out_str(v > 0 ? "+>1e12" : "-<1e12");
 		return;
 	}
-	num_fmt_fixed(b, (double)v, 2);
+	num_fmt_fixed(b, v, 2);
 	if (strcmp(b, "0.00") == 0 || strcmp(b, "-0.00") == 0) {
 		out_str("0.00");
 		return;
@@ -436,19 +436,22 @@ out_signed2(long double v)
 	out_str(b);
 }
 
+/*
+ * The texts compute in double, from the doubles the script's data holds,
+ * so that the script's titles (flame.js) are these to the last digit.
+ */
+
 /* "N samples, P%" of one side. */
 static void
-out_side(const struct diff *d, const struct svg_opts *o, long double v,
-    long double total)
+out_side(const struct svg_opts *o, long double v, long double total)
 {
 	char b[32];
 
 	out_samples(v * o->factor);
 	out_char(' ');
 	xml_out(o->countname, strlen(o->countname));
-	num_fmt_fixed(b, total > 0 ? (double)(100 * v / total) : 0, 2);
+	num_fmt_fixed(b, total > 0 ? 100 * (double)v / (double)total : 0, 2);
 	out_fmt(", %s%%", b);
-	(void)d;
 }
 
 /* The change from before to after: in points or counts, and in percent. */
@@ -456,18 +459,17 @@ static void
 out_change(const struct diff *d, const struct svg_opts *o, long double before,
     long double after)
 {
-	long double vb, va;
+	double vb = (double)before, va = (double)after;
 
-	compared(d, before, after, &vb, &va);
 	if (d->o.normalize) {
+		vb = d->tbefore > 0 ? vb / (double)d->tbefore : 0;
+		va = d->tafter > 0 ? va / (double)d->tafter : 0;
 		out_signed2(100 * (va - vb));
 		out_str(" points");
 	} else {
-		long double c = (va - vb) * o->factor;
-
-		if (c > 0)
+		if (va > vb)
 			out_char('+');
-		out_samples(c);
+		out_samples((long double)((va - vb) * o->factor));
 		out_char(' ');
 		xml_out(o->countname, strlen(o->countname));
 	}
@@ -486,15 +488,15 @@ diff_title(const struct diff *d, const struct diff_frame *x,
 {
 	if (x->after == 0 || x->before == 0) {
 		out_str(x->after == 0 ? " (only in before: " : " (only in after: ");
-		out_side(d, o, x->after == 0 ? x->before : x->after,
+		out_side(o, x->after == 0 ? x->before : x->after,
 		    x->after == 0 ? d->tbefore : d->tafter);
 		out_char(')');
 		return;
 	}
 	out_str(" (before: ");
-	out_side(d, o, x->before, d->tbefore);
+	out_side(o, x->before, d->tbefore);
 	out_str("; after: ");
-	out_side(d, o, x->after, d->tafter);
+	out_side(o, x->after, d->tafter);
 	out_str("; ");
 	out_change(d, o, x->before, x->after);
 	if (x->sbefore > 0 || x->safter > 0) {

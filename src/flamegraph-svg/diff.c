@@ -329,10 +329,14 @@ diff_build(struct diff *d, struct flame *f, int reverse)
 		    d->o.width == DIFF_BEFORE ? x->before : x->after;
 
 		if (d->o.width == DIFF_MAX) {
+			/* the callees' sum (cursor, so far) and the larger self */
+			long double self = x->sbefore * s > x->safter ?
+			    x->sbefore * s : x->safter;
+
 			if (x->before * s > w)
 				w = x->before * s;
-			if (cursor[i] > w)	/* the callees' sum, so far */
-				w = cursor[i];
+			if (cursor[i] + self > w)
+				w = cursor[i] + self;
 		}
 		t.w[i] = w;
 		if (i)
@@ -387,6 +391,9 @@ scale_pos(const struct diff *d, const struct diff_frame *x)
 {
 	long double vb, va, t;
 
+	/* a frame of one side only is marked as removed or added */
+	if (x->after == 0 || x->before == 0)
+		return x->after > 0 ? 1 : x->before > 0 ? -1 : 0;
 	compared(d, x->sbefore, x->safter, &vb, &va);
 	if (vb == 0)
 		return va > 0 ? 1 : 0;

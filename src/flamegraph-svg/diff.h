@@ -13,13 +13,18 @@
  * of struct flame point at them (frame.diff).
  *
  * Width is one side's (after by default, or before) or, with max, the
- * larger of the two and at least its callees' sum, so a frame that exists
- * on one side only is drawn when that side's width counts.  Colour is the
+ * larger of the two and at least its callees' widths plus its larger self,
+ * so a frame that exists on one side only is drawn when that side's width
+ * counts.  Max is in after's units, before scaled by the ratio of the
+ * totals when normalized.  Frames of width 0 (one side's only, under the
+ * other side's width) are not drawn and not counted as left out.  Colour is the
  * relative change of the frame's self share (self count over its side's
  * total; raw counts with --no-normalize): neutral grey for none, toward
  * red for more and green for less (blue and orange for --diff-palette=cb),
  * full at the clamp (100% by default) and beyond.  A self that is new is
- * full "more"; a self that is gone is -100%.  Every number written is
+ * full "more"; a self that is gone is -100%.  A frame found on one side
+ * only is marked by the full colour of its side (removed: "less", added:
+ * "more"), whatever its self, and its title says "only in".  Every number written is
  * finite: a ratio is taken only over a nonzero denominator.
  *
  * Rejected: the classic form's one delta per stack (flame.c; still what

@@ -33,12 +33,15 @@
 #include "formats.h"
 #include "merge.h"
 #include "speedscope.h"
+#include "table.h"
 
 static const char usage_text[] =
 "usage: stackcollapse [--format=FORMAT] [--recursive] [--no-aggregate]\n"
 "                     [--to=folded|table|speedscope] [--unit=UNIT]\n"
 "                     [FORMAT OPTIONS] [FILE...]\n"
 "       stackcollapse --diff [-n] [-s] [--recursive] BEFORE AFTER\n"
+"       stackcollapse --diff --to=table [-s] [--recursive] BEFORE AFTER\n"
+"       stackcollapse --diff --to=table [-s] [--recursive] [DIFF_FILE]\n"
 "\n"
 "Fold a profiler's stack samples into folded stacks (see folded(5)); merge\n"
 "folded files; write them as a table of functions; or write the difference\n"
@@ -51,8 +54,10 @@ static const char usage_text[] =
 "  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
 "  --no-aggregate        one line per sample, in input order, nothing merged\n"
 "  --to=OUTPUT           folded (default), or table: \"SELF\\tTOTAL\\tNAME\"\n"
-"                        per function, heaviest self first; or speedscope:\n"
-"                        a speedscope JSON file (speedscope.app)\n"
+"                        per function, heaviest self first; with --diff\n"
+"                        \"SELF_BEFORE\\tTOTAL_BEFORE\\tSELF_AFTER\\tTOTAL_AFTER\\tNAME\"\n"
+"                        largest growth of self share first; or\n"
+"                        speedscope: a speedscope JSON file (speedscope.app)\n"
 "  --unit=UNIT           what a count is: samples (default), nanoseconds,\n"
 "                        microseconds, milliseconds, seconds, bytes\n"
 "  --diff                BEFORE and AFTER folded files to \"STACK N1 N2\"\n"
@@ -85,21 +90,32 @@ static const char usage_text[] =
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n";
 
-/* --diff: two folded files set side by side. */
+/*
+ * --diff: two folded files set side by side, or as a table of both
+ * (table.h), which reads one "STACK BEFORE AFTER" file too (argc 1, or
+ * 0 for standard input) and keeps fractions.
+ */
 static int
-fold_diff(char **argv, int recursive, int normalize, int strip)
+fold_diff(int argc, char **argv, int recursive, int normalize, int strip,
+    int table)
 {
+	char *stdin_only[] = { "-", NULL };
 	struct merge m;
 	int status = 0;
 
 	merge_init(&m);
 	m.recursive = recursive;
 	m.striphex = strip;
-	m.integral = 1;
-	for (int i = 0; i < 2; i++)
-		if (merge_read(&m, argv[i], i) < 0)
+	m.integral = !table;
+	if (argc == 0)
+		argv = stdin_only;
+	for (int i = 0; i < (argc == 2 ? 2 : 1); i++)
+		if (merge_read(&m, argv[i], argc == 2 ? i : MERGE_BOTH) < 0)
 			status = EXIT_INPUT;
-	if (status == 0 && merge_write(&m, 1, normalize) < 0)
+	if (status == 0 && table && table_write_diff(&m.sum) < 0) {
+		warn_msg(TABLE_RANGE_WHAT);
+		status = EXIT_INPUT;
+	} else if (status == 0 && !table && merge_write(&m, 1, normalize) < 0)
 		status = EXIT_INPUT;
 	out_flush();
 	merge_free(&m);
@@ -287,20 +303,26 @@ parse_options(int argc, char **argv, struct opts *o)
 	if ((o->normalize || o->strip) && !o->diff)
 		die(EXIT_USAGE, "--normalize and --strip-hex go with --diff");
 	/*
-	 * A table sums stacks: none are with --no-aggregate, and --diff's
-	 * two columns would need a table of two (not asked for yet).
+	 * A table sums stacks: none are with --no-aggregate.  Its diff form
+	 * orders by shares, so scaling (-n) would change nothing but its
+	 * exact counts.
 	 */
-	if (o->run.table && (o->diff || o->run.noagg))
-		die(EXIT_USAGE, "--to=table goes with neither --diff nor "
-		    "--no-aggregate");
+	if (o->run.table && o->run.noagg)
+		die(EXIT_USAGE, "--to=table does not go with --no-aggregate");
+	if (o->run.table && o->normalize)
+		die(EXIT_USAGE, "--to=table compares shares: --normalize goes "
+		    "with --to=folded");
 	if (o->run.speedscope && (o->diff || o->run.noagg))
 		die(EXIT_USAGE, "--to=speedscope goes with neither --diff nor "
 		    "--no-aggregate");
 	/* A unit that nothing writes would be silently dropped. */
 	if (o->run.unit && !o->run.speedscope)
 		die(EXIT_USAGE, "--unit goes with --to=speedscope");
-	if (o->diff && argc - optind != 2)
+	if (o->diff && !o->run.table && argc - optind != 2)
 		die(EXIT_USAGE, "--diff takes two folded files, BEFORE and AFTER");
+	if (o->diff && o->run.table && argc - optind > 2)
+		die(EXIT_USAGE, "--diff --to=table takes BEFORE and AFTER, or one "
+		    "file of \"STACK BEFORE AFTER\" lines");
 	return optind;
 }
 
@@ -368,6 +390,7 @@ main(int argc, char **argv)
 	argc -= n;
 	argv += n;
 	if (o.diff)
-		return fold_diff(argv, o.run.recursive, o.normalize, o.strip);
+		return fold_diff(argc, argv, o.run.recursive, o.normalize,
+		    o.strip, o.run.table);
 	return collapse_all(&o, argc, argv);
 }

@@ -231,6 +231,36 @@ merge_stacks(struct diff *d, struct flame *f, struct tree *t,
 	free(path);
 }
 
+/*
+ * The n nodes of t breadth first, callees in their order: node ids by
+ * depth, then start.  The callees of each node are gathered first (kids,
+ * node p's from first[p] to first[p + 1]).  An array for the caller.
+ */
+static uint32_t *
+breadth_first(const struct tree *t, size_t n)
+{
+	size_t *first = xcalloc(n + 2, sizeof *first), head = 0, tail = 1, i;
+	uint32_t *kids = xmalloc((n + 1) * sizeof *kids);
+	uint32_t *order = xmalloc((n + 1) * sizeof *order);
+
+	for (i = 1; i < n; i++)
+		first[t->parent[i] + 2]++;
+	for (i = 2; i < n + 2; i++)
+		first[i] += first[i - 1];
+	for (i = 1; i < n; i++)
+		kids[first[t->parent[i] + 1]++] = (uint32_t)i;
+	order[0] = 0;
+	while (head < tail) {
+		uint32_t p = order[head++];
+
+		for (i = first[p]; i < first[p + 1]; i++)
+			order[tail++] = kids[i];
+	}
+	free(first);
+	free(kids);
+	return order;
+}
+
 /* Each side's exact total, or -1 when one is 2^64 or more. */
 static int
 totals(struct diff *d)
@@ -251,8 +281,13 @@ static void
 out_samples(long double v)
 {
 	char b[LDBL_MAX_10_EXP + 3];
-	int n = snprintf(b, sizeof b, "%.0Lf", v), i = 0, lead;
+	int n, i = 0, lead;
 
+	/* Whole counts, the usual case, skip float formatting. */
+	if (v >= 0 && v == floorl(v) && v < 18446744073709551616.0L)
+		n = (int)num_fmt_u64(b, (uint64_t)v);
+	else
+		n = snprintf(b, sizeof b, "%.0Lf", v);
 	if (b[0] == '-')
 		out_char(b[i++]);
 	lead = (n - i) % 3 ? (n - i) % 3 : 3;
@@ -301,9 +336,11 @@ diff_build(struct diff *d, struct flame *f, int reverse)
 {
 	struct arena ar;
 	struct tree t = { NULL, NULL, NULL, NULL, 0 };
+	struct diff_frame *fr;
 	struct ent *e;
-	long double *cursor, s = 1;
-	size_t n, i;
+	long double *cursor, *start, s = 1;
+	uint32_t *order;
+	size_t n, i, k;
 	int ret = 0;
 
 	if (totals(d) < 0)
@@ -343,26 +380,43 @@ diff_build(struct diff *d, struct flame *f, int reverse)
 			cursor[t.parent[i]] += w;
 	}
 	/* Starts, callers first: each callee after its earlier siblings. */
-	for (i = 0; i < d->nfr; i++) {
-		long double st = i ? cursor[t.parent[i]] : 0;
-		struct frame *fr;
+	start = xcalloc(d->nfr + 1, sizeof *start);
+	cursor[0] = 0;
+	for (i = 1; i < d->nfr; i++) {
+		start[i] = cursor[t.parent[i]];
+		cursor[t.parent[i]] += t.w[i];
+		cursor[i] = start[i];
+	}
+	/*
+	 * The nodes in the order they are drawn (by depth, then start: a
+	 * walk of the tree breadth first), so that the drawing's reads of
+	 * d->fr go forward through memory.
+	 */
+	order = breadth_first(&t, d->nfr);
+	fr = xmalloc((d->nfr + 1) * sizeof *fr);
+	for (k = 0; k < d->nfr; k++) {
+		struct frame *x;
 
-		if (i)
-			cursor[t.parent[i]] += t.w[i];
-		cursor[i] = st;
+		i = order[k];
+		fr[k] = d->fr[i];
 		if (t.w[i] <= 0)
 			continue;
 		f->frames = xgrow(f->frames, &f->cap, f->nframes + 1,
 		    sizeof *f->frames);
-		fr = &f->frames[f->nframes++];
-		memset(fr, 0, sizeof *fr);
-		fr->name = t.name[i];
-		fr->depth = t.depth[i];
-		fr->stime = st;
-		fr->etime = st + t.w[i];
-		fr->diff = (uint32_t)i + 1;
+		x = &f->frames[f->nframes++];
+		memset(x, 0, sizeof *x);
+		x->name = t.name[i];
+		x->depth = t.depth[i];
+		x->stime = start[i];
+		x->etime = start[i] + t.w[i];
+		x->diff = (uint32_t)k + 1;
 	}
+	free(d->fr);
+	d->fr = fr;
+	d->cap = d->nfr + 1;
 	f->total = d->nfr ? t.w[0] : 0;
+	free(order);
+	free(start);
 	free(cursor);
 	free(t.w);
 	free(t.name);
@@ -545,36 +599,54 @@ diff_legend(const struct diff *d, const struct svg_opts *o, const char *id,
 	    d->o.clamp);
 }
 
-/* One array of the script's diff data: a value per drawn frame. */
-static void
-data_array(const char *key, const struct diff *d, const struct flame *f,
-    int which)
-{
-	out_fmt(",\"%s\":[", key);
-	for (size_t i = 0; i < f->nframes; i++) {
-		const struct diff_frame *x = &d->fr[f->frames[i].diff - 1];
-		long double v = which == 0 ? x->before : which == 1 ? x->after :
-		    which == 2 ? x->sbefore : x->safter;
-
-		if (i)
-			out_char(',');
-		if (v == floorl(v) && v < 18446744073709551616.0L)
-			out_u64((uint64_t)v);
-		else
-			out_fmt("%.17g", (double)v);
-	}
-	out_char(']');
-}
-
+/*
+ * The script's diff data: per drawn frame, in the order drawn, the two
+ * sides' totals and selves.  Whole numbers below 2^53 (the usual case)
+ * go as strings of VLQ digits, as svg.c writes the counts; others as
+ * JSON arrays.  One pass gathers them: frames are in drawing order, the
+ * tree's nodes in merge order, so a read of a node is a cache miss.
+ */
 void
 diff_data(const struct diff *d, const struct flame *f)
 {
+	static const char *const key[4] = { "b", "a", "sb", "sa" };
+	size_t n = f->nframes;
+	long double *v = xmalloc((4 * n + 1) * sizeof *v);
+	int whole[4] = { 1, 1, 1, 1 };
+
+	for (size_t i = 0; i < n; i++) {
+		const struct diff_frame *x = &d->fr[f->frames[i].diff - 1];
+		long double s[4] = { x->before, x->after, x->sbefore, x->safter };
+
+		for (int k = 0; k < 4; k++) {
+			v[k * n + i] = s[k];
+			if (whole[k] && !(s[k] < 0x1p53L &&
+			    (long double)(uint64_t)s[k] == s[k]))
+				whole[k] = 0;
+		}
+	}
 	out_fmt(",\n\"diff\":{\"norm\":%d,\"tb\":%.17g,"
 	    "\"ta\":%.17g", d->o.normalize, (double)d->tbefore,
 	    (double)d->tafter);
-	data_array("b", d, f, 0);
-	data_array("a", d, f, 1);
-	data_array("sb", d, f, 2);
-	data_array("sa", d, f, 3);
+	for (int k = 0; k < 4; k++) {
+		const long double *a = v + k * n;
+
+		out_fmt(whole[k] ? ",\"%s\":\"" : ",\"%s\":[", key[k]);
+		for (size_t i = 0; i < n; i++) {
+			if (whole[k]) {
+				svg_vlq((uint64_t)a[i]);
+				continue;
+			}
+			if (i)
+				out_char(',');
+			if (a[i] == floorl(a[i]) &&
+			    a[i] < 18446744073709551616.0L)
+				out_u64((uint64_t)a[i]);
+			else
+				out_fmt("%.17g", (double)a[i]);
+		}
+		out_char(whole[k] ? '"' : ']');
+	}
 	out_char('}');
+	free(v);
 }

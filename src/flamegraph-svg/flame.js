@@ -152,6 +152,10 @@ function load() {
 		}
 		rows.push({ y: D.rowy[0] + r * D.rowy[1], frames: list });
 	}
+	/* --diff's counts: VLQ strings when whole, as D.n (diff.c) */
+	if (D.diff) ["b", "a", "sb", "sa"].forEach((k) => {
+		if (typeof D.diff[k] === "string") D.diff[k] = vlq(D.diff[k]);
+	});
 	rootFrame = zoomed = frames[0];
 	rootFrame.name = "all";
 }

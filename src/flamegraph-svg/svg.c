@@ -366,6 +366,12 @@ out_vlq(uint64_t v)
 	} while (v);
 }
 
+void
+svg_vlq(uint64_t v)
+{
+	out_vlq(v);
+}
+
 /*
  * The frames as data, for the script: the static frames above are the
  * picture for viewers without scripts, and the script never reads them.

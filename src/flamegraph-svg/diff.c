@@ -276,26 +276,40 @@ totals(struct diff *d)
 	return 0;
 }
 
-/* "%.0Lf" of v with thousands separators, as the titles write counts. */
-static void
-out_samples(long double v)
+/*
+ * "%.0Lf" of v with thousands separators, as the titles write counts,
+ * into b[0..size), cut to fit.
+ */
+static char *
+samples_text(char *b, size_t size, long double v)
 {
-	char b[LDBL_MAX_10_EXP + 3];
+	char d[LDBL_MAX_10_EXP + 3];
 	int n, i = 0, lead;
+	size_t k = 0;
 
 	/* Whole counts, the usual case, skip float formatting. */
 	if (v >= 0 && v == floorl(v) && v < 18446744073709551616.0L)
-		n = (int)num_fmt_u64(b, (uint64_t)v);
+		n = (int)num_fmt_u64(d, (uint64_t)v);
 	else
-		n = snprintf(b, sizeof b, "%.0Lf", v);
-	if (b[0] == '-')
-		out_char(b[i++]);
+		n = snprintf(d, sizeof d, "%.0Lf", v);
+	if (d[0] == '-')
+		b[k++] = d[i++];
 	lead = (n - i) % 3 ? (n - i) % 3 : 3;
-	for (int k = 0; i < n; i++, k++) {
-		if (k && k >= lead && (k - lead) % 3 == 0)
-			out_char(',');
-		out_char(b[i]);
+	for (int j = 0; i < n && k + 2 < size; i++, j++) {
+		if (j && j >= lead && (j - lead) % 3 == 0)
+			b[k++] = ',';
+		b[k++] = d[i];
 	}
+	b[k] = '\0';
+	return b;
+}
+
+static void
+out_samples(long double v)
+{
+	char b[2 * LDBL_MAX_10_EXP + 8];
+
+	out_str(samples_text(b, sizeof b, v));
 }
 
 /* buf += the printf of fmt, cut at the end of the buffer. */
@@ -319,8 +333,13 @@ diff_summary(struct diff *d, const struct svg_opts *o)
 	buf[0] = '\0';
 	if (o->subtitle && *o->subtitle)
 		append(buf, n, "%s; ", o->subtitle);
-	append(buf, n, "before: %.0Lf, after: %.0Lf ", d->tbefore * o->factor,
-	    d->tafter * o->factor);
+	{
+		char b1[2 * LDBL_MAX_10_EXP + 8], b2[sizeof b1];
+
+		append(buf, n, "before: %s, after: %s ", samples_text(b1,
+		    sizeof b1, d->tbefore * o->factor), samples_text(b2,
+		    sizeof b2, d->tafter * o->factor));
+	}
 	append(buf, n, "%s", o->countname);
 	if (d->o.normalize && d->tbefore > 0 && d->tafter > 0)
 		append(buf, n, "; shares compared, before scaled by %.6Lg",

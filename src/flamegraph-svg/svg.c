@@ -656,6 +656,12 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	g->height = (depthmax + 1) * g->fh + g->ypad1 + g->ypad2;
 	if (o->subtitle && *o->subtitle)
 		g->height += fs * 2;
+	/*
+	 * flamegraph.pl draws an icicle's first row over the subtitle; a
+	 * --diff graph, which always has one (and its legend there), does not.
+	 */
+	if (o->inverted && f->diff)
+		g->ypad1 += fs * 2;
 	pnum(g->label_y, 3 + (o->frameheight - FRAMEPAD) / 2);
 	return elided;
 }

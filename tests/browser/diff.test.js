@@ -2,7 +2,8 @@
 // script's titles, places and fills, made from the data, are the static
 // file's (with and without --normalize, --factor, fractional counts,
 // frames on one side only, --diff-width=max, --reverse); hovering a frame
-// shows its diff title; the legend is drawn.  Prints "ok NAME" or "FAIL
+// shows its diff title; the legend is drawn; an icicle's rows start below
+// the subtitle.  Prints "ok NAME" or "FAIL
 // NAME: why" per check and "done" at the end, for tests/run.sh.
 //   node diff.test.js BIN_DIR TMP_DIR [CHROMIUM]
 "use strict";
@@ -34,6 +35,7 @@ const cases = [
 	["fraction", "main;a 1.5 0.125\nmain;b 0.25 1234567.25\nmain;b;c 0.1 0.2\n", ["--minwidth", "0"]],
 	["reverse", "main;a;x 3 4\nmain;b;x 2 2\nmain;b;y 1 5\n", ["--reverse", "--sort", "weight"]],
 	["same", "main;a 5 5\nmain;b 3 3\nmain;b;c 2 2\n"],
+	["inverted", "main;a;x 10 10\nmain;a;y 0 4\nmain;b 5 0\nmain 2 2\n", ["--inverted", "--diff-width=max"]],
 ];
 
 (async () => {
@@ -69,6 +71,14 @@ const cases = [
 		const legend = await page.eval(`(() => { const r = document.querySelector(".dl rect").getBoundingClientRect();
 			return [Math.round(r.width), document.querySelector(".dl").textContent]; })()`);
 		check("diff legend drawn", legend[0] === 120 && /self -100%/.test(legend[1]), JSON.stringify(legend));
+
+		// An icicle's first row starts below the subtitle and its legend,
+		// where flamegraph.pl's (and a plain graph's) covers them.
+		await page.goto("file://" + svgOf("icicle", cases[0][1], ["--inverted"]));
+		const rows = await page.eval(`(() => { const f = document.documentElement.flamegraph.frames()[0];
+			const st = document.querySelector(".st").getBBox(), lg = document.querySelector(".dl rect").getBBox();
+			return [f.y, st.y + st.height, lg.y + lg.height]; })()`);
+		check("diff icicle: root row below the subtitle and legend", rows[0] >= rows[1] && rows[0] >= rows[2], JSON.stringify(rows));
 	} catch (e) {
 		check("browser run", false, e.stack || String(e));
 	} finally {

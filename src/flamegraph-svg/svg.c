@@ -697,12 +697,14 @@ write_head(const struct svg_opts *o, const struct geom *g, const char *id)
 	svg_head_end(o, id, NULL, o->fontsize * 4);
 }
 
-/* A frame's <title>: its attribute's, or name, count, share and delta. */
+/*
+ * A frame's <title>: its attribute's, or name, count, share and delta,
+ * or name and --diff's (diff.c).
+ */
 static void
 frame_title(const struct flame *f, const struct svg_opts *o,
-    const struct geom *g,
-    const struct frame *fr, long double etime, const char *name,
-    size_t shown, int root, const struct frame_attrs *attrs)
+    const struct geom *g, const struct frame *fr, long double etime,
+    const char *name, size_t shown, int root, const struct frame_attrs *attrs)
 {
 	/* "%.0Lf" of any long double: --factor may be up to 1e308 */
 	char samples[LDBL_MAX_10_EXP + 3], b[32];

@@ -657,11 +657,15 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	if (o->subtitle && *o->subtitle)
 		g->height += fs * 2;
 	/*
-	 * flamegraph.pl draws an icicle's first row over the subtitle; a
-	 * --diff graph, which always has one (and its legend there), does not.
+	 * A --diff graph has its legend on a row of its own, under the
+	 * subtitle; flamegraph.pl draws an icicle's first row over the
+	 * subtitle, this one starts below both.
 	 */
-	if (o->inverted && f->diff)
-		g->ypad1 += fs * 2;
+	if (f->diff) {
+		g->height += fs * 2;
+		if (o->inverted)
+			g->ypad1 += fs * 4;
+	}
 	pnum(g->label_y, 3 + (o->frameheight - FRAMEPAD) / 2);
 	return elided;
 }
@@ -936,7 +940,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	content_id(f, id);
 	write_head(o, &g, id);
 	if (f->diff)
-		diff_legend(f->diff, o, id, o->fontsize * 4, o->negate);
+		diff_legend(f->diff, o, id, o->fontsize * 6, o->negate);
 	m.fd = xmalloc((f->nframes + 1) * sizeof *m.fd);
 	intern_init(&m.names);
 	intern_init(&m.colors);

@@ -3,7 +3,7 @@
 // file's (with and without --normalize, --factor, fractional counts,
 // frames on one side only, --diff-width=max, --reverse); hovering a frame
 // shows its diff title; the legend is drawn; an icicle's rows start below
-// the subtitle.  Prints "ok NAME" or "FAIL
+// the subtitle and the legend.  Prints "ok NAME" or "FAIL
 // NAME: why" per check and "done" at the end, for tests/run.sh.
 //   node diff.test.js BIN_DIR TMP_DIR [CHROMIUM]
 "use strict";

@@ -549,7 +549,8 @@ out_change(const struct diff *d, const struct svg_opts *o, long double before,
 	} else {
 		if (va > vb)
 			out_char('+');
-		out_samples((long double)((va - vb) * o->factor));
+		/* long double: a --factor near 10^308 would make it inf */
+		out_samples((long double)(va - vb) * o->factor);
 		out_char(' ');
 		xml_out(o->countname, strlen(o->countname));
 	}

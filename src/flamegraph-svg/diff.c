@@ -592,8 +592,8 @@ diff_legend(const struct diff *d, const struct svg_opts *o, const char *id,
     double y, int negate)
 {
 	const struct rgb *e = ends[d->o.palette];
-	double fs = o->fontsize, x = 10, tw = fs * o->fontwidth * 7;
-	char b1[32], b2[32];
+	double fs = o->fontsize, x = 10;
+	char low[48], high[48];
 
 	out_fmt("<defs><linearGradient id=\"%s-dl\">", id);
 	for (int k = 0; k < 3; k++) {
@@ -607,16 +607,15 @@ diff_legend(const struct diff *d, const struct svg_opts *o, const char *id,
 	out_str(d->o.normalize ? "share" : "count");
 	out_fmt(", after against before; full at %g%% and beyond</title>",
 	    d->o.clamp);
-	snprintf(b1, sizeof b1, "%.15g", x);
-	snprintf(b2, sizeof b2, "%.15g", y);
-	out_fmt("<text x=\"%s\" y=\"%s\">self -%g%%</text>", b1, b2,
-	    d->o.clamp);
-	x += tw + fs;
+	/* The bar after the left label, as wide as the font says it is. */
+	snprintf(low, sizeof low, "self -%g%%", d->o.clamp);
+	snprintf(high, sizeof high, "+%g%%", d->o.clamp);
+	out_fmt("<text x=\"%.15g\" y=\"%.15g\">%s</text>", x, y, low);
+	x += (double)strlen(low) * fs * o->fontwidth + fs / 2;
 	out_fmt("<rect x=\"%.15g\" y=\"%.15g\" width=\"%.15g\" height=\"%.15g\" "
 	    "fill=\"url(#%s-dl)\"/>", x, y - fs, fs * 10, fs, id);
-	x += fs * 11;
-	out_fmt("<text x=\"%.15g\" y=\"%s\">+%g%%</text></g>\n", x, b2,
-	    d->o.clamp);
+	x += fs * 10 + fs / 2;
+	out_fmt("<text x=\"%.15g\" y=\"%.15g\">%s</text></g>\n", x, y, high);
 }
 
 /*

@@ -41,7 +41,7 @@ struct sink {
 	struct merge m;		/* aggregated: summed, written sorted */
 	int noagg;		/* written at once, one line per stack */
 	int recursive;
-	int table;		/* written by table_write (--to=table) */
+	const struct fmt_run *run;	/* --to: how the stacks are written */
 	const struct reader *rd;	/* the input read, for messages */
 	int failed;		/* a sum did not fit: nothing is written */
 	char *buf;
@@ -135,7 +135,16 @@ struct fmt_run {
 	int noagg;		/* --no-aggregate */
 	int recursive;		/* --recursive */
 	int table;		/* --to=table: table_write, not folded text */
+	int speedscope;		/* --to=speedscope: speedscope_write */
+	const char *unit;	/* --unit, as speedscope_unit gives it */
 };
+
+/*
+ * Write summed stacks as run asks: folded text, or --to's table or
+ * speedscope file.  Returns 0, or -1 (nothing written) when the total
+ * does not fit, for the caller to report with TABLE_RANGE_WHAT.
+ */
+int sink_write_sum(const struct folded_sum *a, const struct fmt_run *run);
 
 #define FMT_MAX_THREADS 16
 

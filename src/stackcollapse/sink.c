@@ -17,6 +17,7 @@
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "formats.h"
+#include "speedscope.h"
 #include "table.h"
 
 void
@@ -27,7 +28,7 @@ sink_init(struct sink *s, const struct fmt_run *run)
 	s->m.recursive = run->recursive;
 	s->noagg = run->noagg;
 	s->recursive = run->recursive;
-	s->table = run->table;
+	s->run = run;
 }
 
 void
@@ -55,15 +56,26 @@ sink_put(struct sink *s, const char *st, size_t n, uint64_t count, int replace)
 }
 
 int
+sink_write_sum(const struct folded_sum *a, const struct fmt_run *run)
+{
+	if (run->table)
+		return table_write(a);
+	if (run->speedscope)
+		return speedscope_write(a, run->unit ? run->unit : "none");
+	folded_sum_write(a);
+	return 0;
+}
+
+int
 sink_finish(struct sink *s, int write)
 {
 	int ret = 0;
 
 	if (!s->noagg && write && !s->failed) {
-		if (s->table && (ret = table_write(&s->m.sum)) < 0)
-			warn_msg(TABLE_RANGE_WHAT);
-		else if (!s->table)
+		if (!s->run->table && !s->run->speedscope)
 			(void)merge_write(&s->m, 0, 0);
+		else if ((ret = sink_write_sum(&s->m.sum, s->run)) < 0)
+			warn_msg(TABLE_RANGE_WHAT);
 	}
 	merge_free(&s->m);
 	free(s->buf);

@@ -15,9 +15,9 @@
 #include "../lib/count.h"
 #include "../lib/err.h"
 #include "../lib/folded.h"
+#include "formats.h"
 #include "merge.h"
 #include "stacks.h"
-#include "table.h"
 
 /*
  * Frames ids[0..n) of c joined with ';' in *buf (grown as needed), direct
@@ -45,7 +45,8 @@ join(const struct perf_ctx *c, const uint32_t *ids, size_t n, int recursive,
 }
 
 int
-stacks_write(struct perf_ctx *ctx, int nctx, int recursive, int table)
+stacks_write(struct perf_ctx *ctx, int nctx, int recursive,
+    const struct fmt_run *run)
 {
 	struct folded_sum sum;
 	char *buf = NULL;
@@ -68,10 +69,8 @@ stacks_write(struct perf_ctx *ctx, int nctx, int recursive, int table)
 			}
 		}
 	}
-	if (ret == 0 && table)
-		ret = table_write(&sum);
-	else if (ret == 0)
-		folded_sum_write(&sum);
+	if (ret == 0)
+		ret = sink_write_sum(&sum, run);
 	folded_sum_free(&sum);
 	free(buf);
 	return ret;

@@ -168,12 +168,20 @@ struct format {
 	const struct fmt_driver *driver;
 	/* Write nothing when an input failed: a sum missing one looks whole. */
 	int all_or_nothing;
+	/*
+	 * A binary format: detect sees the head from its first byte, before
+	 * text formats skip blank lines (fmt_guess_binary), and collapse
+	 * reads the input with input_next.
+	 */
+	int binary;
 };
 
 /* The format called name, or NULL. */
 const struct format *fmt_find(const char *name);
-/* The first format whose detect accepts the head, or NULL. */
+/* The first text format whose detect accepts the head, or NULL. */
 const struct format *fmt_guess(const char *p, size_t n);
+/* The same for the binary formats, on the input's first bytes. */
+const struct format *fmt_guess_binary(const char *p, size_t n);
 /* "perf, dtrace, ..." for messages. */
 const char *fmt_names(void);
 /*
@@ -205,6 +213,6 @@ size_t fmt_trim(const char **s, size_t n);
 extern const struct format xctrace_format, chrome_format, vsprof_format,
     vtune_format, ghcprof_format, sample_format, gopprof_format,
     jstack_format, gdb_format, pmcstat_format, bpftrace_format, perf_format,
-    stap_format, dtrace_format;
+    stap_format, dtrace_format, pprof_format;
 
 #endif

@@ -2,7 +2,7 @@
  * stackcollapse: fold stack samples into one line per distinct stack.
  *
  * Reads a profiler's output (files or standard input, gzip detected by its
- * magic bytes) and writes folded stacks, "root;...;leaf COUNT", sorted
+ * magic bytes; pprof's profile.proto too) and writes folded stacks, "root;...;leaf COUNT", sorted
  * bytewise, as FlameGraph's stackcollapse scripts do, byte for byte:
  *
  *	perf record -F 99 -g -- ./prog
@@ -44,7 +44,7 @@ static const char usage_text[] =
 "  --format=FORMAT       auto (default: recognized from the first input),\n"
 "                        perf, dtrace, stap, bpftrace, gdb, jstack, sample,\n"
 "                        vtune, vsprof, ghcprof, xctrace, pmcstat, go, chrome,\n"
-"                        folded (sum and sort folded files)\n"
+"                        pprof, folded (sum and sort folded files)\n"
 "  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
 "  --no-aggregate        one line per sample, in input order, nothing merged\n"
 "  --to=OUTPUT           folded (default), or table: \"SELF\\tTOTAL\\tNAME\"\n"
@@ -63,6 +63,8 @@ static const char usage_text[] =
 "  --no-modules          sample, vtune: no module`function prefix\n"
 "  --time, --ticks, --bytes\n"
 "                        ghcprof: weigh by %time (default), ticks or bytes\n"
+"  --sample-type=NAME    pprof: the value to count (default: the profile's)\n"
+"  --labels              pprof: a root frame of each sample's labels\n"
 "  --no-thread-names     jstack: no thread name root frame\n"
 "  --thread-ids          jstack: keep the -TID of thread names\n"
 "  --shorten-pkgs        jstack: org.foo.Bar.run becomes o.f.Bar.run\n"
@@ -115,6 +117,8 @@ guess(struct input *in, const struct format **f)
 	for (want = HEAD_BYTES;; want *= 8) {
 		if (input_head(in, want, &p, &n) < 0)
 			return -1;
+		if ((*f = fmt_guess_binary(p, n)) != NULL)
+			return 1;
 		full = n >= want;
 		for (i = 0; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' ||
 		    p[i] == '\n'); i++)

@@ -41,7 +41,7 @@ struct sink {
 	struct merge m;		/* aggregated: summed, written sorted */
 	int noagg;		/* written at once, one line per stack */
 	int recursive;
-	int table;		/* written by table_write (--to=table) */
+	const struct fmt_run *run;	/* how to write the sums (--to) */
 	const struct reader *rd;	/* the input read, for messages */
 	int failed;		/* a sum did not fit: nothing is written */
 	char *buf;
@@ -58,10 +58,16 @@ void sink_put(struct sink *s, const char *st, size_t n, uint64_t count,
     int replace);
 /*
  * Write the aggregated stacks (nothing with noagg, with write 0, or after
- * a failure) and free.  Returns 0, or -1 when the table could not be
- * written (reported).
+ * a failure) and free.  Returns 0, or -1 when the table or the profile
+ * could not be written (reported).
  */
 int sink_finish(struct sink *s, int write);
+/*
+ * Write summed stacks as run asks (--to): folded text, the table of
+ * functions (table.c) or a pprof profile (pprofout.c).  Returns 0, or -1
+ * after saying why nothing was written.
+ */
+int sink_write_sum(const struct folded_sum *a, const struct fmt_run *run);
 
 /* A stack of frames; index 0 is the bottom. */
 struct fstack {
@@ -135,6 +141,8 @@ struct fmt_run {
 	int noagg;		/* --no-aggregate */
 	int recursive;		/* --recursive */
 	int table;		/* --to=table: table_write, not folded text */
+	int pprof;		/* --to=pprof: pprof_write */
+	const char *unit;	/* --sample-unit, for pprof_write */
 };
 
 #define FMT_MAX_THREADS 16

@@ -13,9 +13,11 @@
  * the format's file through a reader into the sink (formats.h), or by the
  * format's own driver (perf's, perfrun.c, parses on several threads).
  * Each format declares the options it takes; this file adds the ones of
- * the run (--format, --recursive, --no-aggregate, --to, --diff, -j).
+ * the run (--format, --recursive, --no-aggregate, --to, --sample-unit,
+ * --diff, -j).
  * The aggregated stacks are written as folded text or, with --to=table,
- * as a table of functions (table.c).
+ * as a table of functions (table.c), or with --to=pprof as a pprof
+ * profile (pprofout.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -31,10 +33,12 @@
 #include "../lib/out.h"
 #include "formats.h"
 #include "merge.h"
+#include "pprofout.h"
 
 static const char usage_text[] =
 "usage: stackcollapse [--format=FORMAT] [--recursive] [--no-aggregate]\n"
-"                     [--to=folded|table] [FORMAT OPTIONS] [FILE...]\n"
+"                     [--to=folded|table|pprof] [--sample-unit=UNIT]\n"
+"                     [FORMAT OPTIONS] [FILE...]\n"
 "       stackcollapse --diff [-n] [-s] [--recursive] BEFORE AFTER\n"
 "\n"
 "Fold a profiler's stack samples into folded stacks (see folded(5)); merge\n"
@@ -48,7 +52,10 @@ static const char usage_text[] =
 "  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
 "  --no-aggregate        one line per sample, in input order, nothing merged\n"
 "  --to=OUTPUT           folded (default), or table: \"SELF\\tTOTAL\\tNAME\"\n"
-"                        per function, heaviest self first\n"
+"                        per function, heaviest self first, or pprof: a\n"
+"                        profile.proto (gzip when built with zlib)\n"
+"  --sample-unit=UNIT    --to=pprof: count (default), nanoseconds, bytes,\n"
+"                        objects, or TYPE/UNIT\n"
 "  --diff                BEFORE and AFTER folded files to \"STACK N1 N2\"\n"
 "  -n, --normalize       --diff: scale BEFORE's counts to AFTER's total\n"
 "  -s, --strip-hex       --diff: write every 0x<hex> as 0x...\n"
@@ -186,7 +193,7 @@ static int
 parse_options(int argc, char **argv, struct opts *o)
 {
 	enum { OPT_FORMAT = 256, OPT_RECURSIVE, OPT_DIFF, OPT_NOAGG, OPT_TO,
-	    OPT_FMTOPT = 512 };
+	    OPT_UNIT, OPT_FMTOPT = 512 };
 	static const struct option runopts[] = {
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -194,6 +201,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "no-aggregate", no_argument, NULL, OPT_NOAGG },
 		{ "normalize", no_argument, NULL, 'n' },
 		{ "recursive", no_argument, NULL, OPT_RECURSIVE },
+		{ "sample-unit", required_argument, NULL, OPT_UNIT },
 		{ "strip-hex", no_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "to", required_argument, NULL, OPT_TO },
@@ -202,7 +210,8 @@ parse_options(int argc, char **argv, struct opts *o)
 	const size_t nrun = sizeof runopts / sizeof runopts[0];
 	struct option *fmtopts = fmt_longopts(OPT_FMTOPT), *longopts;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t nfmt;
+	size_t nfmt, typelen;
+	const char *type, *unit;
 	uint64_t v;
 	int ch;
 
@@ -253,13 +262,19 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->run.noagg = 1;
 			break;
 		case OPT_TO:
-			if (strcmp(optarg, "folded") == 0)
-				o->run.table = 0;
-			else if (strcmp(optarg, "table") == 0)
-				o->run.table = 1;
-			else
+			o->run.table = strcmp(optarg, "table") == 0;
+			o->run.pprof = strcmp(optarg, "pprof") == 0;
+			if (!o->run.table && !o->run.pprof &&
+			    strcmp(optarg, "folded") != 0)
 				die(EXIT_USAGE, "unknown output \"%s\" (folded, "
-				    "table)", optarg);
+				    "table, pprof)", optarg);
+			break;
+		case OPT_UNIT:
+			if (pprof_unit(optarg, &type, &typelen, &unit) < 0)
+				die(EXIT_USAGE, "unknown --sample-unit \"%s\" "
+				    "(count, nanoseconds, bytes, objects, or "
+				    "TYPE/UNIT)", optarg);
+			o->run.unit = optarg;
 			break;
 		default:
 			if (ch >= OPT_FMTOPT && ch < OPT_FMTOPT + (int)nfmt)
@@ -277,9 +292,9 @@ parse_options(int argc, char **argv, struct opts *o)
 	 * A table sums stacks: none are with --no-aggregate, and --diff's
 	 * two columns would need a table of two (not asked for yet).
 	 */
-	if (o->run.table && (o->diff || o->run.noagg))
-		die(EXIT_USAGE, "--to=table goes with neither --diff nor "
-		    "--no-aggregate");
+	if ((o->run.table || o->run.pprof) && (o->diff || o->run.noagg))
+		die(EXIT_USAGE, "--to=%s goes with neither --diff nor "
+		    "--no-aggregate", o->run.table ? "table" : "pprof");
 	if (o->diff && argc - optind != 2)
 		die(EXIT_USAGE, "--diff takes two folded files, BEFORE and AFTER");
 	return optind;

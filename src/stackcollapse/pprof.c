@@ -56,6 +56,7 @@ enum {
 
 #define MAX_LOCS (1u << 20)	/* location ids of one sample */
 #define MAX_STACK (64u << 20)	/* a stack's text, as input.h's lines */
+#define HEAD_MIN 4096		/* a head that may end inside a field */
 
 static struct {
 	const char *sample_type;
@@ -618,11 +619,33 @@ pprof_collapse(struct reader *r)
 }
 
 /*
+ * Whether a message's bytes are whole fields, varints only with vonly (a
+ * ValueType's).
+ */
+static int
+whole_message(struct pb *top, const struct pb_field *f, int vonly)
+{
+	struct pb m;
+	struct pb_field g;
+	int ret;
+
+	pb_sub(&m, top, f);
+	while ((ret = pb_next(&m, &g)) > 0)
+		if (vonly && g.wire != PB_VARINT)
+			return 0;
+	return ret == 0;
+}
+
+/*
  * A profile's head: top-level fields from the first byte on, at least one
- * of them whole, the first of profile.proto's numbers and every one of
- * those with its wire type (later numbers are a newer profile.proto's);
- * the last may be cut by the head.  Text fails at once: its letters are
- * field numbers past 14 or wire types that profile.proto has not.
+ * of them whole, the first of profile.proto's numbers (Go's writer starts
+ * with time_nanos), every one of those with its wire type (later numbers
+ * are a newer profile.proto's), the messages among them whole fields
+ * too.  The last may be cut by the end of a head of HEAD_MIN bytes or
+ * more; a shorter one is the whole input (main.c asks for 64 KiB).  Text fails at once:
+ * its letters are field numbers past 14 or wire types that profile.proto
+ * has not, and blank lines (field 1, a sample type of ten bytes) are no
+ * ValueType.
  */
 static int
 pprof_detect(const char *p, size_t n)
@@ -639,11 +662,16 @@ pprof_detect(const char *p, size_t n)
 		if (f.num > P_DEFAULT_TYPE ? whole == 0 : f.wire != want &&
 		    !(f.num == 13 && f.wire == PB_VARINT))
 			return 0;
+		if (f.wire == PB_LEN && f.num != P_STRING && f.num <= 11 &&
+		    !whole_message(&r, &f, f.num == P_SAMPLE_TYPE ||
+		    f.num == 11))
+			return 0;
 		whole++;
 	}
-	if (ret < 0 && strcmp(r.err, "length past the end") != 0 &&
-	    r.erroff + 16 < n)
-		return 0;	/* not a field cut by the head's end */
+	/* A field cut by the end, in a head shorter than the input. */
+	if (ret < 0 && (n < HEAD_MIN || (strcmp(r.err, "length past the "
+	    "end") != 0 && r.erroff + 16 < n)))
+		return 0;
 	return whole > 0;
 }
 

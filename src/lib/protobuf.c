@@ -148,12 +148,13 @@ pb_rep_next(struct pb_rep *it, struct pb *r, uint64_t *v)
 	return 1;
 }
 
-static void
-put(struct pb_buf *b, const void *p, size_t n)
+void
+pb_put_raw(struct pb_buf *b, const void *p, size_t n)
 {
 	if (b->len + n > b->cap)
 		b->p = xgrow(b->p, &b->cap, b->len + n, 1);
-	memcpy(b->p + b->len, p, n);
+	if (n)
+		memcpy(b->p + b->len, p, n);
 	b->len += n;
 }
 
@@ -168,7 +169,7 @@ pb_put_varint(struct pb_buf *b, uint64_t v)
 		v >>= 7;
 	}
 	t[n++] = (unsigned char)v;
-	put(b, t, n);
+	pb_put_raw(b, t, n);
 }
 
 void
@@ -186,7 +187,7 @@ pb_put_bytes(struct pb_buf *b, uint32_t num, const void *p, size_t n)
 	pb_put_varint(b, (uint64_t)num << 3 | PB_LEN);
 	pb_put_varint(b, n);
 	if (n)
-		put(b, p, n);
+		pb_put_raw(b, p, n);
 }
 
 void

@@ -92,6 +92,8 @@ struct pb_buf {
 };
 
 void pb_put_varint(struct pb_buf *b, uint64_t v);
+/* Bytes as they are (no tag, no length). */
+void pb_put_raw(struct pb_buf *b, const void *p, size_t n);
 /* Field num as a varint (omitted when zero, as proto3 does). */
 void pb_put_uint(struct pb_buf *b, uint32_t num, uint64_t v);
 /* Field num as length-delimited bytes (a string or a nested message). */

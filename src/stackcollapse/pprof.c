@@ -37,7 +37,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/count.h"
 #include "../lib/err.h"
+#include "../lib/folded.h"
+#include "../lib/intern.h"
 #include "../lib/protobuf.h"
 #include "../lib/sort.h"
 #include "formats.h"
@@ -57,6 +60,7 @@ enum {
 #define MAX_LOCS (1u << 20)	/* location ids of one sample */
 #define MAX_STACK (64u << 20)	/* a stack's text, as input.h's lines */
 #define HEAD_MIN 4096		/* a head that may end inside a field */
+#define CACHE_MAX (64u << 20)	/* locations' frames kept, at least */
 
 static struct {
 	const char *sample_type;
@@ -79,7 +83,8 @@ static const struct fmt_option pprof_options[] = {
 struct ent {
 	uint64_t id;
 	uint32_t off, len;	/* location: the message; function: unused */
-	uint64_t name;		/* function: its name's string index */
+	uint64_t name;		/* function: its name's string index;
+				   location: its frames in the cache */
 };
 
 struct pp {
@@ -97,7 +102,17 @@ struct pp {
 	size_t vi;		/* the value used */
 	uint64_t *ids, *lines;	/* one sample's locations, one's lines */
 	size_t idcap, linecap;
-	struct fstack fs;
+	int agg;		/* samples summed by key (key_add) */
+	struct pb_buf key;	/* this sample's key */
+	struct intern keys;
+	uint64_t *kval;		/* per key: the sum of its values */
+	uint32_t *koff;		/* and its first sample's offset */
+	size_t kcap, kocap;
+	char *stk;		/* the stack being built */
+	size_t slen, scap, nfr;
+	char *cache;		/* locations' frames, joined (push_location) */
+	size_t clen, ccap;
+	int cfirst;		/* a frame is in the location being built */
 	char *lab;
 	size_t labcap;
 };
@@ -391,19 +406,43 @@ pick_type(struct pp *pp, size_t nsamples)
 	return no_type(pp, want);
 }
 
-/* Push s[0..n) as a frame, within the stack's limit. */
+/* Append s[0..n), one frame or several joined, within the stack's limit. */
 static int
 push(struct pp *pp, const char *s, size_t n, size_t off)
 {
-	if (pp->fs.len + n + 1 > MAX_STACK)
+	if (pp->slen + n + 1 > MAX_STACK)
 		return fail(pp, off, "a stack longer than %u bytes", MAX_STACK);
-	fs_push(&pp->fs, s, n);
+	pp->stk = xgrow(pp->stk, &pp->scap, pp->slen + n + 1, 1);
+	if (pp->nfr++)
+		pp->stk[pp->slen++] = ';';
+	memcpy(pp->stk + pp->slen, s, n);
+	pp->slen += n;
 	return 0;
 }
 
-/* Location e's frames, the caller of inlined functions first. */
+/* Append a name to the location text being built at the cache's end. */
 static int
-push_location(struct pp *pp, const struct ent *e)
+cache_add(struct pp *pp, const char *s, size_t n, size_t start, size_t off)
+{
+	if (pp->clen - start + n + 1 > MAX_STACK)
+		return fail(pp, off, "a location's frames longer than %u bytes",
+		    MAX_STACK);
+	pp->cache = xgrow(pp->cache, &pp->ccap, pp->clen + n + 1, 1);
+	if (pp->clen > start || pp->cfirst)
+		pp->cache[pp->clen++] = ';';
+	pp->cfirst = 1;
+	memcpy(pp->cache + pp->clen, s, n);
+	folded_frame_fix(pp->cache + pp->clen, n);
+	pp->clen += n;
+	return 0;
+}
+
+/*
+ * Location e's frames, the caller of inlined functions first, joined at
+ * the end of the cache: [*start, pp->clen).
+ */
+static int
+build_location(struct pp *pp, const struct ent *e, size_t *start)
 {
 	struct pb m, lm;
 	struct pb_field g, h;
@@ -412,6 +451,8 @@ push_location(struct pp *pp, const struct ent *e)
 	const char *s;
 	int ret;
 
+	*start = pp->clen;
+	pp->cfirst = 0;
 	m.p = pp->buf + e->off;
 	m.end = m.p + e->len;
 	m.base = pp->buf;
@@ -441,8 +482,8 @@ push_location(struct pp *pp, const struct ent *e)
 	if (nl == 0) {
 		char hex[24];
 
-		return push(pp, hex, (size_t)snprintf(hex, sizeof hex,
-		    "0x%" PRIx64, addr), e->off);
+		return cache_add(pp, hex, (size_t)snprintf(hex, sizeof hex,
+		    "0x%" PRIx64, addr), *start, e->off);
 	}
 	while (nl-- > 0) {
 		const struct ent *fn = ent_find(pp->fn, pp->nfn, pp->lines[nl]);
@@ -455,9 +496,35 @@ push_location(struct pp *pp, const struct ent *e)
 			return fail(pp, fn->off, "function %" PRIu64 "'s name "
 			    "is string %" PRIu64 ", past the table's %zu",
 			    fn->id, fn->name, pp->nstr);
-		if (push(pp, s, len, e->off) < 0)
+		if (cache_add(pp, s, len, *start, e->off) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * Append location e's frames to the stack.  Built once and kept in the
+ * cache (e->name holds where: offset + 1 and length), while the cache
+ * stays within CACHE_MAX or the decoded size; past that, built for this
+ * sample and dropped, so that a hostile profile of long names repeated
+ * over many locations costs time, not memory.
+ */
+static int
+push_location(struct pp *pp, struct ent *e)
+{
+	size_t start;
+
+	if (e->name != 0)
+		return push(pp, pp->cache + (uint32_t)e->name - 1,
+		    (size_t)(e->name >> 32), e->off);
+	if (build_location(pp, e, &start) < 0)
+		return -1;
+	if (push(pp, pp->cache + start, pp->clen - start, e->off) < 0)
+		return -1;
+	if (pp->clen < CACHE_MAX || pp->clen < pp->n)
+		e->name = (uint64_t)(pp->clen - start) << 32 | (start + 1);
+	else
+		pp->clen = start;
 	return 0;
 }
 
@@ -505,6 +572,83 @@ add_label(struct pp *pp, struct pb *sm, const struct pb_field *f, size_t *w)
 	return 0;
 }
 
+/*
+ * The stack of location ids pp->ids[0..nids) (leaf first), under the
+ * label frame pp->lab[0..lw) if any, into the sink with value; off is
+ * the sample's, for messages.
+ */
+static int
+fold_stack(struct pp *pp, size_t nids, size_t lw, uint64_t value, size_t off)
+{
+	pp->slen = 0;
+	pp->nfr = 0;
+	if (lw) {
+		folded_frame_fix(pp->lab, lw);
+		if (push(pp, pp->lab, lw, off) < 0)
+			return -1;
+	}
+	while (nids-- > 0) {
+		struct ent *e = (struct ent *)ent_find(pp->loc, pp->nloc,
+		    pp->ids[nids]);
+
+		if (e == NULL)
+			return fail(pp, off, "a sample names location %"
+			    PRIu64 ", which is not in the profile",
+			    pp->ids[nids]);
+		if (push_location(pp, e) < 0)
+			return -1;
+	}
+	sink_put(pp->r->sink, pp->stk, pp->slen, value, 0);
+	return pp->r->sink->failed ? -1 : 0;
+}
+
+/*
+ * Aggregating without labels: a sample's location ids, as varints, are
+ * the key its value is summed under; each distinct key is made a stack
+ * once, at the end (keys_fold).  Most samples repeat a stack, and their
+ * key is a few bytes where the stack's text is a few hundred.
+ */
+static int
+key_add(struct pp *pp, uint64_t value, size_t off)
+{
+	int isnew;
+	uint32_t id = intern_put(&pp->keys, pp->key.p, pp->key.len, &isnew);
+
+	if (isnew) {
+		pp->kval = xgrow(pp->kval, &pp->kcap, (size_t)id + 1,
+		    sizeof *pp->kval);
+		pp->koff = xgrow(pp->koff, &pp->kocap, (size_t)id + 1,
+		    sizeof *pp->koff);
+		pp->kval[id] = 0;
+		pp->koff[id] = (uint32_t)off;
+	}
+	if (count_add_u64(&pp->kval[id], value) < 0)
+		return fail(pp, off, "a stack's values sum to 2^64 or more");
+	return 0;
+}
+
+static int
+keys_fold(struct pp *pp)
+{
+	for (uint32_t id = 0; id < intern_count(&pp->keys); id++) {
+		const unsigned char *p = (const void *)intern_str(&pp->keys, id);
+		const unsigned char *e = p + intern_len(&pp->keys, id);
+		size_t nids = 0, k;
+		uint64_t v;
+
+		/* Varints pb_rep_next read, or pb_put_varint wrote. */
+		while (p < e && (k = pb_varint(p, e, &v)) > 0) {
+			pp->ids = xgrow(pp->ids, &pp->idcap, nids + 1,
+			    sizeof *pp->ids);
+			pp->ids[nids++] = v;
+			p += k;
+		}
+		if (fold_stack(pp, nids, 0, pp->kval[id], pp->koff[id]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* One sample, folded into the sink. */
 static int
 fold_sample(struct pp *pp, struct pb *top, const struct pb_field *f)
@@ -517,7 +661,10 @@ fold_sample(struct pp *pp, struct pb *top, const struct pb_field *f)
 	int ret, r2;
 
 	pb_sub(&sm, top, f);
+	pp->key.len = 0;
 	while ((ret = pb_next(&sm, &g)) > 0) {
+		if (g.num == S_LOCATION && g.wire == PB_LEN && pp->agg)
+			pb_put_raw(&pp->key, g.data, g.len);
 		if (g.num == S_LABEL && g.wire == PB_LEN && opt.labels) {
 			if (add_label(pp, &sm, &g, &lw) < 0)
 				return -1;
@@ -536,9 +683,12 @@ fold_sample(struct pp *pp, struct pb *top, const struct pb_field *f)
 			if (nids == MAX_LOCS)
 				return fail(pp, g.off, "a sample of more than "
 				    "%u locations", MAX_LOCS);
-			pp->ids = xgrow(pp->ids, &pp->idcap, nids + 1,
-			    sizeof *pp->ids);
+			if (nids == pp->idcap)
+				pp->ids = xgrow(pp->ids, &pp->idcap, nids + 1,
+				    sizeof *pp->ids);
 			pp->ids[nids++] = v;
+			if (g.wire == PB_VARINT && pp->agg)
+				pb_put_varint(&pp->key, v);
 		}
 		if (r2 < 0)
 			break;
@@ -553,21 +703,9 @@ fold_sample(struct pp *pp, struct pb *top, const struct pb_field *f)
 		    PRId64 ")", (int64_t)value);
 	if (value == 0)
 		return 0;
-	fs_truncate(&pp->fs, 0);
-	if (lw && push(pp, pp->lab, lw, f->off) < 0)
-		return -1;
-	while (nids-- > 0) {
-		const struct ent *e = ent_find(pp->loc, pp->nloc, pp->ids[nids]);
-
-		if (e == NULL)
-			return fail(pp, f->off, "a sample names location %"
-			    PRIu64 ", which is not in the profile",
-			    pp->ids[nids]);
-		if (push_location(pp, e) < 0)
-			return -1;
-	}
-	sink_put(pp->r->sink, pp->fs.buf, pp->fs.len, value, 0);
-	return pp->r->sink->failed ? -1 : 0;
+	if (pp->agg)
+		return key_add(pp, value, f->off);
+	return fold_stack(pp, nids, lw, value, f->off);
 }
 
 static int
@@ -581,7 +719,9 @@ fold_all(struct pp *pp)
 	while ((ret = pb_next(&top, &f)) > 0)
 		if (f.num == P_SAMPLE && fold_sample(pp, &top, &f) < 0)
 			return -1;
-	return ret < 0 ? pb_err(pp, &top) : 0;
+	if (ret < 0)
+		return pb_err(pp, &top);
+	return pp->agg ? keys_fold(pp) : 0;
 }
 
 static int
@@ -593,7 +733,8 @@ pprof_collapse(struct reader *r)
 
 	memset(&pp, 0, sizeof pp);
 	pp.r = r;
-	fs_init(&pp.fs);
+	pp.agg = !r->sink->noagg && !opt.labels;
+	intern_init(&pp.keys);
 	ret = slurp(&pp);
 	if (ret == 0)
 		ret = index_all(&pp, &nsamples);
@@ -614,7 +755,12 @@ pprof_collapse(struct reader *r)
 	free(pp.ids);
 	free(pp.lines);
 	free(pp.lab);
-	fs_free(&pp.fs);
+	free(pp.stk);
+	free(pp.key.p);
+	free(pp.kval);
+	free(pp.koff);
+	intern_free(&pp.keys);
+	free(pp.cache);
 	return ret < 0 ? -1 : 0;
 }
 

@@ -21,12 +21,18 @@
  * top-level fields are indexed (the offsets of the strings, the ids of
  * the functions and locations with where their messages are), since
  * Go writes the samples before the locations they name; then every
- * sample is decoded and folded in turn, straight into the sink, so the
- * samples themselves are never held.  The index costs a few bytes per
- * string, function and location, well under the bytes they take in the
- * file, which bounds memory to a small multiple of the decoded size
- * whatever the file claims (protobuf.h: lengths are checked, never
- * allocated).  Offsets are 32-bit: a decoded profile of 4 GiB or more is
+ * sample is decoded in turn and its value summed under its list of
+ * location ids (key_add), which most samples repeat; each distinct list
+ * becomes a stack once, at the end, from the locations' frames joined
+ * once and kept (push_location).  With --labels or --no-aggregate each
+ * sample is folded into the sink at once instead.  The samples
+ * themselves are never held.  The index costs a few bytes per string,
+ * function and location, well under the bytes they take in the file,
+ * the keys and the kept frames at most what the samples and names take,
+ * which bounds memory to a small multiple of the decoded size whatever
+ * the file claims (protobuf.h: lengths are checked, never allocated).
+ * Rejected: decoding into arrays of samples and locations (pprof's way),
+ * eight bytes a varint of one or two.  Offsets are 32-bit: a decoded profile of 4 GiB or more is
  * refused.  Errors (a bad varint, a length past the end, an index out of
  * range, an id that names nothing) stop the file with the byte offset,
  * in the decoded bytes, where they were found.

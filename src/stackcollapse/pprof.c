@@ -741,6 +741,8 @@ pprof_collapse(struct reader *r)
 	pp.r = r;
 	pp.agg = !r->sink->noagg && !opt.labels;
 	intern_init(&pp.keys);
+	/* Never NULL, even for a sample of no location (an empty stack). */
+	pp.stk = xgrow(NULL, &pp.scap, 256, 1);
 	ret = slurp(&pp);
 	if (ret == 0)
 		ret = index_all(&pp, &nsamples);

@@ -294,10 +294,49 @@ else
 	done < "$tmp/fgcases"
 fi
 
+section "speedscope: stackcollapse --to=speedscope against speedscope's schema"
+# speedscope's npm package ships the schema of its file format and the
+# built app (.ci/run installs it outside the checkout; SPEEDSCOPE_DIR
+# names the package's folder).  tests/speedscope/check.js validates our
+# files against the schema and decodes their samples back to the folded
+# stacks of the same input: real captures of every driver and format,
+# and hostile names.
+SPEEDSCOPE_DIR=${SPEEDSCOPE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/flametools-npm/node_modules/speedscope}
+schema=$SPEEDSCOPE_DIR/dist/release/file-format-schema.json
+if [ ! -f "$schema" ] || ! command -v node > /dev/null 2>&1; then
+	printf 'SKIP speedscope schema: needs node and %s (npm install speedscope)\n' "$schema"
+else
+	mkdir -p "$tmp/ss"
+	set --
+	for in in "$top"/tests/inputs/*.perf.txt "$top"/tests/inputs/folded/*.folded \
+	    "$top"/tests/data/*.perf.txt.gz "$top"/tests/data/formats/*; do
+		case $in in *formats/*.folded) continue ;; esac
+		b=$tmp/ss/$(basename "$in")
+		# an input stackcollapse refuses (host2's format cannot be told) has neither
+		"$BIN/stackcollapse" "$in" > "$b.folded" 2>/dev/null || continue
+		"$BIN/stackcollapse" --to=speedscope "$in" > "$b.json" 2>/dev/null
+		set -- "$@" "$(basename "$in")" "$b.json" "$b.folded"
+	done
+	printf 'a;"q\\\\";</script><script>alert(1) 1\nn\000ul;e\033[1m\177;t\tab;]]> 2\n' > "$tmp/ss/hostile"
+	"$BIN/stackcollapse" --to=speedscope --unit=nanoseconds "$tmp/ss/hostile" > "$tmp/ss/hostile.json"
+	"$BIN/stackcollapse" "$tmp/ss/hostile" > "$tmp/ss/hostile.folded"
+	set -- "$@" hostile "$tmp/ss/hostile.json" "$tmp/ss/hostile.folded"
+	node "$top/tests/speedscope/check.js" "$schema" "$@" > "$tmp/ss.out" 2>&1
+	while read -r verdict name; do
+		case $verdict in
+		ok) pass ;;
+		FAIL) fail "$name" ;;
+		esac
+	done < "$tmp/ss.out"
+	grep -q '^done$' "$tmp/ss.out" || fail "speedscope: check.js did not finish" "$tmp/ss.out"
+fi
+
 section "browser tests (headless Chromium)"
 # tests/browser drives Chromium over the DevTools protocol (no npm
 # packages): hover, zoom, search, URL state, hostile names, screenshots;
-# for timelines also wheel, drags, selection and the linked views.
+# for timelines also wheel, drags, selection and the linked views; and
+# stackcollapse --to=speedscope's file and spanlayout --to=chrome's trace
+# opened in speedscope's own app.
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$CHROMIUM" ] || ! command -v node > /dev/null 2>&1; then
 	printf 'SKIP browser tests: needs node and chromium (apt-get install chromium)\n'
@@ -318,8 +357,15 @@ else
 		    fail "browser: $suite did not finish" "$tmp/browser.out"
 	}
 	browser_suite flamegraph.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
+	browser_suite diff.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
 	browser_suite timeline.test.js "$BIN" "$tmp/browser" \
 	    "$top/tests/inputs/timeline" "$CHROMIUM"
+	if [ -f "$SPEEDSCOPE_DIR/dist/release/index.html" ]; then
+		browser_suite speedscope.test.js "$BIN" "$tmp/browser" \
+		    "$SPEEDSCOPE_DIR" "$top/tests/inputs/timeline" "$CHROMIUM"
+	else
+		printf 'SKIP speedscope app: needs %s (npm install speedscope)\n' "$SPEEDSCOPE_DIR"
+	fi
 fi
 
 section "trace-record and libtracerecord"

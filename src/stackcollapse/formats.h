@@ -64,8 +64,8 @@ void sink_put(struct sink *s, const char *st, size_t n, uint64_t count,
 int sink_finish(struct sink *s, int write);
 /*
  * Write summed stacks as run asks (--to): folded text, the table of
- * functions (table.c) or a pprof profile (pprofout.c).  Returns 0, or -1
- * after saying why nothing was written.
+ * functions (table.c), a pprof profile (pprofout.c) or a speedscope file
+ * (speedscope.c).  Returns 0, or -1 after saying why nothing was written.
  */
 int sink_write_sum(const struct folded_sum *a, const struct fmt_run *run);
 
@@ -142,7 +142,9 @@ struct fmt_run {
 	int recursive;		/* --recursive */
 	int table;		/* --to=table: table_write, not folded text */
 	int pprof;		/* --to=pprof: pprof_write */
-	const char *unit;	/* --sample-unit, for pprof_write */
+	int speedscope;		/* --to=speedscope: speedscope_write */
+	const char *unit;	/* --unit: pprof_unit's argument, or as
+				 * speedscope_unit gives it */
 };
 
 #define FMT_MAX_THREADS 16

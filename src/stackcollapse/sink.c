@@ -18,6 +18,7 @@
 #include "../lib/folded.h"
 #include "formats.h"
 #include "pprofout.h"
+#include "speedscope.h"
 #include "table.h"
 
 void
@@ -61,7 +62,7 @@ sink_finish(struct sink *s, int write)
 	int ret = 0;
 
 	if (!s->noagg && write && !s->failed)
-		ret = s->run->table || s->run->pprof ?
+		ret = s->run->table || s->run->pprof || s->run->speedscope ?
 		    sink_write_sum(&s->m.sum, s->run) : merge_write(&s->m, 0, 0);
 	merge_free(&s->m);
 	free(s->buf);
@@ -71,15 +72,19 @@ sink_finish(struct sink *s, int write)
 int
 sink_write_sum(const struct folded_sum *a, const struct fmt_run *run)
 {
+	int ret;
+
 	if (run->pprof)
 		return pprof_write(a, run->unit);
-	if (run->table && table_write(a) < 0) {
-		warn_msg(TABLE_RANGE_WHAT);
-		return -1;
-	}
-	if (!run->table)
+	if (!run->table && !run->speedscope) {
 		folded_sum_write(a);
-	return 0;
+		return 0;
+	}
+	ret = run->table ? table_write(a) :
+	    speedscope_write(a, run->unit ? run->unit : "none");
+	if (ret < 0)
+		warn_msg(TABLE_RANGE_WHAT);
+	return ret;
 }
 
 void

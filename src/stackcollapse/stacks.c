@@ -15,9 +15,9 @@
 #include "../lib/count.h"
 #include "../lib/err.h"
 #include "../lib/folded.h"
+#include "formats.h"
 #include "merge.h"
 #include "stacks.h"
-#include "formats.h"
 
 /*
  * Frames ids[0..n) of c joined with ';' in *buf (grown as needed), direct

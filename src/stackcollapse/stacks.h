@@ -7,6 +7,8 @@
 
 #include "perf.h"
 
+struct fmt_run;
+
 /*
  * Join each distinct stack's frames with ';' (collapsing direct recursion
  * when run->recursive), merge equal lines across
@@ -16,7 +18,6 @@
  * count overflows 64 bits or the output could not be written (reported,
  * nothing written).
  */
-struct fmt_run;
 int stacks_write(struct perf_ctx *ctx, int nctx, const struct fmt_run *run);
 
 /*

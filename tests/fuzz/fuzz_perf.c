@@ -36,6 +36,7 @@ run(const char *p, size_t n, int perl, int addrs)
 	o.include_addrs = addrs;
 	o.include_tid = addrs;
 	o.annotate_kernel = o.annotate_jit = !addrs;
+	o.srcline = !perl;
 	perf_ctx_init(&c[0], &sh);
 	perf_ctx_init(&c[1], &sh);
 	memset(&rep, 0, sizeof rep);

@@ -16,6 +16,7 @@
 #include "lib/input.h"
 #include "lib/intern.h"
 #include "lib/json.h"
+#include "lib/jsonesc.h"
 #include "lib/num.h"
 #include "lib/out.h"
 #include "lib/protobuf.h"
@@ -1507,6 +1508,63 @@ test_protobuf(void)
 	free(b.p);
 }
 
+/* jsonesc: each kind of byte, and json_out's slices against json_esc. */
+static void
+test_jsonesc(void)
+{
+	static const struct { const char *in; size_t n; const char *out; } fixed[] = {
+		{ "a b", 3, "\"a b\"" },
+		{ "\"\\/", 3, "\"\\\"\\\\/\"" },
+		{ "\t\n\r\b\f", 5, "\"\\t\\n\\r\\b\\f\"" },
+		{ "a\0b", 3, "\"a\\u0000b\"" },
+		{ "\x1b[1m\x7f\x01", 6, "\"\\u001b[1m\\u007f\\u0001\"" },
+		{ "</script><script>alert(1)", 25, "\"</script><script>alert(1)\"" },
+		{ "caf\xc3\xa9 \xf0\x9f\x94\xa5", 10, "\"caf\xc3\xa9 \xf0\x9f\x94\xa5\"" },
+		/* invalid: one U+FFFD per byte, as xmlesc */
+		{ "\xff\x80", 2, "\"\\ufffd\\ufffd\"" },
+		{ "\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"" },
+		{ "x\xe2\x82", 3, "\"x\\ufffd\\ufffd\"" },
+		{ "", 0, "\"\"" },
+	};
+	char got[128], path[] = "/tmp/ft-jsonesc-XXXXXX";
+	char *big, *want, *read_back;
+	size_t n = 20000, w, r = 0;
+	ssize_t k;
+	int ok = 1, fd, saved;
+
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+		size_t g = json_esc(got, fixed[i].in, fixed[i].n);
+
+		ok &= g == strlen(fixed[i].out) && memcmp(got, fixed[i].out, g) == 0;
+	}
+	check("jsonesc: fixed cases", ok);
+	/* Three-byte characters across json_out's 4096-byte slices, and bad bytes. */
+	big = xmalloc(n);
+	for (size_t i = 0; i < n; i++)
+		big[i] = "\xe2\x82\xac" "a\xff"[i % 5];
+	want = xmalloc(6 * n + 2);
+	read_back = xmalloc(6 * n + 3);
+	w = json_esc(want, big, n);
+	fd = mkstemp(path);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	json_out(big, n);
+	out_flush();
+	dup2(saved, 1);
+	close(saved);
+	lseek(fd, 0, SEEK_SET);
+	while ((k = read(fd, read_back + r, 6 * n + 3 - r)) > 0)
+		r += (size_t)k;
+	close(fd);
+	unlink(path);
+	check("jsonesc: json_out's slices keep characters whole",
+	    r == w && memcmp(read_back, want, w) == 0);
+	free(big);
+	free(want);
+	free(read_back);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1535,6 +1593,7 @@ main(int argc, char **argv)
 	test_spans_reader();
 	test_spans_writer();
 	test_protobuf();
+	test_jsonesc();
 	puts("done");
 	return 0;
 }

@@ -241,6 +241,42 @@ for in in "$top"/tests/data/formats/*; do
 	check "$(basename "$in") --no-aggregate, merged" "$b.folded" "$tmp/out"
 done
 
+section "pprof: stackcollapse beside go tool pprof"
+# The Go profiles of tests/data/pprof-go listed again by `go tool pprof
+# -traces` (tests/pprof-expect.sh), every sample type, and folded by
+# stackcollapse: the same stacks and values.  The golden case
+# p20-pprof-go checks the recorded lists without go.  Then the other way:
+# what --to=pprof writes, listed by pprof, is the input's folded stacks.
+if command -v go > /dev/null 2>&1; then
+	pg=$top/tests/data/pprof-go
+	mkdir "$tmp/pprof"
+	if sh "$top/tests/pprof-expect.sh" "$pg" "$tmp/pprof" 2> "$tmp/err"; then
+		for e in "$tmp"/pprof/*.folded; do
+			b=$(basename "$e" .folded)
+			"$BIN/stackcollapse" --sample-type="${b#*-}" "$pg/${b%%-*}.pb.gz" \
+			    > "$tmp/out" 2>&1
+			check "pprof: $b against go tool pprof -traces" "$e" "$tmp/out"
+		done
+	else
+		fail "pprof: go tool pprof -traces" "$tmp/err"
+	fi
+	# stackcollapse --to=pprof read by pprof: the input's stacks and
+	# counts (inputs without C++ templates, whose names pprof shortens
+	# for display: std::vector<int>::push_back shows as
+	# std::vector::push_back).
+	for in in "$top/tests/data/demo-python-dwarf.perf.txt.gz" \
+	    "$pg/cpu-cpu.folded"; do
+		"$BIN/stackcollapse" "$in" > "$tmp/want" 2>&1
+		"$BIN/stackcollapse" --to=pprof "$in" > "$tmp/p.pb.gz" 2>&1
+		HOME=$tmp go tool pprof -traces "$tmp/p.pb.gz" 2> "$tmp/err" |
+		    awk -f "$top/tests/pprof-traces.awk" | LC_ALL=C sort > "$tmp/out"
+		check "pprof: go tool pprof -traces on --to=pprof of $(basename "$in")" \
+		    "$tmp/want" "$tmp/out"
+	done
+else
+	echo "SKIP pprof against go tool pprof: go not installed (apt-get install golang-go)"
+fi
+
 section "flamegraph-svg against flamegraph.pl (frames)"
 # tests/flamegraph/expected holds the frames of flamegraph.pl's SVGs for the
 # cases in tests/flamegraph/cases.tsv (tests/record-flamegraph.sh made them).

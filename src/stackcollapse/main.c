@@ -2,7 +2,7 @@
  * stackcollapse: fold stack samples into one line per distinct stack.
  *
  * Reads a profiler's output (files or standard input, gzip detected by its
- * magic bytes) and writes folded stacks, "root;...;leaf COUNT", sorted
+ * magic bytes; pprof's profile.proto too) and writes folded stacks, "root;...;leaf COUNT", sorted
  * bytewise, as FlameGraph's stackcollapse scripts do, byte for byte:
  *
  *	perf record -F 99 -g -- ./prog
@@ -13,10 +13,12 @@
  * the format's file through a reader into the sink (formats.h), or by the
  * format's own driver (perf's, perfrun.c, parses on several threads).
  * Each format declares the options it takes; this file adds the ones of
- * the run (--format, --recursive, --no-aggregate, --to, --diff, -j).
+ * the run (--format, --recursive, --no-aggregate, --to, --unit, --diff,
+ * -j).
  * The aggregated stacks are written as folded text or, with --to=table,
- * as a table of functions (table.c), or with --to=speedscope as a file
- * for speedscope's app (speedscope.c).
+ * as a table of functions (table.c), with --to=pprof as a pprof profile
+ * (pprofout.c), or with --to=speedscope as a file for speedscope's app
+ * (speedscope.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -32,12 +34,13 @@
 #include "../lib/out.h"
 #include "formats.h"
 #include "merge.h"
+#include "pprofout.h"
 #include "speedscope.h"
 #include "table.h"
 
 static const char usage_text[] =
 "usage: stackcollapse [--format=FORMAT] [--recursive] [--no-aggregate]\n"
-"                     [--to=folded|table|speedscope] [--unit=UNIT]\n"
+"                     [--to=folded|table|pprof|speedscope] [--unit=UNIT]\n"
 "                     [FORMAT OPTIONS] [FILE...]\n"
 "       stackcollapse --diff [-n] [-s] [--recursive] BEFORE AFTER\n"
 "       stackcollapse --diff --to=table [-s] [--recursive] BEFORE AFTER\n"
@@ -50,16 +53,19 @@ static const char usage_text[] =
 "  --format=FORMAT       auto (default: recognized from the first input),\n"
 "                        perf, dtrace, stap, bpftrace, gdb, jstack, sample,\n"
 "                        vtune, vsprof, ghcprof, xctrace, pmcstat, go, chrome,\n"
-"                        folded (sum and sort folded files)\n"
+"                        pprof, folded (sum and sort folded files)\n"
 "  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
 "  --no-aggregate        one line per sample, in input order, nothing merged\n"
 "  --to=OUTPUT           folded (default), or table: \"SELF\\tTOTAL\\tNAME\"\n"
 "                        per function, heaviest self first; with --diff\n"
 "                        \"SELF_BEFORE\\tTOTAL_BEFORE\\tSELF_AFTER\\tTOTAL_AFTER\\tNAME\"\n"
-"                        largest growth of self share first; or\n"
+"                        largest growth of self share first; or pprof: a\n"
+"                        profile.proto (gzip when built with zlib); or\n"
 "                        speedscope: a speedscope JSON file (speedscope.app)\n"
 "  --unit=UNIT           what a count is: samples (default), nanoseconds,\n"
-"                        microseconds, milliseconds, seconds, bytes\n"
+"                        bytes; for speedscope also microseconds,\n"
+"                        milliseconds, seconds; for pprof also objects or\n"
+"                        TYPE/UNIT (--sample-unit is the same option)\n"
 "  --diff                BEFORE and AFTER folded files to \"STACK N1 N2\"\n"
 "  -n, --normalize       --diff: scale BEFORE's counts to AFTER's total\n"
 "  -s, --strip-hex       --diff: write every 0x<hex> as 0x...\n"
@@ -77,6 +83,8 @@ static const char usage_text[] =
 "  --no-modules          sample, vtune: no module`function prefix\n"
 "  --time, --ticks, --bytes\n"
 "                        ghcprof: weigh by %time (default), ticks or bytes\n"
+"  --sample-type=NAME    pprof: the value to count (default: the profile's)\n"
+"  --labels              pprof: a root frame of each sample's labels\n"
 "  --no-thread-names     jstack: no thread name root frame\n"
 "  --thread-ids          jstack: keep the -TID of thread names\n"
 "  --shorten-pkgs        jstack: org.foo.Bar.run becomes o.f.Bar.run\n"
@@ -142,6 +150,8 @@ guess(struct input *in, const struct format **f)
 	for (want = HEAD_BYTES;; want *= 8) {
 		if (input_head(in, want, &p, &n) < 0)
 			return -1;
+		if ((*f = fmt_guess_binary(p, n)) != NULL)
+			return 1;
 		full = n >= want;
 		for (i = 0; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' ||
 		    p[i] == '\n'); i++)
@@ -217,6 +227,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "no-aggregate", no_argument, NULL, OPT_NOAGG },
 		{ "normalize", no_argument, NULL, 'n' },
 		{ "recursive", no_argument, NULL, OPT_RECURSIVE },
+		{ "sample-unit", required_argument, NULL, OPT_UNIT },
 		{ "strip-hex", no_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "to", required_argument, NULL, OPT_TO },
@@ -226,7 +237,8 @@ parse_options(int argc, char **argv, struct opts *o)
 	const size_t nrun = sizeof runopts / sizeof runopts[0];
 	struct option *fmtopts = fmt_longopts(OPT_FMTOPT), *longopts;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t nfmt;
+	size_t nfmt, typelen;
+	const char *type, *unit, *unitarg = NULL;
 	uint64_t v;
 	int ch;
 
@@ -278,17 +290,15 @@ parse_options(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_TO:
 			o->run.table = strcmp(optarg, "table") == 0;
+			o->run.pprof = strcmp(optarg, "pprof") == 0;
 			o->run.speedscope = strcmp(optarg, "speedscope") == 0;
-			if (!o->run.table && !o->run.speedscope &&
-			    strcmp(optarg, "folded") != 0)
+			if (!o->run.table && !o->run.pprof &&
+			    !o->run.speedscope && strcmp(optarg, "folded") != 0)
 				die(EXIT_USAGE, "unknown output \"%s\" (folded, "
-				    "table, speedscope)", optarg);
+				    "table, pprof, speedscope)", optarg);
 			break;
 		case OPT_UNIT:
-			if ((o->run.unit = speedscope_unit(optarg)) == NULL)
-				die(EXIT_USAGE, "unknown unit \"%s\" (samples, "
-				    "nanoseconds, microseconds, milliseconds, "
-				    "seconds, bytes)", optarg);
+			unitarg = optarg;	/* checked once --to is known */
 			break;
 		default:
 			if (ch >= OPT_FMTOPT && ch < OPT_FMTOPT + (int)nfmt)
@@ -312,12 +322,22 @@ parse_options(int argc, char **argv, struct opts *o)
 	if (o->run.table && o->normalize)
 		die(EXIT_USAGE, "--to=table compares shares: --normalize goes "
 		    "with --to=folded");
-	if (o->run.speedscope && (o->diff || o->run.noagg))
-		die(EXIT_USAGE, "--to=speedscope goes with neither --diff nor "
-		    "--no-aggregate");
+	if ((o->run.speedscope || o->run.pprof) && (o->diff || o->run.noagg))
+		die(EXIT_USAGE, "--to=%s goes with neither --diff nor "
+		    "--no-aggregate", o->run.pprof ? "pprof" : "speedscope");
 	/* A unit that nothing writes would be silently dropped. */
-	if (o->run.unit && !o->run.speedscope)
-		die(EXIT_USAGE, "--unit goes with --to=speedscope");
+	if (unitarg && o->run.speedscope) {
+		if ((o->run.unit = speedscope_unit(unitarg)) == NULL)
+			die(EXIT_USAGE, "unknown unit \"%s\" for speedscope "
+			    "(samples, nanoseconds, microseconds, milliseconds, "
+			    "seconds, bytes)", unitarg);
+	} else if (unitarg && o->run.pprof) {
+		if (pprof_unit(unitarg, &type, &typelen, &unit) < 0)
+			die(EXIT_USAGE, "unknown unit \"%s\" for pprof (count, "
+			    "nanoseconds, bytes, objects, or TYPE/UNIT)", unitarg);
+		o->run.unit = unitarg;
+	} else if (unitarg)
+		die(EXIT_USAGE, "--unit goes with --to=pprof or --to=speedscope");
 	if (o->diff && !o->run.table && argc - optind != 2)
 		die(EXIT_USAGE, "--diff takes two folded files, BEFORE and AFTER");
 	if (o->diff && o->run.table && argc - optind > 2)

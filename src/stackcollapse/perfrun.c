@@ -16,11 +16,11 @@
 #include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/input.h"
+#include "../lib/out.h"
 #include "a2l.h"
 #include "formats.h"
 #include "perf.h"
 #include "stacks.h"
-#include "table.h"
 
 #define MIN_PART (8u << 20)	/* smaller parts are not worth a thread */
 
@@ -227,11 +227,10 @@ perf_input(struct input *in)
 static void
 perf_end(void)
 {
-	if (!drv.run.noagg && stacks_write(drv.ctx, drv.nctx,
-	    drv.run.recursive, &drv.run) < 0)
-		die(EXIT_INPUT, "%s", drv.run.table || drv.run.speedscope ?
-		    TABLE_RANGE_WHAT :
-		    "a stack's total count does not fit in 64 bits");
+	if (!drv.run.noagg && stacks_write(drv.ctx, drv.nctx, &drv.run) < 0) {
+		out_flush();
+		exit(EXIT_INPUT);
+	}
 	for (int i = 0; i < drv.nctx; i++)
 		perf_ctx_free(&drv.ctx[i]);
 	if (drv.sh.event_defaulted)

@@ -17,6 +17,7 @@
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "formats.h"
+#include "pprofout.h"
 #include "speedscope.h"
 #include "table.h"
 
@@ -56,29 +57,33 @@ sink_put(struct sink *s, const char *st, size_t n, uint64_t count, int replace)
 }
 
 int
-sink_write_sum(const struct folded_sum *a, const struct fmt_run *run)
-{
-	if (run->table)
-		return table_write(a);
-	if (run->speedscope)
-		return speedscope_write(a, run->unit ? run->unit : "none");
-	folded_sum_write(a);
-	return 0;
-}
-
-int
 sink_finish(struct sink *s, int write)
 {
 	int ret = 0;
 
-	if (!s->noagg && write && !s->failed) {
-		if (!s->run->table && !s->run->speedscope)
-			(void)merge_write(&s->m, 0, 0);
-		else if ((ret = sink_write_sum(&s->m.sum, s->run)) < 0)
-			warn_msg(TABLE_RANGE_WHAT);
-	}
+	if (!s->noagg && write && !s->failed)
+		ret = s->run->table || s->run->pprof || s->run->speedscope ?
+		    sink_write_sum(&s->m.sum, s->run) : merge_write(&s->m, 0, 0);
 	merge_free(&s->m);
 	free(s->buf);
+	return ret;
+}
+
+int
+sink_write_sum(const struct folded_sum *a, const struct fmt_run *run)
+{
+	int ret;
+
+	if (run->pprof)
+		return pprof_write(a, run->unit);
+	if (!run->table && !run->speedscope) {
+		folded_sum_write(a);
+		return 0;
+	}
+	ret = run->table ? table_write(a) :
+	    speedscope_write(a, run->unit ? run->unit : "none");
+	if (ret < 0)
+		warn_msg(TABLE_RANGE_WHAT);
 	return ret;
 }
 

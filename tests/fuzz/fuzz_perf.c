@@ -50,7 +50,8 @@ run(const char *p, size_t n, int perl, int addrs)
 		perf_parse(&c[0], &sh, p + used, n - used, 0, &rep);
 	}
 	perf_end_file(&c[0], &rep);
-	stacks_write(c, 2, addrs, &(struct fmt_run){ .table = addrs });
+	stacks_write(c, 2, &(struct fmt_run){ .recursive = addrs,
+	    .table = addrs });
 	out_flush();
 	perf_ctx_free(&c[0]);
 	perf_ctx_free(&c[1]);

@@ -19,6 +19,7 @@
 #include "lib/jsonesc.h"
 #include "lib/num.h"
 #include "lib/out.h"
+#include "lib/protobuf.h"
 #include "lib/scan.h"
 #include "lib/sort.h"
 #include "lib/spans.h"
@@ -1432,6 +1433,81 @@ test_spans_writer(void)
 	    "S:7,3,-42,9,tid:1,0,x\\ty\\nz\\\\,open S:8,7,1,2,t,4,,open END") == 0);
 }
 
+/* protobuf: varints at their limits, fields, packed and unpacked repeats. */
+static void
+test_protobuf(void)
+{
+	static const uint64_t vals[] = { 0, 1, 127, 128, 300, UINT32_MAX,
+	    (uint64_t)1 << 63, UINT64_MAX };
+	static const unsigned char over[] = { 0xff, 0xff, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0x02 };
+	static const unsigned char eleven[] = { 0x80, 0x80, 0x80, 0x80, 0x80,
+	    0x80, 0x80, 0x80, 0x80, 0x80, 0x00 };
+	struct pb_buf b = { NULL, 0, 0 };
+	struct pb r, sub;
+	struct pb_field f;
+	struct pb_rep it;
+	uint64_t v, got[8];
+	size_t n = 0, k;
+	int ok = 1;
+
+	for (size_t i = 0; i < 8; i++) {
+		b.len = 0;
+		pb_put_varint(&b, vals[i]);
+		k = pb_varint(b.p, b.p + b.len, &v);
+		ok &= k == b.len && v == vals[i];
+		ok &= pb_varint(b.p, b.p + b.len - 1, &v) == 0;	/* cut */
+	}
+	check("protobuf: varints round trip, a cut one is bad", ok);
+	check("protobuf: a varint past 64 bits is bad",
+	    pb_varint(over, over + sizeof over, &v) == 0);
+	check("protobuf: an 11-byte varint is bad",
+	    pb_varint(eleven, eleven + sizeof eleven, &v) == 0);
+
+	b.len = 0;
+	pb_put_uint(&b, 1, 5);
+	pb_put_uint(&b, 2, 0);			/* omitted */
+	pb_put_packed(&b, 3, vals, 8);
+	pb_put_bytes(&b, 4, "ab", 2);
+	pb_put_uint(&b, 3, 9);			/* the same field unpacked */
+	pb_init(&r, b.p, b.len);
+	ok = pb_next(&r, &f) == 1 && f.num == 1 && f.wire == PB_VARINT &&
+	    f.v == 5 && f.off == 0;
+	while (ok && pb_next(&r, &f) == 1 && f.num == 3) {
+		pb_rep_init(&it, &r, &f);
+		while (pb_rep_next(&it, &r, &v) == 1 && n < 8)
+			got[n++] = v;
+	}
+	ok &= n == 8 && memcmp(got, vals, sizeof vals) == 0;
+	ok &= f.num == 4 && f.wire == PB_LEN && f.len == 2 &&
+	    memcmp(f.data, "ab", 2) == 0;
+	pb_sub(&sub, &r, &f);
+	ok &= sub.p == f.data && sub.base == b.p;
+	ok &= pb_next(&r, &f) == 1 && f.num == 3 && pb_rep_init(&it, &r, &f) == 0
+	    && pb_rep_next(&it, &r, &v) == 1 && v == 9 &&
+	    pb_rep_next(&it, &r, &v) == 0;
+	ok &= pb_next(&r, &f) == 0;
+	check("protobuf: fields written and read back", ok);
+
+	/* A length past the end: the error, its offset, and no more fields. */
+	b.len = 0;
+	pb_put_uint(&b, 1, 1);
+	pb_put_varint(&b, 2 << 3 | PB_LEN);
+	pb_put_varint(&b, 1000000000);
+	pb_init(&r, b.p, b.len);
+	ok = pb_next(&r, &f) == 1 && pb_next(&r, &f) == -1 && r.erroff == 2 &&
+	    strcmp(r.err, "length past the end") == 0 && pb_next(&r, &f) == -1;
+	check("protobuf: a length past the end, at its offset", ok);
+	pb_init(&r, "\x0f", 1);
+	check("protobuf: wire type 7 is refused", pb_next(&r, &f) == -1 &&
+	    r.erroff == 0);
+	pb_init(&r, "\x00\x01", 2);
+	check("protobuf: field number 0 is refused", pb_next(&r, &f) == -1);
+	pb_init(&r, "\x09\x01\x02", 3);
+	check("protobuf: a 64-bit field cut short", pb_next(&r, &f) == -1);
+	free(b.p);
+}
+
 /* jsonesc: each kind of byte, and json_out's slices against json_esc. */
 static void
 test_jsonesc(void)
@@ -1516,6 +1592,7 @@ main(int argc, char **argv)
 	test_spans_escape();
 	test_spans_reader();
 	test_spans_writer();
+	test_protobuf();
 	test_jsonesc();
 	puts("done");
 	return 0;

@@ -297,6 +297,17 @@ expect "a run that happens replaces -o whole" "$?/$(grep -c precious "$tmp/preci
 "$TR" --sample -- "$tmp/hot" 100 > /dev/full 2> "$tmp/err"
 expect "a full disk: 125, said" "$?/$(grep -c 'write error' "$tmp/err")" 125/1
 
+# The program's output never mixes with the data: a program that prints
+# (a shell that echoes, then becomes hot) piped into stackcollapse gives
+# the known split, and its line is on trace-record's standard error.
+for m in perf signal; do
+	"$TR" --sample -g -F 999 --mechanism=$m -- sh -c "echo printed by the program; exec \"$tmp/hot\" 600" \
+	    2> "$tmp/$m.perr" | "$BIN/stackcollapse" > "$tmp/$m.pipe.f" 2> "$tmp/$m.pipe.err"
+	expect "$m: trace-record --sample ./prog | stackcollapse: the line on stderr, not in the data" \
+	    "$(grep -c '^printed by the program$' "$tmp/$m.perr")/$(grep -c printed "$tmp/$m.pipe.f")/$(cat "$tmp/$m.pipe.err")" "1/0/"
+	within "$m: trace-record --sample ./prog | stackcollapse" "$(shares "$tmp/$m.pipe.f")"
+done
+
 # A real program on one run: perf record samples trace-record and the
 # perl it samples, so both see the same execution.  Perf's ten hottest
 # functions (by samples in them, not under them) must have the same

@@ -165,6 +165,15 @@ expect "timeline: the program's names" \
 expect "timeline: the command as subtitle" \
     "$(grep -c "<text class=\"st\"[^>]*>$tmp/fn</text>" "$tmp/fn.svg")" 1
 
+# The program's output never mixes with the data: fn prints "8", and
+# with the spans on standard output it goes to standard error instead;
+# with -o it stays on standard output (above: > /dev/null).
+"$BIN/trace-record" "$tmp/fn" 2> "$tmp/pipe.err" | "$BIN/spanlayout" > "$tmp/pipe.sl" 2> "$tmp/pipe.slerr"
+expect "trace-record ./prog | spanlayout: the program's line on stderr, spans laid out" \
+    "$(cat "$tmp/pipe.err")/$(grep -c '	fib$' "$tmp/pipe.sl")/$(cat "$tmp/pipe.slerr")" "8/25/"
+"$BIN/trace-record" -o "$tmp/pipe.spans" "$tmp/fn" > "$tmp/pipe.out" 2> "$tmp/pipe.err"
+expect "trace-record -o: the program's stdout as it was" "$(cat "$tmp/pipe.out")/$(cat "$tmp/pipe.err")" "8/"
+
 # Everything in the shared memory is the program's: sequence numbers
 # made up by a buggy program (new slots, leaps, numbers said dropped)
 # size no table by themselves.  Each of these fuzz seeds once took
@@ -239,14 +248,19 @@ expect "write error: 125" $? 125
 expect "write error: said" "$(cat "$tmp/err")" "trace-record: write error: No space left on device"
 # Started with stdout closed: nothing of ours may take fd 1.  -o must be
 # written (the file once got fd 1 and was closed as stdout), the program
-# must find its stdout as unusable as it was (not the sampler's ring),
+# must find its stdout as unusable as it was with -o (not the sampler's
+# ring) and, without -o, be given our stderr as stdout like any other run,
 # and our own output fails as a write error, not of SIGPIPE on the socket.
 "$BIN/trace-record" --sample --mechanism=signal -o "$tmp/closed.perf" \
     sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done' 1>&- 2> "$tmp/err"
 expect "stdout closed: --sample -o is written" "$?$(grep -c 'write error' "$tmp/err")" 00
+"$BIN/trace-record" --sample --mechanism=signal -o "$tmp/closed.perf" \
+    sh -c 'echo hi 2> /dev/null; echo "echo: $?" >&2' 1>&- 2> "$tmp/err"
+expect "stdout closed: with -o the program's stays closed" "$(grep '^echo:' "$tmp/err")" "echo: 1"
 "$BIN/trace-record" --sample --mechanism=signal sh -c 'echo hi 2> /dev/null; echo "echo: $?" >&2' \
     1>&- 2> "$tmp/err"
-expect "stdout closed: the program's stays closed" "$(grep '^echo:' "$tmp/err")" "echo: 1"
+expect "stdout closed: without -o the program's goes to stderr" \
+    "$(grep -c '^hi$' "$tmp/err") $(grep '^echo:' "$tmp/err")" "1 echo: 0"
 "$BIN/trace-record" "$tmp/lifecycle" 1>&- 2> "$tmp/err"
 expect "stdout closed: a write error" "$?: $(cat "$tmp/err")" \
     "125: trace-record: write error: Bad file descriptor"

@@ -884,16 +884,19 @@ type(struct dm *d)
 		if (c == 'v') {
 			const char *s;
 
+			size_t sn;
+
 			d->p++;
 			s = d->p;
-			if (number(d) <= 0 || !eat(d, '_'))
+			if (number(d) <= 0)
+				break;
+			sn = (size_t)(d->p - s);
+			if (!eat(d, '_'))
 				break;
 			n = mk(d, K_VECTOR, type(d), NULL);
 			if (n) {
 				n->s = s;
-				n->sn = (size_t)(d->p - s);
-				while (n->sn && isdig(s[n->sn - 1]) == 0)
-					n->sn--;
+				n->sn = sn;
 			}
 			break;
 		}
@@ -1718,8 +1721,27 @@ print(struct dm *d, const struct node *n)
 	d->pdepth--;
 }
 
+/*
+ * Without DEMANGLE_PARAMS a function is its name alone, as perf shows it
+ * (libiberty without DMGL_PARAMS): no return type, parameters,
+ * qualifiers or clone suffixes, and what follows the name is not read.
+ */
+static struct node *
+top(struct dm *d, int params)
+{
+	struct node *n;
+	long q;
+
+	if (params || (peek(d) == 'T' && peek2(d) != '_' && !isdig(peek2(d))) ||
+	    peek(d) == 'G')
+		return clones(d, encoding(d, 1));
+	n = name_q(d, &q);
+	d->p = d->e;
+	return n;
+}
+
 static char *
-cxx(const char *sym, size_t n)
+cxx(const char *sym, size_t n, int params)
 {
 	struct dm *d = xmalloc(sizeof *d);
 	struct node *root;
@@ -1731,7 +1753,7 @@ cxx(const char *sym, size_t n)
 	d->cap = 4 * n + 32;
 	d->pool = xmalloc(d->cap * sizeof *d->pool);
 	d->packidx = -1;
-	root = clones(d, encoding(d, 1));
+	root = top(d, params);
 	if (root && !d->fail && d->p == d->e) {
 		d->out = xmalloc(DEMANGLE_MAX + 1);
 		print(d, root);
@@ -2351,7 +2373,7 @@ rust_v0(const char *sym, size_t n)
 }
 
 char *
-demangle(const char *sym, size_t n)
+demangle(const char *sym, size_t n, int flags)
 {
 	char *r;
 
@@ -2360,7 +2382,7 @@ demangle(const char *sym, size_t n)
 	if (n >= 4 && memcmp(sym, "_ZN", 3) == 0 && (r = rust_legacy(sym, n)) != NULL)
 		return r;
 	if (n >= 3 && memcmp(sym, "_Z", 2) == 0)
-		return cxx(sym, n);
+		return cxx(sym, n, flags & DEMANGLE_PARAMS);
 	if (n >= 3 && memcmp(sym, "_R", 2) == 0)
 		return rust_v0(sym, n);
 	return NULL;

@@ -18,6 +18,9 @@
 /* The longest name demangle writes; one longer stays mangled. */
 #define DEMANGLE_MAX 16384
 
+/* demangle's flags: a C++ function's parameters and return type too. */
+#define DEMANGLE_PARAMS 1
+
 /*
  * The demangled name of sym[0..n) (which need not be NUL-terminated), in
  * memory from xmalloc that the caller frees; NULL when it is not a mangled
@@ -25,7 +28,7 @@
  * is, never cut short or guessed).  Bounded: recursion, nodes and output
  * are capped, so any input takes time and memory linear in its length.
  */
-char	*demangle(const char *sym, size_t n);
+char	*demangle(const char *sym, size_t n, int flags);
 
 /*
  * Finish a Rust legacy name that a profiler left half demangled ("_$LT$a..B

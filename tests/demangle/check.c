@@ -1,10 +1,11 @@
 /*
  * The demangler against its reference (tests/record-demangle.sh): each
- * line of the file is "MANGLED<TAB>EXPECTED".  A name is right when
- * demangle() gives EXPECTED, or declines (NULL: shown mangled) where
- * EXPECTED is a name; anything else, a wrong name, is printed.  Prints
- * "N exact, M declined, K wrong" and exits 1 when a name is wrong or more
- * than the floor given (per mille) is declined.
+ * line of the file is "MANGLED<TAB>NAME<TAB>WHOLE", what libiberty makes
+ * of MANGLED without and with its parameters.  A name is right when
+ * demangle() gives the reference's text, or declines (NULL: shown
+ * mangled); anything else, a wrong name, is printed.  Prints "N exact, M
+ * declined, K wrong" over both forms and exits 1 when a name is wrong or
+ * more than the floor given (per mille) is declined.
  *	check FILE PERMILLE
  */
 #include <stdio.h>
@@ -26,25 +27,32 @@ main(int argc, char **argv)
 	}
 	while (fgets(line, sizeof line, f)) {
 		size_t n = strlen(line);
-		char *tab = strchr(line, '\t'), *r;
+		char *want[2], *tab;
 
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
-		if (tab == NULL)
+		if ((tab = strchr(line, '\t')) == NULL)
 			continue;
 		*tab = '\0';
-		r = demangle(line, (size_t)(tab - line));
-		if (r && strcmp(r, tab + 1) == 0) {
-			exact++;
-		} else if (r == NULL) {
-			declined++;
-			if (strcmp(line, tab + 1) == 0)	/* the reference declines too */
-				exact++, declined--;
-		} else {
-			wrong++;
-			printf("wrong: %s\n  want %s\n  got  %s\n", line, tab + 1, r);
+		want[0] = tab + 1;
+		if ((tab = strchr(want[0], '\t')) == NULL)
+			continue;
+		*tab = '\0';
+		want[1] = tab + 1;
+		for (int k = 0; k < 2; k++) {
+			char *r = demangle(line, strlen(line), k ? DEMANGLE_PARAMS : 0);
+
+			if (r ? strcmp(r, want[k]) == 0 : strcmp(line, want[k]) == 0) {
+				exact++;	/* the same, or both decline */
+			} else if (r == NULL) {
+				declined++;
+			} else {
+				wrong++;
+				printf("wrong%s: %s\n  want %s\n  got  %s\n", k ? " (whole)" : "",
+				    line, want[k], r);
+			}
+			free(r);
 		}
-		free(r);
 	}
 	fclose(f);
 	printf("%ld exact, %ld declined, %ld wrong\n", exact, declined, wrong);

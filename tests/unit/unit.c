@@ -1433,17 +1433,23 @@ test_spans_writer(void)
 }
 
 
-/* demangle: a name either comes out as perf prints it or stays mangled. */
+/* demangle: a name either comes out as libiberty prints it or stays mangled. */
 static int
-dm_is(const char *sym, const char *want)
+dm_flags(const char *sym, int flags, const char *want)
 {
-	char *r = demangle(sym, strlen(sym));
+	char *r = demangle(sym, strlen(sym), flags);
 	int ok = want ? r && strcmp(r, want) == 0 : r == NULL;
 
 	if (!ok)
 		printf("# %s: got %s\n", sym, r ? r : "(mangled)");
 	free(r);
 	return ok;
+}
+
+static int
+dm_is(const char *sym, const char *want)
+{
+	return dm_flags(sym, DEMANGLE_PARAMS, want);
 }
 
 static void
@@ -1487,14 +1493,19 @@ test_demangle(void)
 	n += 100;
 	for (i = 0; i < 300; i++, n += 2)
 		memcpy(big + n, "S_", 2);
-	check("demangle: over DEMANGLE_MAX stays mangled", demangle(big, n) == NULL);
-	r = demangle(big, n - 2 * 150);
+	check("demangle: over DEMANGLE_MAX stays mangled", demangle(big, n, DEMANGLE_PARAMS) == NULL);
+	r = demangle(big, n - 2 * 150, DEMANGLE_PARAMS);
 	check("demangle: under DEMANGLE_MAX whole", r && strlen(r) == 3 + 151 * 100 + 150 * 2);
 	free(r);
 	memset(big, 'P', sizeof big);
 	memcpy(big, "_Z1f", 4);
 	big[sizeof big - 1] = 'i';
-	check("demangle: deep nesting stays mangled", demangle(big, 4000) == NULL);
+	check("demangle: deep nesting stays mangled", demangle(big, 4000, DEMANGLE_PARAMS) == NULL);
+	check("demangle: perf's form, the name alone", dm_flags("_ZNK2ns3BoxIdE4spinEi", 0,
+	    "ns::Box<double>::spin") && dm_flags("_Z3maxIiET_S0_S0_", 0, "max<int>") &&
+	    dm_flags("_Z1fv.cold", 0, "f") && dm_flags("_ZTV1A", 0, "vtable for A") &&
+	    dm_flags("_ZZ1fvE1x", 0, "f()::x") && dm_flags("_ZNSsC1Ev", 0,
+	    "std::basic_string<char, std::char_traits<char>, std::allocator<char> >::basic_string"));
 	check("demangle: tidy Rust", demangle_rust_tidy("_$LT$a..B$u20$as$u20$C$GT$::f::h0123456789abcdef",
 	    48, buf) == 14 && memcmp(buf, "<a::B as C>::f", 14) == 0);
 	check("demangle: tidy wants a hash", demangle_rust_tidy("a::f::h0123", 11, buf) == 0);

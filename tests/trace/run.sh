@@ -32,6 +32,7 @@ build fn -O0 -finstrument-functions "$top/tests/trace/fn.c" "$BUILD/libtracereco
 build fn-shared -O0 -finstrument-functions "$top/tests/trace/fn.c" -L"$BUILD" -ltracerecord
 build clockcheck -I"$top/src" "$top/tests/trace/clockcheck.c" "$top/src/trace-record/clock.c"
 build elfcheck -I"$top/src" "$top/tests/trace/elfcheck.c" "$top/src/elf/elfimg.c"
+build pltcheck -I"$top/src" "$top/tests/trace/pltcheck.c" "$top/src/elf/elfsym.c" "$top/src/elf/elfimg.c"
 
 # verify FILE: the file is spans(5): the header, 6 tab-separated fields,
 # unique ids, every parent an id of the file, no negative duration.
@@ -306,4 +307,29 @@ for f in ef-eh ef-debug ef-link libtracerecord.so; do
 		bad "ELF sections of $f" "$(diff "$tmp/ef.want" "$tmp/ef.got" | tr '\n' ' ' | head -c 300)"
 	fi
 done
+# PLT stubs named "name@plt" from .rela.plt, as objdump labels them, in
+# .plt (lazy binding) and .plt.sec (IBT, -z now): each stub's first byte
+# and its last.  objdump's "*ABS*+0x...@plt" (IRELATIVE, no symbol) and
+# .plt.got's stubs are not named by either.
+if command -v objdump > /dev/null 2>&1; then
+	printf 'int puts(const char *);\nint main(void) { return puts("x") < 0; }\n' > "$tmp/plt.c"
+	$CC -o "$tmp/plt-lazy" "$tmp/plt.c" 2> /dev/null
+	$CC -fcf-protection=full -Wl,-z,now -Wl,-z,ibtplt -o "$tmp/plt-ibt" "$tmp/plt.c" 2> /dev/null ||
+	    $CC -fcf-protection=full -Wl,-z,now -o "$tmp/plt-ibt" "$tmp/plt.c"
+	for p in "$tmp/plt-lazy" "$tmp/plt-ibt" /usr/bin/python3 /usr/bin/perl; do
+		[ -f "$p" ] || continue
+		objdump -d -j .plt -j .plt.sec "$p" 2> /dev/null |
+		    sed -n 's/^0*\([0-9a-f][0-9a-f]*\) <\([^*]*@plt\)>:$/\1 \2/p' > "$tmp/plt.want"
+		awk '{ print $1 }' "$tmp/plt.want" | "$tmp/pltcheck" "$p" > "$tmp/plt.got"
+		n=$(wc -l < "$tmp/plt.want" | tr -d ' ')
+		awk '{ print $1 " " $2 "+0 " $2 "+15" }' "$tmp/plt.want" > "$tmp/plt.exp"
+		if [ "$n" -gt 0 ] && cmp -s "$tmp/plt.exp" "$tmp/plt.got"; then
+			ok "PLT stubs of $(basename "$p") named as objdump labels them ($n)"
+		else
+			bad "PLT stubs of $(basename "$p")" "$n labels; $(diff "$tmp/plt.exp" "$tmp/plt.got" | head -n 4 | tr '\n' ' ')"
+		fi
+	done
+else
+	printf 'skip PLT stubs: no objdump\n'
+fi
 echo done

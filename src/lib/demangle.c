@@ -412,7 +412,7 @@ unnamed(struct dm *d)
 {
 	struct node *n;
 	long num = 0;
-	int ok;
+	int ok = 0;
 
 	d->p++;
 	if (eat(d, 't')) {

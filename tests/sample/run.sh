@@ -301,7 +301,9 @@ expect "a full disk: 125, said" "$?/$(grep -c 'write error' "$tmp/err")" 125/1
 # (a shell that echoes, then becomes hot) piped into stackcollapse gives
 # the known split, and its line is on trace-record's standard error.
 for m in perf signal; do
-	"$TR" --sample -g -F 999 --mechanism=$m -- sh -c "echo printed by the program; exec \"$tmp/hot\" 600" \
+	ms=1500
+	[ $m = signal ] && ms=3000
+	"$TR" --sample -g -F 999 --mechanism=$m -- sh -c "echo printed by the program; exec \"$tmp/hot\" $ms" \
 	    2> "$tmp/$m.perr" | "$BIN/stackcollapse" > "$tmp/$m.pipe.f" 2> "$tmp/$m.pipe.err"
 	expect "$m: trace-record --sample ./prog | stackcollapse: the line on stderr, not in the data" \
 	    "$(grep -c '^printed by the program$' "$tmp/$m.perr")/$(grep -c printed "$tmp/$m.pipe.f")/$(cat "$tmp/$m.pipe.err")" "1/0/"

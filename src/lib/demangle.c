@@ -457,13 +457,6 @@ abi_tags(struct dm *d, struct node *n)
 	return n;
 }
 
-/* The name of a class that a constructor or destructor in it names. */
-static struct node *
-ctor_class(struct node *prefix)
-{
-	return prefix;
-}
-
 /*
  * <unqualified-name>: a source name, an operator, a constructor or
  * destructor of prefix (the class), or a lambda or unnamed type.
@@ -488,11 +481,11 @@ unqualified(struct dm *d, struct node *prefix)
 		if (k < '1' || k > '5')
 			return leave(d, NULL);
 		d->p += 2;
-		n = mk(d, K_CTOR, ctor_class(prefix), NULL);
+		n = mk(d, K_CTOR, prefix, NULL);
 	} else if (c == 'D' && prefix && (peek2(d) == '0' || peek2(d) == '1' ||
 	    peek2(d) == '2' || peek2(d) == '4' || peek2(d) == '5')) {
 		d->p += 2;
-		n = mk(d, K_DTOR, ctor_class(prefix), NULL);
+		n = mk(d, K_DTOR, prefix, NULL);
 	} else if (c == 'U') {
 		n = unnamed(d);
 	} else if (c == 'c' && peek2(d) == 'v') {
@@ -1575,11 +1568,7 @@ print(struct dm *d, const struct node *n)
 		if (last(d) == '<')
 			put(d, " ", 1);
 		put(d, "<", 1);
-		{
-			/* arguments are printed in the scope of the function, not of
-			 * themselves */
-			print_list(d, n->b);
-		}
+		print_list(d, n->b);
 		if (last(d) == '>')
 			put(d, " ", 1);
 		put(d, ">", 1);
@@ -2185,8 +2174,11 @@ rpath(struct rv0 *r, int intype)
 				rputs(r, "closure");
 			else if (ns == 'S')
 				rputs(r, "shim");
-			else
-				rput(r, (const char *)&ns, 1);
+			else {
+				char nc = (char)ns;
+
+				rput(r, &nc, 1);
+			}
 			if (n) {
 				rput(r, ":", 1);
 				rput(r, s, n);

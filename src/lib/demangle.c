@@ -9,20 +9,32 @@
  * the pointer, then the parameters, and a template parameter is resolved
  * only when printing, against the function template's own arguments.
  *
- * Invariants and bounds: nodes come from one pool sized from the input's
- * length (each node consumes at least one byte of input, so the pool
- * cannot run out on a name that parses); the parser's recursion is
- * capped at DM_DEPTH; the printer, which can be led into repeated and
- * nested substitutions, stops at DEMANGLE_MAX bytes of output or at
- * DM_DEPTH levels.  Any failure makes the whole name fail: the caller
- * shows it mangled.  Everything lives in one struct dm on the stack and
- * one pool and output buffer from xmalloc, freed before returning.
+ * Without DEMANGLE_PARAMS (perf's form) only the name of a function is
+ * read and printed; a special name ("vtable for ...") and a name local
+ * to a function ("f()::x") are whole in both forms, as in libiberty.
+ *
+ * Invariants and bounds: nodes come from one pool of four per input byte
+ * (a name needs fewer; running out is a failure like any other); the
+ * parser's recursion is capped at DM_DEPTH; the printer, which shared
+ * substitutions can lead to print one node many times, stops at
+ * DEMANGLE_MAX bytes of output, DM_DEPTH levels or DM_STEPS nodes
+ * printed.  Any failure makes the whole name fail: the caller shows it
+ * mangled.  The state (struct dm, with its substitution table), the pool
+ * and the output are taken from xmalloc and freed before returning, but
+ * for the output handed to the caller.
+ *
+ * Rust v0 is printed as it is parsed, in one pass: a backref ("B<n>_")
+ * parses again what its position holds, so the same caps (depth, steps,
+ * output) bound a chain of them.  Rust legacy is an Itanium nested name
+ * whose last part is the hash; its parts are unescaped with the table
+ * demangle_rust_tidy shares with stackcollapse.
  *
  * Rejected: calling __cxa_demangle (C++ only, and libstdc++ is not a
- * dependency of C11 programs); demangling a subset on the fly without a
- * tree (function pointers and template parameters need the tree).  What
- * is not read (expressions in template arguments, decltype, vendor
- * qualifiers, Rust v0's punycode) fails, by design, rather than print a
+ * dependency of C11 programs) or libiberty (not installed everywhere,
+ * and GPL); demangling a subset on the fly without a tree (function
+ * pointers and template parameters need the tree).  What is not read
+ * (expressions in template arguments, decltype, vendor qualifiers, Rust
+ * v0's punycode and fn types) fails, by design, rather than print a
  * guess.
  */
 #include <stdint.h>

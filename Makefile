@@ -159,6 +159,8 @@ fuzz_prog_elfimg = elf
 fuzz_prog_elfsym = elf
 fuzz_prog_perfrec = trace-record
 fuzz_prog_spans = spanlayout
+# The demangler is src/lib's; trace-record names samples with it.
+fuzz_prog_demangle = trace-record
 # Every other target drives a format of stackcollapse.
 fuzz_prog = $(or $(fuzz_prog_$(1)),stackcollapse)
 fuzz_srcs = $(filter-out %/main.c,$(foreach d,$(call fuzz_prog,$(1)) \

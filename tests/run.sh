@@ -439,6 +439,24 @@ for r in "$BUILD"/replay_fuzz_*; do
 	fi
 done
 
+section "demangler against its references (tests/data/demangle.tsv.gz)"
+# Real symbols with what __cxa_demangle (C++, as perf prints them) and
+# c++filt (Rust) make of them, recorded by tests/record-demangle.sh: every
+# name ours gives must be theirs; a name may stay mangled, at most 1%.
+gzip -dc "$top/tests/data/demangle.tsv.gz" > "$tmp/dm.tsv"
+# shellcheck disable=SC2086
+if ${CC:-cc} -std=c11 -I"$top/src" ${CFLAGS:-} -o "$tmp/dmcheck" "$top/tests/demangle/check.c" \
+    "$BUILD/libft.a" ${LDFLAGS:-} 2> "$tmp/err"; then
+	if "$tmp/dmcheck" "$tmp/dm.tsv" 10 > "$tmp/dm.out" 2>&1; then
+		pass
+		printf 'note: demangler: %s\n' "$(tail -n 1 "$tmp/dm.out")"
+	else
+		fail "demangler: $(tail -n 1 "$tmp/dm.out")" "$tmp/dm.out"
+	fi
+else
+	fail "demangler: building tests/demangle/check.c" "$tmp/err"
+fi
+
 section "man page EXAMPLES"
 # The lines of a page's EXAMPLES that start with "$ " run in order in one
 # fresh directory, with "perf script" standing for "cat" of the bundled

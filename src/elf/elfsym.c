@@ -38,6 +38,7 @@ struct elffile {
 	struct elfimg	 img, debug;	/* names point into one of them */
 	struct sym	*syms;
 	size_t		 nsyms;
+	char		*plt;		/* the "name@plt" strings */
 	int		 ok;
 };
 
@@ -146,6 +147,98 @@ debug_syms(struct elffile *f)
 	return -1;
 }
 
+/*
+ * PLT stubs, named "name@plt" as perf names them: the stubs have no
+ * symbols, but the i-th stub jumps through the GOT slot of the i-th
+ * relocation of .rela.plt, whose symbol is the function called.  The
+ * stubs are .plt.sec's when the file has one (x86-64 with IBT: .plt then
+ * only holds the lazy-binding halves), else .plt's after its header.
+ * Each is PLT_ENTRY bytes.  Relocations without a symbol (IRELATIVE)
+ * take a stub and get no name.  Read with memcpy: a hostile file's
+ * sections need not be aligned.
+ */
+#define PLT_ENTRY	16
+
+static NOINST void
+plt_syms(struct elffile *f)
+{
+	const struct elfimg *img = &f->img;
+	const Elf64_Shdr *rel = elfimg_section_name(img, ".rela.plt"), *sec, *dsym, *dstr;
+	const unsigned char *r, *sy;
+	const char *str;
+	uint64_t base, header;
+	size_t n, k, used = 0, cap = 0;
+	struct sym *v;
+
+	if (img->eh->e_machine == EM_X86_64)
+		header = 16;
+	else if (img->eh->e_machine == EM_AARCH64)
+		header = 32;
+	else
+		return;
+	if ((sec = elfimg_section_name(img, ".plt.sec")) != NULL)
+		header = 0;
+	else if ((sec = elfimg_section_name(img, ".plt")) == NULL)
+		return;
+	if (rel == NULL || (r = elfimg_data(img, rel)) == NULL || rel->sh_link >= img->nsh)
+		return;
+	dsym = &img->sh[rel->sh_link];
+	if (dsym->sh_link >= img->nsh)
+		return;
+	dstr = &img->sh[dsym->sh_link];
+	if ((sy = elfimg_data(img, dsym)) == NULL || (str = elfimg_data(img, dstr)) == NULL)
+		return;
+	base = sec->sh_addr + header;
+	n = rel->sh_size / sizeof(Elf64_Rela);
+	if (sec->sh_size < header || n > (sec->sh_size - header) / PLT_ENTRY)
+		n = (sec->sh_size - (sec->sh_size < header ? sec->sh_size : header)) / PLT_ENTRY;
+	/* the names' bytes first, so that the strings never move */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			Elf64_Rela ra;
+			Elf64_Sym es;
+			uint64_t si;
+
+			memcpy(&ra, r + i * sizeof ra, sizeof ra);
+			si = ELF64_R_SYM(ra.r_info);
+			if (si == 0 || si >= dsym->sh_size / sizeof es)
+				continue;
+			memcpy(&es, sy + si * sizeof es, sizeof es);
+			if (es.st_name >= dstr->sh_size)
+				continue;
+			const char *nm = str + es.st_name;
+			const char *nul = memchr(nm, '\0', dstr->sh_size - es.st_name);
+
+			if (nul == NULL || nul == nm)
+				continue;
+			k = (size_t)(nul - nm);
+			if (pass == 0) {
+				cap += k + 5;
+				continue;
+			}
+			memcpy(f->plt + used, nm, k);
+			memcpy(f->plt + used + k, "@plt", 5);
+			f->syms[f->nsyms].addr = base + i * PLT_ENTRY;
+			f->syms[f->nsyms].size = PLT_ENTRY;
+			f->syms[f->nsyms].name = f->plt + used;
+			f->syms[f->nsyms].rank = 0;
+			f->nsyms++;
+			used += k + 5;
+		}
+		if (pass == 0) {
+			if (cap == 0 || (f->plt = malloc(cap)) == NULL)
+				return;
+			if ((v = realloc(f->syms, (f->nsyms + n) * sizeof *v)) == NULL) {
+				free(f->plt);
+				f->plt = NULL;
+				return;
+			}
+			f->syms = v;
+		}
+	}
+	qsort(f->syms, f->nsyms, sizeof *f->syms, by_addr);
+}
+
 /* The function symbols of f->img, checked already. */
 static NOINST void
 syms_load(struct elffile *f)
@@ -154,12 +247,14 @@ syms_load(struct elffile *f)
 
 	if (tab == NULL && debug_syms(f) == 0) {
 		f->ok = 1;
-		return;
+	} else {
+		if (tab == NULL)
+			tab = elfimg_section_type(&f->img, SHT_DYNSYM);
+		if (tab && add_syms(f, &f->img, tab) == 0)
+			f->ok = 1;
 	}
-	if (tab == NULL)
-		tab = elfimg_section_type(&f->img, SHT_DYNSYM);
-	if (tab && add_syms(f, &f->img, tab) == 0)
-		f->ok = 1;
+	if (f->ok)
+		plt_syms(f);
 }
 
 NOINST struct elffile *
@@ -186,6 +281,7 @@ elffile_free(struct elffile *f)
 	elfimg_close(&f->debug);
 	free(f->owned);
 	free(f->syms);
+	free(f->plt);
 	free(f->path);
 	free(f);
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../lib/compat.h"
+#include "../lib/demangle.h"
 #include "../lib/err.h"
 #include "../lib/num.h"
 #include "../lib/scan.h"
@@ -32,7 +33,6 @@ static const struct fmt_option dtrace_options[] = {
 	{ "includeoffset", &opt.includeoffset, 1, NULL },
 	{ NULL, NULL, 0, NULL },
 };
-#include "rustsym.h"
 
 struct dt {
 	struct fstack fs;	/* leaf first; joined reversed */
@@ -81,7 +81,7 @@ rust_frame(struct dt *d, const char *f, size_t *np, int includeoffset)
 	for (tl = off; tl && (fn[tl - 1] == ' ' || fn[tl - 1] == '\t'); tl--)
 		;
 	d->tmp = xgrow(d->tmp, &d->tmpcap, n + 1, 1);
-	if ((k = rust_fix(fn, tl, d->tmp + (fn - f))) == 0)
+	if ((k = demangle_rust_tidy(fn, tl, d->tmp + (fn - f))) == 0)
 		return f;
 	memcpy(d->tmp, f, (size_t)(fn - f));
 	k += (size_t)(fn - f);

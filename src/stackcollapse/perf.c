@@ -31,13 +31,13 @@
 
 #include "../lib/compat.h"
 #include "../lib/count.h"
+#include "../lib/demangle.h"
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "../lib/num.h"
 #include "a2l.h"
 #include "formats.h"
 #include "perf.h"
-#include "rustsym.h"
 #include "stacks.h"
 
 struct span {
@@ -724,7 +724,7 @@ translate(struct perf_ctx *c, const struct frame_fields *ff)
 	if (func.n == 0 || func.p[0] == '(')
 		return 0;
 	buf = xmalloc(2 * (func.n + mod.n + pc.n) + ff->src.n + 32);
-	if (!c->sh->o->perl && (rn = rust_fix(func.p, func.n, buf)) != 0) {
+	if (!c->sh->o->perl && (rn = demangle_rust_tidy(func.p, func.n, buf)) != 0) {
 		fixed = xmalloc(rn);
 		memcpy(fixed, buf, rn);
 		func = (struct span){ fixed, rn };

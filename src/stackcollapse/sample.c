@@ -19,6 +19,7 @@
 #endif
 
 #include "../lib/compat.h"
+#include "../lib/demangle.h"
 #include "../lib/err.h"
 #include "../lib/num.h"
 #include "formats.h"
@@ -31,7 +32,6 @@ static const struct fmt_option sample_options[] = {
 	{ "no-modules", &opt.no_modules, 1, NULL },
 	{ NULL, NULL, 0, NULL },
 };
-#include "rustsym.h"
 
 #define W(s) { s, sizeof s - 1 }
 static const struct {
@@ -151,7 +151,7 @@ node(struct reader *r, struct smp *s, const char *l, size_t n)
 		}
 	}
 	s->tmp = xgrow(s->tmp, &s->tmpcap, fn + 1, 1);
-	if ((k = rust_fix(rest, fn, s->tmp)) != 0) {
+	if ((k = demangle_rust_tidy(rest, fn, s->tmp)) != 0) {
 		rest = s->tmp;
 		fn = k;
 	}

@@ -19,11 +19,11 @@
 #include <string.h>
 
 #include "../lib/compat.h"
+#include "../lib/demangle.h"
 #include "../lib/err.h"
 #include "../lib/intern.h"
 #include "../lib/num.h"
 #include "formats.h"
-#include "rustsym.h"
 
 enum { T_NONE, T_TQR, T_NODE, T_ROW, T_BT, T_FRAME };
 
@@ -172,7 +172,7 @@ frame_id(struct xc *x, const struct attrs *a, uint32_t *out)
 		char *fixed = xmalloc(n + 1);
 		const char *nm = x->tmp;
 
-		if ((k = rust_fix(x->tmp, n, fixed)) != 0) {
+		if ((k = demangle_rust_tidy(x->tmp, n, fixed)) != 0) {
 			nm = fixed;
 			n = k;
 		}

@@ -17,7 +17,8 @@ output_open(struct outfile *of, const char *path)
 	of->path = path;
 	of->created = 0;
 	if (path == NULL) {
-		of->fd = -1;
+		if ((of->fd = fcntl(1, F_DUPFD_CLOEXEC, 3)) < 0 || dup2(2, 1) < 0)
+			die(EXIT_SELF, "standard output:");
 		return;
 	}
 	of->fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -33,7 +34,9 @@ output_open(struct outfile *of, const char *path)
 void
 output_abandon(const struct outfile *of)
 {
-	if (of->created)
+	if (of->path == NULL)
+		output_start(of);
+	else if (of->created)
 		unlink(of->path);
 }
 
@@ -42,8 +45,12 @@ output_start(const struct outfile *of)
 {
 	struct stat st;
 
-	if (of->fd < 0)
+	if (of->path == NULL) {
+		if (dup2(of->fd, 1) < 0)
+			die(EXIT_SELF, "standard output:");
+		close(of->fd);
 		return;
+	}
 	if (fstat(of->fd, &st) != 0 ||
 	    (S_ISREG(st.st_mode) && ftruncate(of->fd, 0) != 0) || dup2(of->fd, 1) < 0)
 		die(EXIT_SELF, "%s:", of->path);

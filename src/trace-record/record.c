@@ -205,10 +205,10 @@ record_run(const struct record_opts *o, char **argv)
 
 	if (clock_choose(&cal, o->clock) != 0)
 		die(EXIT_SELF, "--clock %s: %s", o->clock, cal.why);
-	output_open(&of, o->info ? NULL : o->output);
 	out_init();
 	if (o->info)
 		return clock_info(&cal);
+	output_open(&of, o->output);
 	channel_open(&ch, o->nbufs);
 	signals_forward();
 

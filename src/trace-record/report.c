@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "../lib/count.h"
+#include "../lib/demangle.h"
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "../lib/intern.h"
@@ -85,6 +86,10 @@ struct replay {
 	size_t		 linecap;
 	char		*esc;		/* text_name's */
 	size_t		 esccap;
+	/* symbols demangled once each: by mangled name, the name shown */
+	struct intern	 mangled;
+	char		**shown;	/* NULL: shown mangled */
+	size_t		 showncap;
 };
 
 /*
@@ -257,6 +262,28 @@ maps_text(struct replay *p, struct proc *pr, const char *s, size_t n)
 	}
 }
 
+/*
+ * A symbol as perf shows it: C++ and Rust names demangled to the name
+ * alone (perf's default), once per name; a name the demangler cannot
+ * read whole is shown mangled.  Not for perf maps: a JIT writes there
+ * the name it wants shown.
+ */
+static const char *
+shown(struct replay *p, const char *sym)
+{
+	uint32_t id;
+	int isnew;
+
+	if (sym == NULL || sym[0] != '_' || (sym[1] != 'Z' && sym[1] != 'R'))
+		return sym;
+	id = intern_put(&p->mangled, sym, strlen(sym), &isnew);
+	if (isnew) {
+		p->shown = xgrow(p->shown, &p->showncap, (size_t)id + 1, sizeof *p->shown);
+		p->shown[id] = demangle(sym, strlen(sym), 0);
+	}
+	return p->shown[id] ? p->shown[id] : sym;
+}
+
 /* Memory no file backs, where a JIT puts code: perf names it "//anon". */
 static int
 anon(const char *path)
@@ -277,7 +304,7 @@ resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
 	f->kernel = kernel;
 	if (kernel) {
 		f->dso = "[kernel.kallsyms]";
-		f->sym = symtab_lookup(symtab_kernel(), look, &f->symoff);
+		f->sym = shown(p, symtab_lookup(symtab_kernel(), look, &f->symoff));
 	} else {
 		const struct map *m = map_find(proc_get(p, pid), a);
 
@@ -285,8 +312,8 @@ resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
 			const struct file *fi = &p->files[m->file];
 
 			f->dso = fi->path;
-			f->sym = elffile_lookup(fi->elf, look - m->start + m->pgoff,
-			    &f->symoff);
+			f->sym = shown(p, elffile_lookup(fi->elf, look - m->start + m->pgoff,
+			    &f->symoff));
 		} else if ((t = symtab_perfmap(pid)) != NULL &&
 		    (f->sym = symtab_lookup(t, look, &f->symoff)) != NULL) {
 			f->dso = symtab_path(t);
@@ -404,6 +431,7 @@ report_write(struct recs *r, const struct report_opts *o)
 
 	memset(&p, 0, sizeof p);
 	intern_init(&p.paths);
+	intern_init(&p.mangled);
 	folded_sum_init(&p.stacks);
 	recs_sort(r);
 	for (size_t i = 0; i < r->n; i++) {
@@ -468,5 +496,9 @@ report_write(struct recs *r, const struct report_opts *o)
 	free(p.line);
 	free(p.esc);
 	intern_free(&p.paths);
+	for (size_t i = 0; i < p.mangled.nents; i++)
+		free(p.shown[i]);
+	free(p.shown);
+	intern_free(&p.mangled);
 	folded_sum_free(&p.stacks);
 }

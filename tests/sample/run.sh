@@ -297,6 +297,53 @@ expect "a run that happens replaces -o whole" "$?/$(grep -c precious "$tmp/preci
 "$TR" --sample -- "$tmp/hot" 100 > /dev/full 2> "$tmp/err"
 expect "a full disk: 125, said" "$?/$(grep -c 'write error' "$tmp/err")" 125/1
 
+# The program's output never mixes with the data: a program that prints
+# (a shell that echoes, then becomes hot) piped into stackcollapse gives
+# the known split, and its line is on trace-record's standard error.
+for m in perf signal; do
+	ms=1500
+	[ $m = signal ] && ms=3000
+	"$TR" --sample -g -F 999 --mechanism=$m -- sh -c "echo printed by the program; exec \"$tmp/hot\" $ms" \
+	    2> "$tmp/$m.perr" | "$BIN/stackcollapse" > "$tmp/$m.pipe.f" 2> "$tmp/$m.pipe.err"
+	expect "$m: trace-record --sample ./prog | stackcollapse: the line on stderr, not in the data" \
+	    "$(grep -c '^printed by the program$' "$tmp/$m.perr")/$(grep -c printed "$tmp/$m.pipe.f")/$(cat "$tmp/$m.pipe.err")" "1/0/"
+	within "$m: trace-record --sample ./prog | stackcollapse" "$(shares "$tmp/$m.pipe.f")"
+done
+
+# Names as perf shows them: C++ demangled to the name alone (names.cc:
+# a class template's operator, a lambda, an anonymous namespace),
+# by both mechanisms, no mangled name left; and where perf is installed,
+# each of the program's functions perf names 5 times or more on its own
+# run is named the same by ours.
+CXX=${CXX:-c++}
+if command -v "$CXX" > /dev/null 2>&1 &&
+    $CXX -O1 -fno-omit-frame-pointer -fno-builtin -o "$tmp/names" "$top/tests/sample/names.cc" 2> "$tmp/names.cc.err"; then
+	for m in perf signal; do
+		"$TR" --sample -g -F 999 --mechanism=$m --folded -o "$tmp/$m.names" -- "$tmp/names" 20 > /dev/null 2>&1
+		# (spin is mostly hidden: cos, in a libm without frame
+		# pointers, runs in its frame, as with perf record -g)
+		got=$(for n in 'ns::Box<double>::operator+' '(anonymous namespace)::hidden' \
+		    'main::{lambda(int)#1}::operator()'; do
+			grep -qF ";$n;" "$tmp/$m.names" || grep -qF ";$n " "$tmp/$m.names" || printf '%s, ' "$n"
+		done; grep -c ';_Z' "$tmp/$m.names")
+		expect "$m: C++ names demangled as perf shows them, none left mangled" "$got" 0
+	done
+	if command -v perf > /dev/null 2>&1 &&
+	    perf record -q -e cpu-clock -F 999 -g -o "$tmp/names.data" -- "$tmp/names" 20 > /dev/null 2>&1 &&
+	    perf script -i "$tmp/names.data" 2> /dev/null > "$tmp/names.perf"; then
+		awk -v f="($tmp/names)" 'NF >= 3 && $NF == f { $1 = ""; $NF = ""; sub(/^ /, ""); sub(/\+0x[0-9a-f]+ $/, ""); print }' \
+		    "$tmp/names.perf" | sort | uniq -c | awk '$1 >= 5 { $1 = ""; sub(/^ /, ""); print }' > "$tmp/names.theirs"
+		missing=$(while read -r n; do
+			grep -qF ";$n;" "$tmp/perf.names" || grep -qF ";$n " "$tmp/perf.names" || printf '%s, ' "$n"
+		done < "$tmp/names.theirs")
+		expect "names perf gives the program's functions, ours too ($(wc -l < "$tmp/names.theirs" | tr -d ' '))" "$missing" ""
+	else
+		printf 'skip C++ names against perf script: perf record did not run here\n'
+	fi
+else
+	printf 'skip C++ names: no C++ compiler (%s)\n' "$CXX"
+fi
+
 # A real program on one run: perf record samples trace-record and the
 # perl it samples, so both see the same execution.  Perf's ten hottest
 # functions (by samples in them, not under them) must have the same

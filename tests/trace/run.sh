@@ -32,6 +32,7 @@ build fn -O0 -finstrument-functions "$top/tests/trace/fn.c" "$BUILD/libtracereco
 build fn-shared -O0 -finstrument-functions "$top/tests/trace/fn.c" -L"$BUILD" -ltracerecord
 build clockcheck -I"$top/src" "$top/tests/trace/clockcheck.c" "$top/src/trace-record/clock.c"
 build elfcheck -I"$top/src" "$top/tests/trace/elfcheck.c" "$top/src/elf/elfimg.c"
+build pltcheck -I"$top/src" "$top/tests/trace/pltcheck.c" "$top/src/elf/elfsym.c" "$top/src/elf/elfimg.c"
 
 # verify FILE: the file is spans(5): the header, 6 tab-separated fields,
 # unique ids, every parent an id of the file, no negative duration.
@@ -165,6 +166,15 @@ expect "timeline: the program's names" \
 expect "timeline: the command as subtitle" \
     "$(grep -c "<text class=\"st\"[^>]*>$tmp/fn</text>" "$tmp/fn.svg")" 1
 
+# The program's output never mixes with the data: fn prints "8", and
+# with the spans on standard output it goes to standard error instead;
+# with -o it stays on standard output (above: > /dev/null).
+"$BIN/trace-record" "$tmp/fn" 2> "$tmp/pipe.err" | "$BIN/spanlayout" > "$tmp/pipe.sl" 2> "$tmp/pipe.slerr"
+expect "trace-record ./prog | spanlayout: the program's line on stderr, spans laid out" \
+    "$(cat "$tmp/pipe.err")/$(grep -c '	fib$' "$tmp/pipe.sl")/$(cat "$tmp/pipe.slerr")" "8/25/"
+"$BIN/trace-record" -o "$tmp/pipe.spans" "$tmp/fn" > "$tmp/pipe.out" 2> "$tmp/pipe.err"
+expect "trace-record -o: the program's stdout as it was" "$(cat "$tmp/pipe.out")/$(cat "$tmp/pipe.err")" "8/"
+
 # Everything in the shared memory is the program's: sequence numbers
 # made up by a buggy program (new slots, leaps, numbers said dropped)
 # size no table by themselves.  Each of these fuzz seeds once took
@@ -239,14 +249,19 @@ expect "write error: 125" $? 125
 expect "write error: said" "$(cat "$tmp/err")" "trace-record: write error: No space left on device"
 # Started with stdout closed: nothing of ours may take fd 1.  -o must be
 # written (the file once got fd 1 and was closed as stdout), the program
-# must find its stdout as unusable as it was (not the sampler's ring),
+# must find its stdout as unusable as it was with -o (not the sampler's
+# ring) and, without -o, be given our stderr as stdout like any other run,
 # and our own output fails as a write error, not of SIGPIPE on the socket.
 "$BIN/trace-record" --sample --mechanism=signal -o "$tmp/closed.perf" \
     sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done' 1>&- 2> "$tmp/err"
 expect "stdout closed: --sample -o is written" "$?$(grep -c 'write error' "$tmp/err")" 00
+"$BIN/trace-record" --sample --mechanism=signal -o "$tmp/closed.perf" \
+    sh -c 'echo hi 2> /dev/null; echo "echo: $?" >&2' 1>&- 2> "$tmp/err"
+expect "stdout closed: with -o the program's stays closed" "$(grep '^echo:' "$tmp/err")" "echo: 1"
 "$BIN/trace-record" --sample --mechanism=signal sh -c 'echo hi 2> /dev/null; echo "echo: $?" >&2' \
     1>&- 2> "$tmp/err"
-expect "stdout closed: the program's stays closed" "$(grep '^echo:' "$tmp/err")" "echo: 1"
+expect "stdout closed: without -o the program's goes to stderr" \
+    "$(grep -c '^hi$' "$tmp/err") $(grep '^echo:' "$tmp/err")" "1 echo: 0"
 "$BIN/trace-record" "$tmp/lifecycle" 1>&- 2> "$tmp/err"
 expect "stdout closed: a write error" "$?: $(cat "$tmp/err")" \
     "125: trace-record: write error: Bad file descriptor"
@@ -292,4 +307,29 @@ for f in ef-eh ef-debug ef-link libtracerecord.so; do
 		bad "ELF sections of $f" "$(diff "$tmp/ef.want" "$tmp/ef.got" | tr '\n' ' ' | head -c 300)"
 	fi
 done
+# PLT stubs named "name@plt" from .rela.plt, as objdump labels them, in
+# .plt (lazy binding) and .plt.sec (IBT, -z now): each stub's first byte
+# and its last.  objdump's "*ABS*+0x...@plt" (IRELATIVE, no symbol) and
+# .plt.got's stubs are not named by either.
+if command -v objdump > /dev/null 2>&1; then
+	printf 'int puts(const char *);\nint main(void) { return puts("x") < 0; }\n' > "$tmp/plt.c"
+	$CC -o "$tmp/plt-lazy" "$tmp/plt.c" 2> /dev/null
+	$CC -fcf-protection=full -Wl,-z,now -Wl,-z,ibtplt -o "$tmp/plt-ibt" "$tmp/plt.c" 2> /dev/null ||
+	    $CC -fcf-protection=full -Wl,-z,now -o "$tmp/plt-ibt" "$tmp/plt.c"
+	for p in "$tmp/plt-lazy" "$tmp/plt-ibt" /usr/bin/python3 /usr/bin/perl; do
+		[ -f "$p" ] || continue
+		objdump -d -j .plt -j .plt.sec "$p" 2> /dev/null |
+		    sed -n 's/^0*\([0-9a-f][0-9a-f]*\) <\([^*]*@plt\)>:$/\1 \2/p' > "$tmp/plt.want"
+		awk '{ print $1 }' "$tmp/plt.want" | "$tmp/pltcheck" "$p" > "$tmp/plt.got"
+		n=$(wc -l < "$tmp/plt.want" | tr -d ' ')
+		awk '{ print $1 " " $2 "+0 " $2 "+15" }' "$tmp/plt.want" > "$tmp/plt.exp"
+		if [ "$n" -gt 0 ] && cmp -s "$tmp/plt.exp" "$tmp/plt.got"; then
+			ok "PLT stubs of $(basename "$p") named as objdump labels them ($n)"
+		else
+			bad "PLT stubs of $(basename "$p")" "$n labels; $(diff "$tmp/plt.exp" "$tmp/plt.got" | head -n 4 | tr '\n' ' ')"
+		fi
+	done
+else
+	printf 'skip PLT stubs: no objdump\n'
+fi
 echo done

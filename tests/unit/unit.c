@@ -11,6 +11,7 @@
 #include "lib/arena.h"
 #include "lib/compat.h"
 #include "lib/count.h"
+#include "lib/demangle.h"
 #include "lib/err.h"
 #include "lib/folded.h"
 #include "lib/input.h"
@@ -1433,6 +1434,85 @@ test_spans_writer(void)
 	    "S:7,3,-42,9,tid:1,0,x\\ty\\nz\\\\,open S:8,7,1,2,t,4,,open END") == 0);
 }
 
+
+/* demangle: a name either comes out as libiberty prints it or stays mangled. */
+static int
+dm_flags(const char *sym, int flags, const char *want)
+{
+	char *r = demangle(sym, strlen(sym), flags);
+	int ok = want ? r && strcmp(r, want) == 0 : r == NULL;
+
+	if (!ok)
+		printf("# %s: got %s\n", sym, r ? r : "(mangled)");
+	free(r);
+	return ok;
+}
+
+static int
+dm_is(const char *sym, const char *want)
+{
+	return dm_flags(sym, DEMANGLE_PARAMS, want);
+}
+
+static void
+test_demangle(void)
+{
+	char big[DEMANGLE_MAX + 64], buf[64], *r;
+	size_t i, n;
+
+	check("demangle: nested, const method", dm_is("_ZNK1A1B3getEv", "A::B::get() const"));
+	check("demangle: std:: abbreviations, short as perf", dm_is("_ZNSs4_Rep10_M_destroyERKSaIcE",
+	    "std::string::_Rep::_M_destroy(std::allocator<char> const&)"));
+	check("demangle: abbreviation before a constructor, long", dm_is("_ZNSsC1Ev",
+	    "std::basic_string<char, std::char_traits<char>, std::allocator<char> >::basic_string()"));
+	check("demangle: template, return type, T_", dm_is("_Z3maxIiET_S0_S0_", "int max<int>(int, int)"));
+	check("demangle: pack expansion", dm_is("_Z1fIJicEEvDpT_", "void f<int, char>(int, char)"));
+	check("demangle: function pointer", dm_is("_Z1fPFviE", "f(void (*)(int))"));
+	check("demangle: member function pointer", dm_is("_Z1fM1AKFviE", "f(void (A::*)(int) const)"));
+	check("demangle: lambda in a local name", dm_is("_ZZ4mainENKUlvE_clEv",
+	    "main::{lambda()#1}::operator()() const"));
+	check("demangle: vtable", dm_is("_ZTVSt9exception", "vtable for std::exception"));
+	check("demangle: guard variable", dm_is("_ZGVZ4mainE1x", "guard variable for main::x"));
+	check("demangle: clones", dm_is("_Z1fv.constprop.0.isra.0",
+	    "f() [clone .constprop.0] [clone .isra.0]"));
+	check("demangle: abi tag", dm_is("_Z5abi_tB5cxx11v", "abi_t[abi:cxx11]()"));
+	check("demangle: anonymous namespace", dm_is("_ZN12_GLOBAL__N_13fooEv", "(anonymous namespace)::foo()"));
+	check("demangle: Rust legacy, hash dropped", dm_is(
+	    "_ZN66_$LT$alloc..vec..Vec$LT$T$GT$$u20$as$u20$core..ops..drop..Drop$GT$4drop17h0123456789abcdefE",
+	    "<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop"));
+	check("demangle: Rust v0, no disambiguators", dm_is("_RNvCs15kBYyAo9fc_7mycrate7example",
+	    "mycrate::example"));
+	check("demangle: Rust v0 generics and closures", dm_is("_RNCINvCs1_3foo3barjE0",
+	    "foo::bar::<usize>::{closure#0}"));
+	check("demangle: plain C names stay", dm_is("main", NULL) && dm_is("_start", NULL));
+	check("demangle: cut short stays mangled", dm_is("_ZNK1A1B3get", NULL) &&
+	    dm_is("_Z3maxIiET_S0_", "int max<int>(int)") && dm_is("_Z", NULL) && dm_is("_R", NULL));
+	check("demangle: unknown substitution stays mangled", dm_is("_Z1fS5_", NULL));
+	check("demangle: expression arguments stay mangled", dm_is("_Z1fIiEDTcl1gfp_EET_", NULL));
+	/* a name whose demangling passes the cap stays mangled, not cut */
+	n = (size_t)snprintf(big, sizeof big, "_Z1f100");
+	memset(big + n, 'a', 100);
+	n += 100;
+	for (i = 0; i < 300; i++, n += 2)
+		memcpy(big + n, "S_", 2);
+	check("demangle: over DEMANGLE_MAX stays mangled", demangle(big, n, DEMANGLE_PARAMS) == NULL);
+	r = demangle(big, n - 2 * 150, DEMANGLE_PARAMS);
+	check("demangle: under DEMANGLE_MAX whole", r && strlen(r) == 3 + 151 * 100 + 150 * 2);
+	free(r);
+	memset(big, 'P', sizeof big);
+	memcpy(big, "_Z1f", 4);
+	big[sizeof big - 1] = 'i';
+	check("demangle: deep nesting stays mangled", demangle(big, 4000, DEMANGLE_PARAMS) == NULL);
+	check("demangle: perf's form, the name alone", dm_flags("_ZNK2ns3BoxIdE4spinEi", 0,
+	    "ns::Box<double>::spin") && dm_flags("_Z3maxIiET_S0_S0_", 0, "max<int>") &&
+	    dm_flags("_Z1fv.cold", 0, "f") && dm_flags("_ZTV1A", 0, "vtable for A") &&
+	    dm_flags("_ZZ1fvE1x", 0, "f()::x") && dm_flags("_ZNSsC1Ev", 0,
+	    "std::basic_string<char, std::char_traits<char>, std::allocator<char> >::basic_string"));
+	check("demangle: tidy Rust", demangle_rust_tidy("_$LT$a..B$u20$as$u20$C$GT$::f::h0123456789abcdef",
+	    48, buf) == 14 && memcmp(buf, "<a::B as C>::f", 14) == 0);
+	check("demangle: tidy wants a hash", demangle_rust_tidy("a::f::h0123", 11, buf) == 0);
+}
+
 /* protobuf: varints at their limits, fields, packed and unpacked repeats. */
 static void
 test_protobuf(void)
@@ -1592,6 +1672,7 @@ main(int argc, char **argv)
 	test_spans_escape();
 	test_spans_reader();
 	test_spans_writer();
+	test_demangle();
 	test_protobuf();
 	test_jsonesc();
 	puts("done");

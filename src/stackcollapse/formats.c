@@ -32,6 +32,7 @@ static const struct format *const formats[] = {
 	&xctrace_format, &chrome_format, &vsprof_format, &vtune_format,
 	&ghcprof_format, &sample_format, &gopprof_format, &jstack_format,
 	&gdb_format, &pmcstat_format, &bpftrace_format, &perf_format,
+	&elfutils_format,
 	&stap_format, &dtrace_format, &folded_format,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
@@ -57,7 +58,7 @@ fmt_guess(const char *p, size_t n)
 const char *
 fmt_names(void)
 {
-	static char buf[256];
+	static char buf[1024];
 
 	if (buf[0] == '\0')
 		for (size_t i = 0; i < NFORMATS; i++) {

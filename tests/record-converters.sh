@@ -18,6 +18,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 script() {
 	case $1 in
 	elfutils) echo "perl $FG/stackcollapse-elfutils.pl" ;;
+	faulthandler) echo "perl $FG/stackcollapse-faulthandler.pl" ;;
 	esac
 }
 

@@ -31,8 +31,9 @@ static const struct format folded_format = {
 static const struct format *const formats[] = {
 	&xctrace_format, &chrome_format, &vsprof_format, &vtune_format,
 	&ghcprof_format, &sample_format, &gopprof_format, &jstack_format,
-	&gdb_format, &pmcstat_format, &bpftrace_format, &perf_format,
 	&elfutils_format,
+	&faulthandler_format,
+	&gdb_format, &pmcstat_format, &bpftrace_format, &perf_format,
 	&stap_format, &dtrace_format, &folded_format,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])

@@ -207,5 +207,6 @@ extern const struct format xctrace_format, chrome_format, vsprof_format,
     jstack_format, gdb_format, pmcstat_format, bpftrace_format, perf_format,
     stap_format, dtrace_format;
 extern const struct format elfutils_format;
+extern const struct format faulthandler_format;
 
 #endif

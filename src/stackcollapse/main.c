@@ -44,7 +44,7 @@ static const char usage_text[] =
 "  --format=FORMAT       auto (default: recognized from the first input),\n"
 "                        perf, dtrace, stap, bpftrace, gdb, jstack, sample,\n"
 "                        vtune, vsprof, ghcprof, xctrace, pmcstat, go, chrome,\n"
-"                        elfutils,\n"
+"                        elfutils, faulthandler,\n"
 "                        folded (sum and sort folded files)\n"
 "  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
 "  --no-aggregate        one line per sample, in input order, nothing merged\n"

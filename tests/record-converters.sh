@@ -5,6 +5,8 @@
 #
 #   FLAMEGRAPH_DIR=../FlameGraph sh tests/record-converters.sh
 #
+# The awk scripts need gawk (mawk reads \s as s).
+#
 # Captures, tests/data/formats/FORMAT-NAME.txt, get FORMAT-NAME.folded from
 # FORMAT's script; cases, tests/cases/c21-*/, get their out from their ref,
 # a sh script that runs the scripts the ways cmd runs stackcollapse.

@@ -33,6 +33,7 @@ static const struct format *const formats[] = {
 	&ghcprof_format, &sample_format, &gopprof_format, &jstack_format,
 	&elfutils_format,
 	&faulthandler_format,
+	&perfsched_format,
 	&gdb_format, &pmcstat_format, &bpftrace_format, &perf_format,
 	&stap_format, &dtrace_format, &folded_format,
 };

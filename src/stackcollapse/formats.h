@@ -208,5 +208,6 @@ extern const struct format xctrace_format, chrome_format, vsprof_format,
     stap_format, dtrace_format;
 extern const struct format elfutils_format;
 extern const struct format faulthandler_format;
+extern const struct format perfsched_format;
 
 #endif

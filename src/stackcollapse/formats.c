@@ -34,6 +34,7 @@ static const struct format *const formats[] = {
 	&elfutils_format,
 	&faulthandler_format,
 	&perfsched_format,
+	&javaexc_format,
 	&gdb_format, &pmcstat_format, &bpftrace_format, &perf_format,
 	&stap_format, &dtrace_format, &folded_format,
 };

@@ -209,5 +209,6 @@ extern const struct format xctrace_format, chrome_format, vsprof_format,
 extern const struct format elfutils_format;
 extern const struct format faulthandler_format;
 extern const struct format perfsched_format;
+extern const struct format javaexc_format;
 
 #endif

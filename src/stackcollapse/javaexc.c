@@ -20,6 +20,7 @@
 #include "../lib/compat.h"
 #include "../lib/err.h"
 #include "formats.h"
+#include "javaexc.h"
 
 static struct {
 	int shorten_pkgs;	/* org.foo.Bar.run -> o.f.Bar.run */
@@ -50,15 +51,9 @@ word(char c)
 	    (c >= '0' && c <= '9') || c == '_';
 }
 
-/*
- * The name of a frame with the packages shortened or dropped, as
- * m/(.*\.)([^.]+\.[^.]+)$/ splits it and s/(\w)\w* /$1/g shortens the
- * first part: the last two parts whole, each run of word characters
- * before them cut to its first.  Written to *buf; *len 0 when the pattern
- * does not match (fewer than three parts, or an empty one of the last two).
- */
-static void
-shorten(const char *f, size_t n, char **buf, size_t *cap, size_t *len)
+void
+java_shorten(const char *f, size_t n, int no_pkgs, char **buf, size_t *cap,
+    size_t *len)
 {
 	const char *d2, *d1;
 	size_t w = 0;
@@ -71,7 +66,7 @@ shorten(const char *f, size_t n, char **buf, size_t *cap, size_t *len)
 	if (d1 == NULL || d1 + 1 == d2)
 		return;
 	*buf = xgrow(*buf, cap, n, 1);
-	if (!opt.no_pkgs)
+	if (!no_pkgs)
 		for (const char *p = f; p <= d1; p++)
 			if (!word(*p) || p == f || !word(p[-1]))
 				(*buf)[w++] = *p;
@@ -108,7 +103,8 @@ javaexc_collapse(struct reader *r)
 			f = memchr(p, '(', (size_t)(e - p));
 			n = (size_t)((f ? f : e) - p);
 			if (opt.shorten_pkgs || opt.no_pkgs) {
-				shorten(p, n, &buf, &cap, &len);
+				java_shorten(p, n, opt.no_pkgs, &buf, &cap,
+				    &len);
 				fs_push(&fs, buf, len);
 			} else
 				fs_push(&fs, p, n);

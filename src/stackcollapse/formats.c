@@ -35,6 +35,7 @@ static const struct format *const formats[] = {
 	&faulthandler_format,
 	&perfsched_format,
 	&javaexc_format,
+	&ibmjava_format,
 	&gdb_format, &pmcstat_format, &bpftrace_format, &perf_format,
 	&stap_format, &dtrace_format, &folded_format,
 };

@@ -36,6 +36,7 @@ static const struct format *const formats[] = {
 	&perfsched_format,
 	&javaexc_format,
 	&ibmjava_format,
+	&instruments_format,
 	&gdb_format, &pmcstat_format, &bpftrace_format, &perf_format,
 	&stap_format, &dtrace_format, &folded_format,
 };

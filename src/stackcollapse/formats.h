@@ -211,5 +211,6 @@ extern const struct format faulthandler_format;
 extern const struct format perfsched_format;
 extern const struct format javaexc_format;
 extern const struct format ibmjava_format;
+extern const struct format instruments_format;
 
 #endif

@@ -212,5 +212,6 @@ extern const struct format perfsched_format;
 extern const struct format javaexc_format;
 extern const struct format ibmjava_format;
 extern const struct format instruments_format;
+extern const struct format ljp_format;
 
 #endif

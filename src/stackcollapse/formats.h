@@ -213,5 +213,6 @@ extern const struct format javaexc_format;
 extern const struct format ibmjava_format;
 extern const struct format instruments_format;
 extern const struct format ljp_format;
+extern const struct format xdebug_format;
 
 #endif

@@ -214,5 +214,6 @@ extern const struct format ibmjava_format;
 extern const struct format instruments_format;
 extern const struct format ljp_format;
 extern const struct format xdebug_format;
+extern const struct format wcp_format;
 
 #endif

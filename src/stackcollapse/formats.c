@@ -40,6 +40,7 @@ static const struct format *const formats[] = {
 	&ljp_format,
 	&xdebug_format,
 	&wcp_format,
+	&aix_format,
 	&gdb_format, &pmcstat_format, &bpftrace_format, &perf_format,
 	&stap_format, &dtrace_format, &folded_format,
 };

@@ -215,5 +215,6 @@ extern const struct format instruments_format;
 extern const struct format ljp_format;
 extern const struct format xdebug_format;
 extern const struct format wcp_format;
+extern const struct format aix_format;
 
 #endif

@@ -45,7 +45,7 @@ static const char usage_text[] =
 "                        perf, dtrace, stap, bpftrace, gdb, jstack, sample,\n"
 "                        vtune, vsprof, ghcprof, xctrace, pmcstat, go, chrome,\n"
 "                        elfutils, faulthandler, perf-sched, java-exceptions,\n"
-"                        ibmjava, instruments, ljp, xdebug, wcp,\n"
+"                        ibmjava, instruments, ljp, xdebug, wcp, aix,\n"
 "                        folded (sum and sort folded files)\n"
 "  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
 "  --no-aggregate        one line per sample, in input order, nothing merged\n"

@@ -41,6 +41,7 @@ static const struct format *const formats[] = {
 	&xdebug_format,
 	&wcp_format,
 	&aix_format,
+	&vtunemc_format,
 	&gdb_format, &pmcstat_format, &bpftrace_format, &perf_format,
 	&stap_format, &dtrace_format, &folded_format,
 };

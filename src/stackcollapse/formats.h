@@ -216,5 +216,6 @@ extern const struct format ljp_format;
 extern const struct format xdebug_format;
 extern const struct format wcp_format;
 extern const struct format aix_format;
+extern const struct format vtunemc_format;
 
 #endif

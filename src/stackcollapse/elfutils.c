@@ -7,9 +7,10 @@
  * "PID N - process" starts a process, "TID N:" a thread; each
  * "#N  0x... FUNC" line under it is a frame, the leaf first, and the
  * thread's stack counts 1.  As in the Perl script, a frame is everything
- * after the address and its blank (a frame with no name is "[unknown]"),
- * --pid and --tid put "PID=N" and "TID=N" frames at the root, and other
- * lines (eu-stack's module lines with -m, say) are passed over.
+ * after the address and its blank (a frame with no name is "[unknown]";
+ * with eu-stack -m, the " - MODULE" after the name is kept), --pid and
+ * --tid put "PID=N" and "TID=N" frames at the root, and other lines are
+ * passed over.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,8 @@ push_root(struct eu *s, const char *key, const struct word *w)
 {
 	s->root = xgrow(s->root, &s->rootcap, w->n + 4, 1);
 	memcpy(s->root, key, 4);
-	memcpy(s->root + 4, w->s, w->n);
+	if (w->n)		/* no number, or no PID line yet */
+		memcpy(s->root + 4, w->s, w->n);
 	fs_push(&s->fs, s->root, w->n + 4);
 }
 

@@ -195,7 +195,7 @@ node(struct reader *r, struct ins *s, const struct node *nd)
 	}
 	fs_truncate(&s->fs, 0);
 	for (size_t i = 0; i < nd->depth; i++)
-		fs_push(&s->fs, s->d[i].s, s->d[i].n);
+		fs_push(&s->fs, s->d[i].s ? s->d[i].s : "", s->d[i].n);
 	fs_push(&s->fs, nd->name, nd->namelen);
 	st = fs_join(&s->fs, 0, &n);
 	sink_put(r->sink, st, n, ms, 0);

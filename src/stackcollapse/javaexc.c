@@ -59,13 +59,13 @@ java_shorten(const char *f, size_t n, int no_pkgs, char **buf, size_t *cap,
 	size_t w = 0;
 
 	*len = 0;
+	*buf = xgrow(*buf, cap, n + 1, 1);	/* never NULL: an empty frame */
 	d2 = n ? memrchr(f, '.', n) : NULL;
 	if (d2 == NULL || d2 == f || (size_t)(d2 - f) == n - 1)
 		return;
 	d1 = memrchr(f, '.', (size_t)(d2 - f));
 	if (d1 == NULL || d1 + 1 == d2)
 		return;
-	*buf = xgrow(*buf, cap, n, 1);
 	if (!no_pkgs)
 		for (const char *p = f; p <= d1; p++)
 			if (!word(*p) || p == f || !word(p[-1]))

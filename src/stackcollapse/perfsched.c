@@ -59,7 +59,8 @@ static void
 str_set(struct str *d, const char *s, size_t n)
 {
 	d->s = xgrow(d->s, &d->cap, n + 1, 1);
-	memcpy(d->s, s, n);
+	if (n)			/* s may be an empty str's NULL */
+		memcpy(d->s, s, n);
 	d->n = n;
 }
 
@@ -67,7 +68,8 @@ static void
 str_cat(struct str *d, const char *s, size_t n)
 {
 	d->s = xgrow(d->s, &d->cap, d->n + n + 1, 1);
-	memcpy(d->s + d->n, s, n);
+	if (n)
+		memcpy(d->s + d->n, s, n);
 	d->n += n;
 }
 
@@ -75,8 +77,10 @@ static void
 str_prepend(struct str *d, const char *s, size_t n)
 {
 	d->s = xgrow(d->s, &d->cap, d->n + n + 1, 1);
-	memmove(d->s + n, d->s, d->n);
-	memcpy(d->s, s, n);
+	if (n) {
+		memmove(d->s + n, d->s, d->n);
+		memcpy(d->s, s, n);
+	}
 	d->n += n;
 }
 

@@ -170,7 +170,7 @@ node(struct reader *r, struct mc *s, const char *l, size_t n)
 		    opt.size ? "allocation size" : "allocation count");
 	fs_truncate(&s->fs, 0);
 	for (size_t i = 0; i <= nd.depth; i++)
-		fs_push(&s->fs, s->d[i].s, s->d[i].n);
+		fs_push(&s->fs, s->d[i].s ? s->d[i].s : "", s->d[i].n);
 	st = fs_join(&s->fs, 0, &len);
 	sink_put(r->sink, st, len, v, 0);
 	return 0;

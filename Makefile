@@ -151,6 +151,7 @@ FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/replay_%)
 fuzz_prog_perf = stackcollapse
 fuzz_prog_folded = flamegraph-svg
+fuzz_prog_diff = flamegraph-svg
 fuzz_prog_timeline = flamegraph-svg
 fuzz_prog_packets = trace-record
 fuzz_prog_elfimg = elf

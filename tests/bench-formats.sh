@@ -130,3 +130,115 @@ row ghcprof "$dir/ghcprof.prof" -
 row xctrace "$dir/xctrace.xml" -
 row chrome "$dir/chrome.cpuprofile" -
 [ $have_corpus = 1 ] || echo "note: $CORPUS not found: dtrace, sample, vtune, vsprof, ghcprof and xctrace rows skipped"
+
+# pprof (issue 20): reading a profile against `go tool pprof -raw` on the
+# same file, writing --to=pprof against writing folded from the same
+# input, and the peak memory of reading a profile of about 100 MB decoded
+# (goal: within 3x).  The profiles are the demo capture written as pprof
+# with its samples repeated (protobuf: a repeated field's elements may
+# come anywhere, so appended samples are more samples): 10 MB decoded for
+# the race with go, 100 MB for memory.  Best of three runs each.
+echo
+echo "pprof: reading against go tool pprof -raw, --to=pprof against folded, memory"
+best() {
+	b=
+	for k in 1 2 3; do
+		t=$(once "$@")
+		if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
+	done
+	echo "$b" | awk '{ printf "%.3f", $1 / 1e9 }'
+}
+pp="$dir/pprof"
+mkdir -p "$pp"
+gzip -dc "$top/tests/data/demo-python-dwarf.perf.txt.gz" > "$pp/demo.perf"
+for i in 1 2 3 4 5 6 7 8; do cat "$pp/demo.perf"; done > "$pp/demo8.perf"
+"$SC" --to=pprof "$pp/demo.perf" | gzip -dc > "$pp/demo.pb"
+if python3 - "$pp/demo.pb" "$pp" <<'PY'
+import sys
+b = open(sys.argv[1], 'rb').read()
+def varint(i):
+    x = s = 0
+    while True:
+        c = b[i]; i += 1; x |= (c & 0x7f) << s; s += 7
+        if not c & 0x80:
+            return x, i
+i, samples = 0, []
+while i < len(b):
+    st = i
+    t, i = varint(i)
+    if t & 7 == 0:
+        _, i = varint(i)
+    elif t & 7 == 2:
+        n, i = varint(i); i += n
+    else:
+        i += 8 if t & 7 == 1 else 4
+    if t >> 3 == 2:
+        samples.append(b[st:i])
+chunk = b''.join(samples)
+for name, size in (('p10.pb', 10000000), ('p100.pb', 100000000)):
+    with open(sys.argv[2] + '/' + name, 'wb') as f:
+        f.write(b)
+        n = len(b)
+        while n < size:
+            f.write(chunk)
+            n += len(chunk)
+PY
+then
+	gzip -1 -c "$pp/p10.pb" > "$pp/p10.pb.gz"
+	mb=$(wc -c < "$pp/p10.pb" | awk '{ printf "%.1f", $1 / 1048576 }')
+	ours=$(best "$SC" "$pp/p10.pb.gz")
+	if command -v go > /dev/null 2>&1; then
+		theirs=$(HOME=$pp best go tool pprof -raw "$pp/p10.pb.gz")
+		x=$(echo "$theirs $ours" | awk '{ printf "%.1f", $1 / $2 }')
+		echo "read $mb MB decoded (gzip): ours $ours s, go tool pprof -raw $theirs s: ${x}x"
+	else
+		echo "read $mb MB decoded (gzip): ours $ours s (go not installed: apt-get install golang-go)"
+	fi
+	if [ -x /usr/bin/time ]; then
+		mb=$(wc -c < "$pp/p100.pb" | awk '{ printf "%.1f", $1 / 1048576 }')
+		kb=$( { /usr/bin/time -f %M "$SC" "$pp/p100.pb" > /dev/null; } 2>&1 | tail -n 1)
+		echo "$kb $mb" | awk '{ printf "read %s MB decoded: peak RSS %.1f MB, %.2fx the decoded size\n", $2, $1 / 1024, $1 / 1024 / $2 }'
+	fi
+else
+	echo "python3 not installed: the pprof read rows skipped"
+fi
+mb=$(wc -c < "$pp/demo8.perf" | awk '{ printf "%.1f", $1 / 1048576 }')
+f=$(best "$SC" "$pp/demo8.perf")
+p=$(best "$SC" --to=pprof "$pp/demo8.perf")
+echo "$p $f" | awk -v mb="$mb" '{ printf "write from perf script (%s MB): --to=pprof %s s, folded %s s: %.2fx\n", mb, $1, $2, $1 / $2 }'
+"$SC" "$pp/demo8.perf" > "$pp/demo8.folded"
+k=0; while [ $k -lt 64 ]; do sed "s/^/host$k;/" "$pp/demo8.folded"; k=$((k + 1)); done > "$pp/hosts.folded"
+mb=$(wc -c < "$pp/hosts.folded" | awk '{ printf "%.1f", $1 / 1048576 }')
+f=$(best "$SC" --format=folded "$pp/hosts.folded")
+p=$(best "$SC" --format=folded --to=pprof "$pp/hosts.folded")
+echo "$p $f" | awk -v mb="$mb" '{ printf "write from folded (%s MB): --to=pprof %s s, folded %s s: %.2fx\n", mb, $1, $2, $1 / $2 }'
+# Writing the summed stacks in each output: the same folded input (the
+# demo capture's stacks under 100 host roots: 74,300 distinct stacks,
+# 36 MB) to folded text (the baseline), --to=table and --to=speedscope;
+# the best of five interleaved runs each, wall time (reading and summing
+# included: what a user waits for).  Issue 20 wants speedscope within 2x
+# of folded: the ratio column.
+gzip -dc "$top/tests/data/demo-python-dwarf.collapsed-default.txt.gz" > "$dir/demo.folded"
+h=0
+while [ $h -lt 100 ]; do
+	sed "s/^/host$h;/" "$dir/demo.folded"
+	h=$((h + 1))
+done > "$dir/writers.folded"
+echo
+mb=$(wc -c < "$dir/writers.folded" | awk '{ printf "%.1f", $1 / 1048576 }')
+echo "stackcollapse outputs, $mb MB of folded stacks in ($(wc -l < "$dir/writers.folded") distinct)"
+printf '%-12s %9s %9s\n' output "best s" "x folded"
+best_to() {
+	for r in 1 2 3 4 5; do
+		for to in folded table speedscope; do
+			t=$(once "$SC" --format=folded --to=$to "$dir/writers.folded")
+			eval "cur=\${best_$to:-}"
+			if [ -z "$cur" ] || [ "$t" -lt "$cur" ]; then eval "best_$to=$t"; fi
+		done
+	done
+}
+best_to
+for to in folded table speedscope; do
+	eval "t=\$best_$to"
+	echo "$to $t $best_folded" | awk '{ printf "%-12s %9.3f %9.2f\n", $1, $2 / 1e9, $2 / $3 }'
+done

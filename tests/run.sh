@@ -241,6 +241,42 @@ for in in "$top"/tests/data/formats/*; do
 	check "$(basename "$in") --no-aggregate, merged" "$b.folded" "$tmp/out"
 done
 
+section "pprof: stackcollapse beside go tool pprof"
+# The Go profiles of tests/data/pprof-go listed again by `go tool pprof
+# -traces` (tests/pprof-expect.sh), every sample type, and folded by
+# stackcollapse: the same stacks and values.  The golden case
+# p20-pprof-go checks the recorded lists without go.  Then the other way:
+# what --to=pprof writes, listed by pprof, is the input's folded stacks.
+if command -v go > /dev/null 2>&1; then
+	pg=$top/tests/data/pprof-go
+	mkdir "$tmp/pprof"
+	if sh "$top/tests/pprof-expect.sh" "$pg" "$tmp/pprof" 2> "$tmp/err"; then
+		for e in "$tmp"/pprof/*.folded; do
+			b=$(basename "$e" .folded)
+			"$BIN/stackcollapse" --sample-type="${b#*-}" "$pg/${b%%-*}.pb.gz" \
+			    > "$tmp/out" 2>&1
+			check "pprof: $b against go tool pprof -traces" "$e" "$tmp/out"
+		done
+	else
+		fail "pprof: go tool pprof -traces" "$tmp/err"
+	fi
+	# stackcollapse --to=pprof read by pprof: the input's stacks and
+	# counts (inputs without C++ templates, whose names pprof shortens
+	# for display: std::vector<int>::push_back shows as
+	# std::vector::push_back).
+	for in in "$top/tests/data/demo-python-dwarf.perf.txt.gz" \
+	    "$pg/cpu-cpu.folded"; do
+		"$BIN/stackcollapse" "$in" > "$tmp/want" 2>&1
+		"$BIN/stackcollapse" --to=pprof "$in" > "$tmp/p.pb.gz" 2>&1
+		HOME=$tmp go tool pprof -traces "$tmp/p.pb.gz" 2> "$tmp/err" |
+		    awk -f "$top/tests/pprof-traces.awk" | LC_ALL=C sort > "$tmp/out"
+		check "pprof: go tool pprof -traces on --to=pprof of $(basename "$in")" \
+		    "$tmp/want" "$tmp/out"
+	done
+else
+	echo "SKIP pprof against go tool pprof: go not installed (apt-get install golang-go)"
+fi
+
 section "flamegraph-svg against flamegraph.pl (frames)"
 # tests/flamegraph/expected holds the frames of flamegraph.pl's SVGs for the
 # cases in tests/flamegraph/cases.tsv (tests/record-flamegraph.sh made them).
@@ -258,10 +294,49 @@ else
 	done < "$tmp/fgcases"
 fi
 
+section "speedscope: stackcollapse --to=speedscope against speedscope's schema"
+# speedscope's npm package ships the schema of its file format and the
+# built app (.ci/run installs it outside the checkout; SPEEDSCOPE_DIR
+# names the package's folder).  tests/speedscope/check.js validates our
+# files against the schema and decodes their samples back to the folded
+# stacks of the same input: real captures of every driver and format,
+# and hostile names.
+SPEEDSCOPE_DIR=${SPEEDSCOPE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/flametools-npm/node_modules/speedscope}
+schema=$SPEEDSCOPE_DIR/dist/release/file-format-schema.json
+if [ ! -f "$schema" ] || ! command -v node > /dev/null 2>&1; then
+	printf 'SKIP speedscope schema: needs node and %s (npm install speedscope)\n' "$schema"
+else
+	mkdir -p "$tmp/ss"
+	set --
+	for in in "$top"/tests/inputs/*.perf.txt "$top"/tests/inputs/folded/*.folded \
+	    "$top"/tests/data/*.perf.txt.gz "$top"/tests/data/formats/*; do
+		case $in in *formats/*.folded) continue ;; esac
+		b=$tmp/ss/$(basename "$in")
+		# an input stackcollapse refuses (host2's format cannot be told) has neither
+		"$BIN/stackcollapse" "$in" > "$b.folded" 2>/dev/null || continue
+		"$BIN/stackcollapse" --to=speedscope "$in" > "$b.json" 2>/dev/null
+		set -- "$@" "$(basename "$in")" "$b.json" "$b.folded"
+	done
+	printf 'a;"q\\\\";</script><script>alert(1) 1\nn\000ul;e\033[1m\177;t\tab;]]> 2\n' > "$tmp/ss/hostile"
+	"$BIN/stackcollapse" --to=speedscope --unit=nanoseconds "$tmp/ss/hostile" > "$tmp/ss/hostile.json"
+	"$BIN/stackcollapse" "$tmp/ss/hostile" > "$tmp/ss/hostile.folded"
+	set -- "$@" hostile "$tmp/ss/hostile.json" "$tmp/ss/hostile.folded"
+	node "$top/tests/speedscope/check.js" "$schema" "$@" > "$tmp/ss.out" 2>&1
+	while read -r verdict name; do
+		case $verdict in
+		ok) pass ;;
+		FAIL) fail "$name" ;;
+		esac
+	done < "$tmp/ss.out"
+	grep -q '^done$' "$tmp/ss.out" || fail "speedscope: check.js did not finish" "$tmp/ss.out"
+fi
+
 section "browser tests (headless Chromium)"
 # tests/browser drives Chromium over the DevTools protocol (no npm
 # packages): hover, zoom, search, URL state, hostile names, screenshots;
-# for timelines also wheel, drags, selection and the linked views.
+# for timelines also wheel, drags, selection and the linked views; and
+# stackcollapse --to=speedscope's file and spanlayout --to=chrome's trace
+# opened in speedscope's own app.
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$CHROMIUM" ] || ! command -v node > /dev/null 2>&1; then
 	printf 'SKIP browser tests: needs node and chromium (apt-get install chromium)\n'
@@ -282,8 +357,15 @@ else
 		    fail "browser: $suite did not finish" "$tmp/browser.out"
 	}
 	browser_suite flamegraph.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
+	browser_suite diff.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
 	browser_suite timeline.test.js "$BIN" "$tmp/browser" \
 	    "$top/tests/inputs/timeline" "$CHROMIUM"
+	if [ -f "$SPEEDSCOPE_DIR/dist/release/index.html" ]; then
+		browser_suite speedscope.test.js "$BIN" "$tmp/browser" \
+		    "$SPEEDSCOPE_DIR" "$top/tests/inputs/timeline" "$CHROMIUM"
+	else
+		printf 'SKIP speedscope app: needs %s (npm install speedscope)\n' "$SPEEDSCOPE_DIR"
+	fi
 fi
 
 section "trace-record and libtracerecord"

@@ -67,6 +67,7 @@ emit(struct flame *f, const struct open *o, uint32_t depth, long double etime)
 	fr->etime = etime;
 	fr->delta = o->delta;
 	fr->has_delta = o->has_delta;
+	fr->diff = 0;
 }
 
 /* Length of the common prefix of a and b, both at least n bytes. */

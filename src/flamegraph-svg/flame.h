@@ -23,6 +23,7 @@ struct frame {
 	long double stime, etime;
 	long double delta;	/* differential: after - before */
 	int has_delta;
+	uint32_t diff;		/* --diff: 1 + index in diff->fr; 0 for none */
 };
 
 struct flame {
@@ -32,6 +33,7 @@ struct flame {
 	long double total;	/* sum of the counts (the after counts) */
 	long double maxdelta;	/* largest |delta| of a line, at least 1 */
 	int differential;
+	const struct diff *diff;	/* --diff (diff.h), or NULL */
 	/* the lines, kept until flame_build */
 	struct arena lines_arena;
 	struct line_ref { const char *s; uint32_t n; } *lines;

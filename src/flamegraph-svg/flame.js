@@ -38,6 +38,7 @@ function samples(v) {
 function title(f) { return f.title || (f.title = titleOf(f)); }
 function titleOf(f) {
 	if (f.attr && f.attr.title !== undefined) return f.attr.title;
+	if (D.diff) return diffTitle(f, D.diff, f.df);
 	var c = samples(f.n * D.factor) + " " + D.countname + ", ";
 	if (f === rootFrame) return "all (" + c + "100%)";
 	var t = f.name + " (" + c + fixed(100 * +fixed(f.n * D.factor, 0) / (total * D.factor), 2) + "%";
@@ -45,6 +46,32 @@ function titleOf(f) {
 		var d = D.negate ? -f.d : f.d;
 		t += "; " + (d > 0 ? "+" : "") + fixed(100 * d / (total * D.factor), 2) + "%";
 	}
+	return t + ")";
+}
+/* A --diff frame's title, as diff.c's diff_title writes it. */
+function diffTitle(f, X, i) {
+	var b = X.b[i], a = X.a[i], t = f.name + " (";
+	function side(v, all) {
+		return samples(v * D.factor) + " " + D.countname + ", " + fixed(all > 0 ? 100 * v / all : 0, 2) + "%";
+	}
+	function signed(v) {
+		if (Math.abs(v) >= 1e12) return v > 0 ? "+>1e12" : "-<1e12";
+		var s = fixed(v, 2);
+		return /^-?0\.00$/.test(s) ? "0.00" : (v > 0 ? "+" : "") + s;
+	}
+	function change(vb, va) {
+		var c;
+		if (X.norm) {
+			vb = X.tb > 0 ? vb / X.tb : 0;
+			va = X.ta > 0 ? va / X.ta : 0;
+			c = signed(100 * (va - vb)) + " points";
+		} else c = (va > vb ? "+" : "") + samples((va - vb) * D.factor) + " " + D.countname;
+		return c + ", " + (vb > 0 ? signed(100 * (va - vb) / vb) + "%" : "new");
+	}
+	if (a === 0 || b === 0)
+		return t + (a === 0 ? "only in before: " + side(b, X.tb) : "only in after: " + side(a, X.ta)) + ")";
+	t += "before: " + side(b, X.tb) + "; after: " + side(a, X.ta) + "; " + change(b, a);
+	if (X.sb[i] > 0 || X.sa[i] > 0) t += "; self: " + change(X.sb[i], X.sa[i]);
 	return t + ")";
 }
 /* Whole numbers written as VLQ (see svg.c): those of a, from a[at[0]]
@@ -118,12 +145,17 @@ function load() {
 				title: "", hit: false, chars: -1, label: ""
 			};
 			if (D.delta && D.delta[i] !== null) f.d = D.delta[i];
+			if (D.diff) f.df = i;
 			end = f.s + f.n;
 			list.push(f);
 			frames.push(f);
 		}
 		rows.push({ y: D.rowy[0] + r * D.rowy[1], frames: list });
 	}
+	/* --diff's counts: VLQ strings when whole, as D.n (diff.c) */
+	if (D.diff) ["b", "a", "sb", "sa"].forEach((k) => {
+		if (typeof D.diff[k] === "string") D.diff[k] = vlq(D.diff[k]);
+	});
 	rootFrame = zoomed = frames[0];
 	rootFrame.name = "all";
 }

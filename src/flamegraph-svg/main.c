@@ -22,6 +22,7 @@
 #include "../lib/num.h"
 #include "../lib/opt.h"
 #include "../lib/out.h"
+#include "diff.h"
 #include "flame.h"
 #include "svg.h"
 #include "timeline.h"
@@ -37,6 +38,10 @@ static const char usage_text[] =
 "                      [--flamechart] [--negate] [--notes TEXT] [--total N]\n"
 "                      [--factor F] [--sort name|weight] [--cp]\n"
 "                      [--palfile FILE] [--nameattr FILE] [--gzip] [FILE...]\n"
+"       flamegraph-svg --diff [--diff-width=after|before|max]\n"
+"                      [--diff-palette=rg|cb] [--diff-clamp PCT]\n"
+"                      [--normalize | --no-normalize] [OPTIONS] BEFORE AFTER\n"
+"       flamegraph-svg --diff [OPTIONS] [DIFF_FILE]\n"
 "       flamegraph-svg [--timeline] [--title TEXT] [--subtitle TEXT]\n"
 "                      [--width PX] [--height PX] [--minwidth PX|N%] [FILE]\n"
 "\n"
@@ -75,6 +80,15 @@ static const char usage_text[] =
 "  --sort name|weight callees in name order (default, flamegraph.pl's) or\n"
 "                     heaviest first\n"
 "  --timeline         draw a timeline even without the spanlayout header\n"
+"  --diff             BEFORE against AFTER (two folded files, or one of\n"
+"                     \"STACK BEFORE AFTER\" lines): every frame of both,\n"
+"                     coloured by the change of its self share\n"
+"  --diff-width=SIDE  widths by after (default), before, or max of both\n"
+"  --diff-palette=P   rg: green less, red more (default); cb: blue less,\n"
+"                     orange more\n"
+"  --diff-clamp PCT   change drawn at full colour (default 100)\n"
+"  --normalize        --diff: compare shares of each total (default)\n"
+"  --no-normalize     --diff: compare raw counts\n"
 "  -h, --help         show this help and exit\n"
 "  -V, --version      show the version and exit\n";
 
@@ -178,8 +192,11 @@ timeline(struct input *in, struct svg_opts *o)
 struct opts {
 	struct svg_opts svg;
 	struct flame_opts flame;
+	struct diff_opts diff;
 	const char *bg, *palfile, *nameattr_file;
 	int gzip, force_timeline;
+	int is_diff;		/* --diff */
+	int diff_opt;		/* a --diff-* or --[no-]normalize was given */
 };
 
 enum {
@@ -187,7 +204,8 @@ enum {
 	O_FONTTYPE, O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE,
 	O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_REVERSE, O_INVERTED,
 	O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR, O_SORT,
-	O_CP, O_PALFILE, O_NAMEATTR, O_GZIP, O_TIMELINE,
+	O_CP, O_PALFILE, O_NAMEATTR, O_GZIP, O_TIMELINE, O_DIFF,
+	O_DIFF_CLAMP, O_DIFF_PALETTE, O_DIFF_WIDTH, O_NORMALIZE, O_NO_NORMALIZE,
 };
 
 static const struct option longopts[] = {
@@ -195,6 +213,10 @@ static const struct option longopts[] = {
 	{ "colors", required_argument, NULL, O_COLORS },
 	{ "countname", required_argument, NULL, O_COUNTNAME },
 	{ "cp", no_argument, NULL, O_CP },
+	{ "diff", no_argument, NULL, O_DIFF },
+	{ "diff-clamp", required_argument, NULL, O_DIFF_CLAMP },
+	{ "diff-palette", required_argument, NULL, O_DIFF_PALETTE },
+	{ "diff-width", required_argument, NULL, O_DIFF_WIDTH },
 	{ "factor", required_argument, NULL, O_FACTOR },
 	{ "flamechart", no_argument, NULL, O_FLAMECHART },
 	{ "fontsize", required_argument, NULL, O_FONTSIZE },
@@ -209,6 +231,8 @@ static const struct option longopts[] = {
 	{ "nameattr", required_argument, NULL, O_NAMEATTR },
 	{ "nametype", required_argument, NULL, O_NAMETYPE },
 	{ "negate", no_argument, NULL, O_NEGATE },
+	{ "no-normalize", no_argument, NULL, O_NO_NORMALIZE },
+	{ "normalize", no_argument, NULL, O_NORMALIZE },
 	{ "notes", required_argument, NULL, O_NOTES },
 	{ "palfile", required_argument, NULL, O_PALFILE },
 	{ "random", no_argument, NULL, O_RANDOM },
@@ -269,6 +293,44 @@ parse_options(int argc, char **argv, struct opts *op)
 			break;
 		case O_NAMEATTR:
 			op->nameattr_file = optarg;
+			break;
+		case O_DIFF:
+			op->is_diff = 1;
+			break;
+		case O_DIFF_CLAMP:
+			/* 0 would make every change infinitely strong */
+			if ((op->diff.clamp = number_arg("--diff-clamp", optarg,
+			    0)) == 0)
+				die(EXIT_USAGE, "--diff-clamp takes a percentage "
+				    "greater than 0, not \"%s\"", optarg);
+			op->diff_opt = 1;
+			break;
+		case O_DIFF_PALETTE:
+			if (strcmp(optarg, "rg") == 0)
+				op->diff.palette = DIFF_RG;
+			else if (strcmp(optarg, "cb") == 0)
+				op->diff.palette = DIFF_CB;
+			else
+				die(EXIT_USAGE, "--diff-palette takes rg or cb, not "
+				    "\"%s\"", optarg);
+			op->diff_opt = 1;
+			break;
+		case O_DIFF_WIDTH:
+			if (strcmp(optarg, "after") == 0)
+				op->diff.width = DIFF_AFTER;
+			else if (strcmp(optarg, "before") == 0)
+				op->diff.width = DIFF_BEFORE;
+			else if (strcmp(optarg, "max") == 0)
+				op->diff.width = DIFF_MAX;
+			else
+				die(EXIT_USAGE, "--diff-width takes after, before or "
+				    "max, not \"%s\"", optarg);
+			op->diff_opt = 1;
+			break;
+		case O_NORMALIZE:
+		case O_NO_NORMALIZE:
+			op->diff.normalize = ch == O_NORMALIZE;
+			op->diff_opt = 1;
 			break;
 		case O_COUNTNAME:
 			o->countname = optarg;
@@ -355,6 +417,13 @@ parse_options(int argc, char **argv, struct opts *op)
 			opt_fail(ch, argv, usage_text);
 		}
 	}
+	if (op->diff_opt && !op->is_diff)
+		die(EXIT_USAGE, "--diff-width, --diff-palette, --diff-clamp and "
+		    "--[no-]normalize go with --diff");
+	if (op->is_diff && (op->force_timeline ||
+	    op->flame.order == ORDER_INPUT))
+		die(EXIT_USAGE, "--diff draws a flame graph: not with --timeline "
+		    "or --flamechart");
 }
 
 /* --bgcolors' names: flamegraph.pl's gradients. */
@@ -439,6 +508,64 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 	return status;
 }
 
+/*
+ * --diff: BEFORE and AFTER (two operands), or one file (or standard
+ * input) of "STACK BEFORE AFTER" lines, merged and drawn (diff.h).  The
+ * first input is already open as in.
+ */
+static int
+diff_graph(struct input *in, int argc, char **argv, struct opts *op)
+{
+	struct svg_opts *o = &op->svg;
+	struct flame f;
+	struct diff d;
+	uint64_t nbad = 0;
+	size_t elided;
+	int status = 0, r;
+
+	if (argc > 2)
+		die(EXIT_USAGE, "--diff takes BEFORE and AFTER, or one file of "
+		    "\"STACK BEFORE AFTER\" lines, not %d files", argc);
+	diff_init(&d, &op->diff);
+	for (int i = 0; i < (argc ? argc : 1); i++) {
+		if (i && input_open(in, argv[i], "\n") < 0) {
+			status = EXIT_INPUT;
+			continue;
+		}
+		if (diff_read(&d, in, argc == 2 ? i : DIFF_BOTH, &nbad) < 0)
+			status = EXIT_INPUT;
+		input_close(in);
+	}
+	flame_init(&f);
+	if (o->title == NULL)
+		o->title = o->inverted ? "Differential Icicle Graph" :
+		    "Differential Flame Graph";
+	if ((r = diff_build(&d, &f, op->flame.reverse)) < 0)
+		die(EXIT_INPUT, "the counts of one side add up to 2^64 or more");
+	if (r > 0)
+		warn_msg("%s is empty: widths by the larger of both",
+		    op->diff.width == DIFF_AFTER ? "AFTER" : "BEFORE");
+	if (f.total <= 0) {
+		warn_msg("no stack counts found");
+		svg_write_empty(o);
+		out_flush();
+		flame_free(&f);
+		diff_free(&d);
+		return status ? status : EXIT_USAGE;
+	}
+	diff_summary(&d, o);
+	o->subtitle = d.summary;
+	f.diff = &d;
+	elided = svg_write(&f, o);
+	out_flush();
+	if (elided)
+		warn_msg("left out %zu frame%s narrower than --minwidth", elided,
+		    elided == 1 ? "" : "s");
+	flame_free(&f);
+	diff_free(&d);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -451,6 +578,7 @@ main(int argc, char **argv)
 			.pal = PAL_HOT, .shade = SHADE_NAME, .factor = 1,
 		},
 		.flame = { ORDER_NAME, 0, 0 },
+		.diff = { DIFF_AFTER, DIFF_RG, 1, 100 },
 	};
 	struct palmap pm;
 	struct nameattr na;
@@ -485,13 +613,15 @@ main(int argc, char **argv)
 		input_close(&in);
 		return EXIT_INPUT;
 	}
-	if (op.force_timeline || timeline_detect(head, headlen)) {
+	if (!op.is_diff && (op.force_timeline ||
+	    timeline_detect(head, headlen))) {
 		if (argc > 1)
 			die(EXIT_USAGE, "a timeline is drawn from one file, not %d",
 			    argc);
 		return timeline(&in, &op.svg);
 	}
-	status = flame_graph(&in, argc, argv, &op);
+	status = op.is_diff ? diff_graph(&in, argc, argv, &op) :
+	    flame_graph(&in, argc, argv, &op);
 	if (op.palfile)
 		palmap_free(&pm);
 	if (op.nameattr_file)

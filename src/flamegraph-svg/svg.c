@@ -12,6 +12,7 @@
 #include "../lib/out.h"
 #include "../lib/xmlesc.h"
 #include "color.h"
+#include "diff.h"
 #include "flame_js.h"
 #include "svg.h"
 
@@ -365,6 +366,12 @@ out_vlq(uint64_t v)
 	} while (v);
 }
 
+void
+svg_vlq(uint64_t v)
+{
+	out_vlq(v);
+}
+
 /*
  * The frames as data, for the script: the static frames above are the
  * picture for viewers without scripts, and the script never reads them.
@@ -572,6 +579,8 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		}
 		out_char(']');
 	}
+	if (f->diff)
+		diff_data(f->diff, f);
 	out_str(",\n\"attrs\":{");
 	for (i = 0, k = 0; d->attrs && i < nnames; i++) {
 		const struct frame_attrs *a = d->attrs[ord[i]];
@@ -647,6 +656,16 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	g->height = (depthmax + 1) * g->fh + g->ypad1 + g->ypad2;
 	if (o->subtitle && *o->subtitle)
 		g->height += fs * 2;
+	/*
+	 * A --diff graph has its legend on a row of its own, under the
+	 * subtitle; flamegraph.pl draws an icicle's first row over the
+	 * subtitle, this one starts below both.
+	 */
+	if (f->diff) {
+		g->height += fs * 2;
+		if (o->inverted)
+			g->ypad1 += fs * 4;
+	}
 	pnum(g->label_y, 3 + (o->frameheight - FRAMEPAD) / 2);
 	return elided;
 }
@@ -682,11 +701,14 @@ write_head(const struct svg_opts *o, const struct geom *g, const char *id)
 	svg_head_end(o, id, NULL, o->fontsize * 4);
 }
 
-/* A frame's <title>: its attribute's, or name, count, share and delta. */
+/*
+ * A frame's <title>: its attribute's, or name, count, share and delta,
+ * or name and --diff's (diff.c).
+ */
 static void
-frame_title(const struct svg_opts *o, const struct geom *g,
-    const struct frame *fr, long double etime, const char *name,
-    size_t shown, int root, const struct frame_attrs *attrs)
+frame_title(const struct flame *f, const struct svg_opts *o,
+    const struct geom *g, const struct frame *fr, long double etime,
+    const char *name, size_t shown, int root, const struct frame_attrs *attrs)
 {
 	/* "%.0Lf" of any long double: --factor may be up to 1e308 */
 	char samples[LDBL_MAX_10_EXP + 3], b[32];
@@ -699,6 +721,12 @@ frame_title(const struct svg_opts *o, const struct geom *g,
 		snprintf(samples, sizeof samples, "%.0Lf", count);
 	if (attrs && attrs->title) {
 		xml_out(attrs->title, strlen(attrs->title));
+	} else if (fr->diff) {
+		if (root)
+			out_str("all");
+		else
+			xml_out(name, shown);
+		diff_title(f->diff, &f->diff->fr[fr->diff - 1], o);
 	} else if (root) {
 		out_str("all (");
 		out_samples(samples);
@@ -750,6 +778,8 @@ frame_color(const struct flame *f, const struct svg_opts *o,
 		return (struct rgb){ 200, 200, 200 };
 	if (fr->has_delta)
 		return color_delta(fr->delta, f->maxdelta, o->negate);
+	if (fr->diff)
+		return diff_color(f->diff, &f->diff->fr[fr->diff - 1], o->negate);
 	if (o->palmap)
 		return palmap_get(o->palmap, name, nlen, o->pal, o->shade);
 	return color_frame(o->pal, o->shade, name, nlen);
@@ -821,7 +851,7 @@ write_frame(const struct flame *f, const struct svg_opts *o,
 		out_char('"');
 	}
 	out_str("><title>");
-	frame_title(o, g, fr, etime, name, shown, root, attrs);
+	frame_title(f, o, g, fr, etime, name, shown, root, attrs);
 	out_str("</title><rect x=\"");
 	out_str(trim0(x1s));
 	out_str("\" width=\"");
@@ -909,6 +939,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 
 	content_id(f, id);
 	write_head(o, &g, id);
+	if (f->diff)
+		diff_legend(f->diff, o, id, o->fontsize * 6, o->negate);
 	m.fd = xmalloc((f->nframes + 1) * sizeof *m.fd);
 	intern_init(&m.names);
 	intern_init(&m.colors);

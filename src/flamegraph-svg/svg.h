@@ -75,6 +75,12 @@ uint64_t svg_id_add(uint64_t h, const char *name, size_t n, const void *v,
     size_t vn);
 void svg_id(char *buf, const char *prefix, uint64_t h);
 
+/*
+ * A whole number as base-64 digits, five bits a digit, lowest first, the
+ * digits of 32 and up saying that more follow (flame.js's vlq reads it).
+ */
+void svg_vlq(uint64_t v);
+
 /* The graph flamegraph.pl writes for empty input, with its message. */
 void svg_write_empty(const struct svg_opts *o);
 

@@ -97,13 +97,21 @@ out_flush(void)
 int
 out_gzip(void)
 {
+	return out_gzip_level(9);
+}
+
+int
+out_gzip_level(int level)
+{
 #ifdef HAVE_ZLIB
 	gz = xcalloc(1, sizeof *gz);
 	/* 15 + 16: a gzip wrapper, so the file is a .svgz browsers open. */
-	if (deflateInit2(gz, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(gz, level, Z_DEFLATED, 15 + 16, 9,
+	    Z_DEFAULT_STRATEGY) != Z_OK)
 		die(EXIT_INPUT, "cannot start gzip compression");
 	return 0;
 #else
+	(void)level;
 	return -1;
 #endif
 }

@@ -35,5 +35,10 @@ void out_flush(void);
  * once, at the end.
  */
 int out_gzip(void);
+/*
+ * The same at zlib's level 1 (fastest) to 9 (smallest; out_gzip's): a
+ * profile written for a server (pprof) wants speed, as Go's own writer.
+ */
+int out_gzip_level(int level);
 
 #endif

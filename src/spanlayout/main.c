@@ -9,7 +9,11 @@
  *
  *	uftrace dump --chrome | spanlayout | flamegraph-svg > trace.svg
  *
- * or, with --fold, folded stacks weighted by nanoseconds of self time.
+ * or, with --fold, folded stacks weighted by nanoseconds of self time;
+ * or, with --to=chrome, the spans as Chrome trace events (chromeout.c)
+ * for Perfetto's UI:
+ *
+ *	trace-record -o run.spans ./prog && spanlayout --to=chrome run.spans > run.json
  * What was repaired (orphans, cycles, unmatched ends) is summed up on
  * stderr; what cannot be laid out right (duplicate ids, bad numbers,
  * broken JSON) stops the run with the place it was found.
@@ -23,13 +27,14 @@
 #include "../lib/opt.h"
 #include "../lib/out.h"
 #include "../lib/spans.h"
+#include "chromeout.h"
 #include "fold.h"
 #include "layout.h"
 #include "spanset.h"
 
 static const char usage_text[] =
 "usage: spanlayout [--format=auto|spans|chrome|tidb] [--by-track | --together]\n"
-"                  [--fold[=self|total]] [FILE...]\n"
+"                  [--fold[=self|total] | --to=layout|chrome] [FILE...]\n"
 "\n"
 "Lay out spans into rows (see spanlayout(1), spans(5)).\n"
 "\n"
@@ -40,6 +45,9 @@ static const char usage_text[] =
 "                     parent is on another track; else --by-track)\n"
 "  --fold[=self]      write folded stacks weighted by self time (ns)\n"
 "  --fold=total       ... weighted by whole duration (ns)\n"
+"  --to=chrome        write the spans as Chrome trace events (JSON) for\n"
+"                     Perfetto, chrome://tracing or speedscope\n"
+"  --to=layout        write the layout (default)\n"
 "  -h, --help         show this help and exit\n"
 "  -V, --version      show the version and exit\n";
 
@@ -127,8 +135,11 @@ summary(const struct spanset *s, const struct tree *t)
 		warn_msg("... and %llu more cycles", (unsigned long long)(t->cycles - 5));
 }
 
-/* What is written: the layout, or folded stacks by self or total time. */
-enum output { OUT_LAYOUT, OUT_FOLD_SELF, OUT_FOLD_TOTAL };
+/*
+ * What is written: the layout, folded stacks by self or total time, or
+ * the spans as Chrome trace events.
+ */
+enum output { OUT_LAYOUT, OUT_FOLD_SELF, OUT_FOLD_TOTAL, OUT_CHROME };
 
 struct options {
 	enum span_format fmt;
@@ -136,13 +147,14 @@ struct options {
 	enum output output;
 };
 
-enum { OPT_FOLD = 256 };
+enum { OPT_FOLD = 256, OPT_TO };
 
 static const struct option longopts[] = {
 	{ "by-track", no_argument, NULL, 't' },
 	{ "fold", optional_argument, NULL, OPT_FOLD },
 	{ "format", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "to", required_argument, NULL, OPT_TO },
 	{ "together", no_argument, NULL, 'T' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -159,7 +171,7 @@ static const char *const formats[] = {
 static void
 parse_options(int *argcp, char ***argvp, struct options *o)
 {
-	int ch;
+	int ch, to = 0, fold = 0;
 	size_t i;
 
 	*o = (struct options){ FMT_AUTO, BANDS_AUTO, OUT_LAYOUT };
@@ -188,6 +200,7 @@ parse_options(int *argcp, char ***argvp, struct options *o)
 			puts("spanlayout (flametools) " FT_VERSION);
 			exit(fflush(stdout) == 0 ? 0 : EXIT_INPUT);
 		case OPT_FOLD:
+			fold = 1;
 			if (optarg == NULL || strcmp(optarg, "self") == 0)
 				o->output = OUT_FOLD_SELF;
 			else if (strcmp(optarg, "total") == 0)
@@ -196,10 +209,23 @@ parse_options(int *argcp, char ***argvp, struct options *o)
 				die(EXIT_USAGE, "--fold takes self or total, not \"%s\"",
 				    optarg);
 			break;
+		case OPT_TO:
+			to = 1;
+			if (strcmp(optarg, "layout") == 0)
+				o->output = OUT_LAYOUT;
+			else if (strcmp(optarg, "chrome") == 0)
+				o->output = OUT_CHROME;
+			else
+				die(EXIT_USAGE, "--to takes layout or chrome, not "
+				    "\"%s\"", optarg);
+			break;
 		default:
 			opt_fail(ch, *argvp, usage_text);
 		}
 	}
+	/* Two outputs asked for: which one the user meant is not ours to guess. */
+	if (to && fold)
+		die(EXIT_USAGE, "--fold and --to name two outputs; give one");
 	*argcp -= optind;
 	*argvp += optind;
 }
@@ -223,6 +249,10 @@ write_output(const struct tree *t, const struct spanset *s,
 {
 	uint32_t *row, rows;
 
+	if (o->output == OUT_CHROME) {
+		chrome_write(s);
+		return;
+	}
 	if (o->output != OUT_LAYOUT) {
 		if (fold_write(t, s, o->output == OUT_FOLD_TOTAL,
 		    o->bands == BANDS_BY_TRACK) < 0)

@@ -17,6 +17,13 @@
  *   parent is the latest-starting span that is still open when it starts
  *   (equal starts: the longer is the parent; equal too: the earlier in
  *   the file).  Ids are positions in the run, from 1.
+ *   What spanlayout --to=chrome writes (chromeout.h) is taken back: an
+ *   event's "spanlayout" member gives its span's id, parent and track as
+ *   they were, and "open": true its open flag, so that spans laid out
+ *   through Chrome's format lay out the same.  The key is our program's
+ *   name, so that no other producer's members are taken for ours (nor
+ *   args at all); a bad value in it is an error.  The "comments" string of "metadata" is spanlayout's
+ *   comment lines, one a line.
  *
  * TiDB's trace ({"trace_id": N, "span_sets": [{"node_type": "TiKV",
  * "spans": [{"span_id", "parent_id", "begin_unix_time_ns", "duration_ns",
@@ -94,6 +101,7 @@ struct rd {
 	struct thread *thr;
 	size_t nthr, capthr;
 	uint32_t *thr_of;	/* per span of this file: its thread */
+	unsigned char *given;	/* per span of this file: GIVEN_* */
 	size_t capthr_of;
 	struct mtab mt_exact, mt_tid, mt_pid, mp;	/* thread, process names */
 	int64_t maxts;
@@ -180,13 +188,18 @@ scalar_text(struct rd *r, enum json_tok t, char *buf, size_t cap)
 	buf[n] = '\0';
 }
 
+/* What an event's "spanlayout" gave its span (chrome_finish must not redo). */
+enum { GIVEN_ID = 1, GIVEN_PARENT = 2, GIVEN_TRACK = 4, GIVEN_OPEN = 8 };
+
 struct event {
 	char ph[8];
 	char pid[64], tid[64];
-	char *name, *argname;
-	size_t namen, argn, namecap, argcap;
+	char *name, *argname, *track;
+	size_t namen, argn, trackn, namecap, argcap, trackcap;
 	int has_name, has_ts, has_dur;
 	int64_t ts, dur;
+	unsigned given;		/* GIVEN_*: the "spanlayout" member's members */
+	uint64_t id, parent;
 };
 
 static void
@@ -212,6 +225,39 @@ time_us(struct rd *r, enum json_tok t, const char *key, int64_t *v)
 	return jerr(r, msg);
 }
 
+/* An event's "spanlayout" member, whose first token t was read (chromeout.h). */
+static int
+read_ours(struct rd *r, struct event *ev, enum json_tok t)
+{
+	struct json *j = &r->j;
+	char k[16];
+	int m;
+
+	if (t != JSON_OBJ)
+		return jerr(r, "the event's \"spanlayout\" is not an object");
+	while ((m = member(r, k, sizeof k, &t)) > 0) {
+		if (strcmp(k, "id") == 0 || strcmp(k, "parent") == 0) {
+			int id = k[0] == 'i';
+
+			if (t != JSON_NUM || json_u64(j->s, j->n,
+			    id ? &ev->id : &ev->parent) < 0 || (id && ev->id == 0))
+				return jerr(r, id ? "bad \"spanlayout\" id (want a "
+				    "number from 1)" : "bad \"spanlayout\" parent "
+				    "(want a number)");
+			ev->given |= id ? GIVEN_ID : GIVEN_PARENT;
+		} else if (strcmp(k, "track") == 0 && t == JSON_STR) {
+			grab(j, &ev->track, &ev->trackn, &ev->trackcap);
+			ev->given |= GIVEN_TRACK;
+		} else if (strcmp(k, "open") == 0 && (t == JSON_TRUE ||
+		    t == JSON_FALSE)) {
+			if (t == JSON_TRUE)
+				ev->given |= GIVEN_OPEN;
+		} else if (json_skip(j, t) < 0)
+			return jerr(r, NULL);
+	}
+	return m;
+}
+
 /* The fields of one event object, whose '{' was read. */
 static int
 read_event(struct rd *r, struct event *ev)
@@ -224,6 +270,7 @@ read_event(struct rd *r, struct event *ev)
 	ev->ph[0] = ev->pid[0] = ev->tid[0] = '\0';
 	ev->has_name = ev->has_ts = ev->has_dur = 0;
 	ev->argn = 0;
+	ev->given = 0;
 
 	while ((m = member(r, k, sizeof k, &t)) > 0) {
 		if (strcmp(k, "ph") == 0 && t == JSON_STR)
@@ -243,7 +290,10 @@ read_event(struct rd *r, struct event *ev)
 			scalar_text(r, t, ev->pid, sizeof ev->pid);
 		else if (strcmp(k, "tid") == 0)
 			scalar_text(r, t, ev->tid, sizeof ev->tid);
-		else if (strcmp(k, "args") == 0 && t == JSON_OBJ) {
+		else if (strcmp(k, "spanlayout") == 0) {
+			if (read_ours(r, ev, t) < 0)
+				return -1;
+		} else if (strcmp(k, "args") == 0 && t == JSON_OBJ) {
 			while ((t = json_next(j)) == JSON_KEY) {
 				int isname = strcmp(j->s, "name") == 0;
 
@@ -295,9 +345,22 @@ new_span(struct rd *r, uint32_t thr, int64_t start, const struct event *ev)
 	if (k >= r->capthr_of) {
 		r->capthr_of = r->capthr_of ? r->capthr_of * 2 : 4096;
 		r->thr_of = xrealloc(r->thr_of, r->capthr_of * sizeof *r->thr_of);
+		r->given = xrealloc(r->given, r->capthr_of);
 	}
 	r->thr_of[k] = thr;
-	sp->id = r->s->n;
+	r->given[k] = (unsigned char)ev->given;
+	sp->id = ev->given & GIVEN_ID ? ev->id : r->s->n;
+	sp->parent = ev->given & GIVEN_PARENT ? ev->parent : 0;
+	if (ev->given & GIVEN_TRACK) {
+		/* As spans(5) reads a TRACK: never empty, no tab or newline. */
+		label_safe(ev->track);
+		sp->track = intern_put(&r->s->tracks, ev->trackn ? ev->track : "-",
+		    ev->trackn ? ev->trackn : 1, NULL);
+	}
+	if (ev->given & GIVEN_OPEN) {
+		sp->flags |= SPAN_OPEN;
+		r->s->open_spans++;
+	}
 	sp->start = start;
 	sp->line = r->j.line;
 	sp->name = intern_put(&r->s->names, ev->has_name ? ev->name : "",
@@ -413,6 +476,7 @@ chrome_events(struct rd *r)
 		ret = t == JSON_ERR ? jerr(r, NULL) : jerr(r, "trace event is not an object");
 	free(ev.name);
 	free(ev.argname);
+	free(ev.track);
 	return ret;
 }
 
@@ -464,12 +528,23 @@ chrome_finish(struct rd *r)
 	}
 	if (ret < 0)
 		return -1;
-	label = xmalloc((r->nthr + 1) * sizeof *label);
+	/*
+	 * A thread's label, for its spans with no track given; interned in
+	 * thread order as before, and only when used, so that tracks given
+	 * keep the ids they had where they were written.
+	 */
+	label = xcalloc(r->nthr + 1, sizeof *label);
+	for (size_t i = 0; i < n; i++)
+		if (!(r->given[i] & GIVEN_TRACK))
+			label[r->thr_of[i]] = 1;
 	for (size_t i = 0; i < r->nthr; i++) {
 		const struct thread *th = &r->thr[i];
 		char key[130], buf[512];
 		size_t pn = strlen(th->pid), tn = strlen(th->tid);
 		const char *nm;
+
+		if (!label[i])
+			continue;
 
 		memcpy(key, th->pid, pn);
 		key[pn] = '\0';
@@ -498,7 +573,8 @@ chrome_finish(struct rd *r)
 	for (size_t i = 0; i < n; i++) {
 		struct span *sp = &s->v[r->first + ord[i]];
 
-		sp->track = label[r->thr_of[ord[i]]];
+		if (!(r->given[ord[i]] & GIVEN_TRACK))
+			sp->track = label[r->thr_of[ord[i]]];
 		if (i > 0 && r->thr_of[ord[i]] != r->thr_of[ord[i - 1]])
 			top = 0;
 		while (top > 0) {
@@ -509,7 +585,8 @@ chrome_finish(struct rd *r)
 				break;
 			top--;
 		}
-		sp->parent = top ? s->v[r->first + stack[top - 1]].id : 0;
+		if (!(r->given[ord[i]] & GIVEN_PARENT))
+			sp->parent = top ? s->v[r->first + stack[top - 1]].id : 0;
 		stack[top++] = ord[i];
 	}
 	free(ord);
@@ -624,7 +701,10 @@ tidb_sets(struct rd *r)
 	return 0;
 }
 
-/* The "metadata" object uftrace writes: its command line is kept. */
+/*
+ * The "metadata" object: uftrace's command line is kept, and the comment
+ * lines spanlayout --to=chrome wrote, one a line.
+ */
 static int
 chrome_metadata(struct rd *r)
 {
@@ -635,9 +715,18 @@ chrome_metadata(struct rd *r)
 		return json_skip(j, t) < 0 ? jerr(r, NULL) : 0;
 	while ((t = json_next(j)) == JSON_KEY) {
 		int cmd = strcmp(j->s, "command_line") == 0;
+		int comments = strcmp(j->s, "comments") == 0;
 
 		t = json_next(j);
-		if (cmd && t == JSON_STR) {
+		if (comments && t == JSON_STR) {
+			const char *p = j->s, *e = j->s + j->n, *nl;
+
+			for (; p <= e; p = nl + 1) {
+				nl = memchr(p, '\n', (size_t)(e - p));
+				nl = nl ? nl : e;
+				spanset_meta(r->s, p, (size_t)(nl - p));
+			}
+		} else if (cmd && t == JSON_STR) {
 			for (char *c = j->s; *c; c++)
 				if (*c == '\n' || *c == '\r')
 					*c = ' ';
@@ -727,6 +816,7 @@ spanset_read_json(struct spanset *s, struct input *in, enum span_format fmt)
 	json_free(&r.j);
 	free(r.thr);
 	free(r.thr_of);
+	free(r.given);
 	intern_free(&r.thrkeys);
 	mtab_free(&r.mt_exact);
 	mtab_free(&r.mt_tid);

@@ -3,7 +3,9 @@
  * formats with an unmistakable marker (an XML root, a CSV header, a
  * "Call graph:" line, a JSON key) come before the ones recognized by the
  * shape of their lines, and folded stacks, which almost anything can
- * resemble, come last.  perf has a driver of its own (perfrun.c) and no
+ * resemble, come last.  A binary format (pprof) comes first: it is tried
+ * on the raw head, before the text formats skip blank lines
+ * (fmt_guess_binary).  perf has a driver of its own (perfrun.c) and no
  * collapse function; folded input goes to the sink's merge whole.
  */
 #include <getopt.h>
@@ -29,21 +31,14 @@ static const struct format folded_format = {
 };
 
 static const struct format *const formats[] = {
-	&xctrace_format, &chrome_format, &vsprof_format, &vtune_format,
-	&ghcprof_format, &sample_format, &gopprof_format, &jstack_format,
-	&elfutils_format,
-	&faulthandler_format,
-	&perfsched_format,
-	&javaexc_format,
-	&ibmjava_format,
-	&instruments_format,
-	&ljp_format,
-	&xdebug_format,
-	&wcp_format,
-	&aix_format,
-	&vtunemc_format,
-	&gdb_format, &pmcstat_format, &bpftrace_format, &perf_format,
-	&stap_format, &dtrace_format, &folded_format,
+	&pprof_format, &xctrace_format, &chrome_format, &vsprof_format,
+	&vtune_format, &ghcprof_format, &sample_format, &gopprof_format,
+	&jstack_format, &elfutils_format, &faulthandler_format,
+	&perfsched_format, &javaexc_format, &ibmjava_format,
+	&instruments_format, &ljp_format, &xdebug_format, &wcp_format,
+	&aix_format, &vtunemc_format, &gdb_format, &pmcstat_format,
+	&bpftrace_format, &perf_format, &stap_format, &dtrace_format,
+	&folded_format,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -60,7 +55,16 @@ const struct format *
 fmt_guess(const char *p, size_t n)
 {
 	for (size_t i = 0; i < NFORMATS; i++)
-		if (formats[i]->detect(p, n))
+		if (!formats[i]->binary && formats[i]->detect(p, n))
+			return formats[i];
+	return NULL;
+}
+
+const struct format *
+fmt_guess_binary(const char *p, size_t n)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (formats[i]->binary && formats[i]->detect(p, n))
 			return formats[i];
 	return NULL;
 }

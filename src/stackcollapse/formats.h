@@ -41,7 +41,7 @@ struct sink {
 	struct merge m;		/* aggregated: summed, written sorted */
 	int noagg;		/* written at once, one line per stack */
 	int recursive;
-	int table;		/* written by table_write (--to=table) */
+	const struct fmt_run *run;	/* how to write the sums (--to) */
 	const struct reader *rd;	/* the input read, for messages */
 	int failed;		/* a sum did not fit: nothing is written */
 	char *buf;
@@ -58,10 +58,16 @@ void sink_put(struct sink *s, const char *st, size_t n, uint64_t count,
     int replace);
 /*
  * Write the aggregated stacks (nothing with noagg, with write 0, or after
- * a failure) and free.  Returns 0, or -1 when the table could not be
- * written (reported).
+ * a failure) and free.  Returns 0, or -1 when the table or the profile
+ * could not be written (reported).
  */
 int sink_finish(struct sink *s, int write);
+/*
+ * Write summed stacks as run asks (--to): folded text, the table of
+ * functions (table.c), a pprof profile (pprofout.c) or a speedscope file
+ * (speedscope.c).  Returns 0, or -1 after saying why nothing was written.
+ */
+int sink_write_sum(const struct folded_sum *a, const struct fmt_run *run);
 
 /* A stack of frames; index 0 is the bottom. */
 struct fstack {
@@ -135,6 +141,10 @@ struct fmt_run {
 	int noagg;		/* --no-aggregate */
 	int recursive;		/* --recursive */
 	int table;		/* --to=table: table_write, not folded text */
+	int pprof;		/* --to=pprof: pprof_write */
+	int speedscope;		/* --to=speedscope: speedscope_write */
+	const char *unit;	/* --unit: pprof_unit's argument, or as
+				 * speedscope_unit gives it */
 };
 
 #define FMT_MAX_THREADS 16
@@ -168,12 +178,20 @@ struct format {
 	const struct fmt_driver *driver;
 	/* Write nothing when an input failed: a sum missing one looks whole. */
 	int all_or_nothing;
+	/*
+	 * A binary format: detect sees the head from its first byte, before
+	 * text formats skip blank lines (fmt_guess_binary), and collapse
+	 * reads the input with input_next.
+	 */
+	int binary;
 };
 
 /* The format called name, or NULL. */
 const struct format *fmt_find(const char *name);
-/* The first format whose detect accepts the head, or NULL. */
+/* The first text format whose detect accepts the head, or NULL. */
 const struct format *fmt_guess(const char *p, size_t n);
+/* The same for the binary formats, on the input's first bytes. */
+const struct format *fmt_guess_binary(const char *p, size_t n);
 /* "perf, dtrace, ..." for messages. */
 const char *fmt_names(void);
 /*
@@ -205,17 +223,9 @@ size_t fmt_trim(const char **s, size_t n);
 extern const struct format xctrace_format, chrome_format, vsprof_format,
     vtune_format, ghcprof_format, sample_format, gopprof_format,
     jstack_format, gdb_format, pmcstat_format, bpftrace_format, perf_format,
-    stap_format, dtrace_format;
-extern const struct format elfutils_format;
-extern const struct format faulthandler_format;
-extern const struct format perfsched_format;
-extern const struct format javaexc_format;
-extern const struct format ibmjava_format;
-extern const struct format instruments_format;
-extern const struct format ljp_format;
-extern const struct format xdebug_format;
-extern const struct format wcp_format;
-extern const struct format aix_format;
-extern const struct format vtunemc_format;
+    stap_format, dtrace_format, pprof_format, elfutils_format,
+    faulthandler_format, perfsched_format, javaexc_format, ibmjava_format,
+    instruments_format, ljp_format, xdebug_format, wcp_format, aix_format,
+    vtunemc_format;
 
 #endif

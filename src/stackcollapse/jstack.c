@@ -10,7 +10,8 @@
  * housekeeping threads never, threads in epoll or socket reads are
  * WAITING or NETWORK; the root frame is the thread name without its
  * "-NUMBER" (--thread-ids keeps it, --no-thread-names drops the frame);
- * --shorten-pkgs writes org.foo.Bar.run as o.f.Bar.run.  Lock lines
+ * --shorten-pkgs writes org.foo.Bar.run as o.f.Bar.run; the script's own
+ * names for these (--include-tid, --no-include-tname, ...) work too.  Lock lines
  * ("- locked ..."), the dump's date and banner, the "Threads class SMR
  * info:" list (JDK 10 on), the "JNI global refs" count and a compiler
  * thread's task are passed over; other lines are counted and skipped.
@@ -35,6 +36,19 @@ static const struct fmt_option jstack_options[] = {
 	{ "no-thread-names", &opt.no_tname, 1, NULL },
 	{ "all-states", &opt.all, 1, NULL },
 	{ "shorten-pkgs", &opt.shorten_pkgs, 1, NULL },
+	/*
+	 * stackcollapse-jstack.pl's names, negatable as Getopt::Long's "!"
+	 * makes them (--no-NAME and --noNAME), so that a script calling it
+	 * runs unchanged; the last one given wins, as there.
+	 */
+	{ "include-tname", &opt.no_tname, 0, NULL },
+	{ "no-include-tname", &opt.no_tname, 1, NULL },
+	{ "noinclude-tname", &opt.no_tname, 1, NULL },
+	{ "include-tid", &opt.tid, 1, NULL },
+	{ "no-include-tid", &opt.tid, 0, NULL },
+	{ "noinclude-tid", &opt.tid, 0, NULL },
+	{ "no-shorten-pkgs", &opt.shorten_pkgs, 0, NULL },
+	{ "noshorten-pkgs", &opt.shorten_pkgs, 0, NULL },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -2,7 +2,7 @@
  * stackcollapse: fold stack samples into one line per distinct stack.
  *
  * Reads a profiler's output (files or standard input, gzip detected by its
- * magic bytes) and writes folded stacks, "root;...;leaf COUNT", sorted
+ * magic bytes; pprof's profile.proto too) and writes folded stacks, "root;...;leaf COUNT", sorted
  * bytewise, as FlameGraph's stackcollapse scripts do, byte for byte:
  *
  *	perf record -F 99 -g -- ./prog
@@ -13,9 +13,12 @@
  * the format's file through a reader into the sink (formats.h), or by the
  * format's own driver (perf's, perfrun.c, parses on several threads).
  * Each format declares the options it takes; this file adds the ones of
- * the run (--format, --recursive, --no-aggregate, --to, --diff, -j).
+ * the run (--format, --recursive, --no-aggregate, --to, --unit, --diff,
+ * -j).
  * The aggregated stacks are written as folded text or, with --to=table,
- * as a table of functions (table.c).
+ * as a table of functions (table.c), with --to=pprof as a pprof profile
+ * (pprofout.c), or with --to=speedscope as a file for speedscope's app
+ * (speedscope.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -31,11 +34,17 @@
 #include "../lib/out.h"
 #include "formats.h"
 #include "merge.h"
+#include "pprofout.h"
+#include "speedscope.h"
+#include "table.h"
 
 static const char usage_text[] =
 "usage: stackcollapse [--format=FORMAT] [--recursive] [--no-aggregate]\n"
-"                     [--to=folded|table] [FORMAT OPTIONS] [FILE...]\n"
+"                     [--to=folded|table|pprof|speedscope] [--unit=UNIT]\n"
+"                     [FORMAT OPTIONS] [FILE...]\n"
 "       stackcollapse --diff [-n] [-s] [--recursive] BEFORE AFTER\n"
+"       stackcollapse --diff --to=table [-s] [--recursive] BEFORE AFTER\n"
+"       stackcollapse --diff --to=table [-s] [--recursive] [DIFF_FILE]\n"
 "\n"
 "Fold a profiler's stack samples into folded stacks (see folded(5)); merge\n"
 "folded files; write them as a table of functions; or write the difference\n"
@@ -44,14 +53,22 @@ static const char usage_text[] =
 "  --format=FORMAT       auto (default: recognized from the first input),\n"
 "                        perf, dtrace, stap, bpftrace, gdb, jstack, sample,\n"
 "                        vtune, vsprof, ghcprof, xctrace, pmcstat, go, chrome,\n"
-"                        elfutils, faulthandler, perf-sched, java-exceptions,\n"
-"                        ibmjava, instruments, ljp, xdebug, wcp, aix,\n"
-"                        vtune-mc,\n"
+"                        pprof, elfutils, faulthandler, perf-sched,\n"
+"                        java-exceptions, ibmjava, instruments, ljp, xdebug,\n"
+"                        wcp, aix, vtune-mc,\n"
 "                        folded (sum and sort folded files)\n"
 "  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
 "  --no-aggregate        one line per sample, in input order, nothing merged\n"
 "  --to=OUTPUT           folded (default), or table: \"SELF\\tTOTAL\\tNAME\"\n"
-"                        per function, heaviest self first\n"
+"                        per function, heaviest self first; with --diff\n"
+"                        \"SELF_BEFORE\\tTOTAL_BEFORE\\tSELF_AFTER\\tTOTAL_AFTER\\tNAME\"\n"
+"                        largest growth of self share first; or pprof: a\n"
+"                        profile.proto (gzip when built with zlib); or\n"
+"                        speedscope: a speedscope JSON file (speedscope.app)\n"
+"  --unit=UNIT           what a count is: samples (default), nanoseconds,\n"
+"                        bytes; for speedscope also microseconds,\n"
+"                        milliseconds, seconds; for pprof also objects or\n"
+"                        TYPE/UNIT (--sample-unit is the same option)\n"
 "  --diff                BEFORE and AFTER folded files to \"STACK N1 N2\"\n"
 "  -n, --normalize       --diff: scale BEFORE's counts to AFTER's total\n"
 "  -s, --strip-hex       --diff: write every 0x<hex> as 0x...\n"
@@ -62,14 +79,21 @@ static const char usage_text[] =
 "  --all                 --kernel and --jit\n"
 "  --addrs               show addresses of frames with no symbol\n"
 "  --event-filter=EVENT  keep samples of EVENT (default: the first event)\n"
+"  --srcline             append :FILE:LINE of perf script -F +srcline\n"
+"  --inline              frames inlined at each address (runs addr2line)\n"
+"  --context             --inline: each with :FILE:LINE\n"
 "  --includeoffset       dtrace: keep function offsets (+0x..)\n"
 "  --no-modules          sample, vtune: no module`function prefix\n"
 "  --time, --ticks, --bytes\n"
 "                        ghcprof: weigh by %time (default), ticks or bytes\n"
+"  --sample-type=NAME    pprof: the value to count (default: the profile's)\n"
+"  --labels              pprof: a root frame of each sample's labels\n"
 "  --no-thread-names     jstack: no thread name root frame\n"
 "  --thread-ids          jstack: keep the -TID of thread names\n"
 "  --shorten-pkgs        jstack, java-exceptions, ibmjava: org.foo.Bar.run is\n"
 "                        o.f.Bar.run\n"
+"  --[no-]include-tname, --[no-]include-tid, --no-shorten-pkgs\n"
+"                        jstack: stackcollapse-jstack.pl's names\n"
 "  --all-states          jstack: every thread, not only RUNNABLE ones\n"
 "                        elfutils: --pid, --tid root frames PID=N, TID=N\n"
 "  --record_tid, --record_wake_stack, --recurse\n"
@@ -86,21 +110,32 @@ static const char usage_text[] =
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n";
 
-/* --diff: two folded files set side by side. */
+/*
+ * --diff: two folded files set side by side, or as a table of both
+ * (table.h), which reads one "STACK BEFORE AFTER" file too (argc 1, or
+ * 0 for standard input) and keeps fractions.
+ */
 static int
-fold_diff(char **argv, int recursive, int normalize, int strip)
+fold_diff(int argc, char **argv, int recursive, int normalize, int strip,
+    int table)
 {
+	char *stdin_only[] = { "-", NULL };
 	struct merge m;
 	int status = 0;
 
 	merge_init(&m);
 	m.recursive = recursive;
 	m.striphex = strip;
-	m.integral = 1;
-	for (int i = 0; i < 2; i++)
-		if (merge_read(&m, argv[i], i) < 0)
+	m.integral = !table;
+	if (argc == 0)
+		argv = stdin_only;
+	for (int i = 0; i < (argc == 2 ? 2 : 1); i++)
+		if (merge_read(&m, argv[i], argc == 2 ? i : MERGE_BOTH) < 0)
 			status = EXIT_INPUT;
-	if (status == 0 && merge_write(&m, 1, normalize) < 0)
+	if (status == 0 && table && table_write_diff(&m.sum) < 0) {
+		warn_msg(TABLE_RANGE_WHAT);
+		status = EXIT_INPUT;
+	} else if (status == 0 && !table && merge_write(&m, 1, normalize) < 0)
 		status = EXIT_INPUT;
 	out_flush();
 	merge_free(&m);
@@ -127,6 +162,8 @@ guess(struct input *in, const struct format **f)
 	for (want = HEAD_BYTES;; want *= 8) {
 		if (input_head(in, want, &p, &n) < 0)
 			return -1;
+		if ((*f = fmt_guess_binary(p, n)) != NULL)
+			return 1;
 		full = n >= want;
 		for (i = 0; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' ||
 		    p[i] == '\n'); i++)
@@ -194,7 +231,7 @@ static int
 parse_options(int argc, char **argv, struct opts *o)
 {
 	enum { OPT_FORMAT = 256, OPT_RECURSIVE, OPT_DIFF, OPT_NOAGG, OPT_TO,
-	    OPT_FMTOPT = 512 };
+	    OPT_UNIT, OPT_FMTOPT = 512 };
 	static const struct option runopts[] = {
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -202,15 +239,18 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "no-aggregate", no_argument, NULL, OPT_NOAGG },
 		{ "normalize", no_argument, NULL, 'n' },
 		{ "recursive", no_argument, NULL, OPT_RECURSIVE },
+		{ "sample-unit", required_argument, NULL, OPT_UNIT },
 		{ "strip-hex", no_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "to", required_argument, NULL, OPT_TO },
+		{ "unit", required_argument, NULL, OPT_UNIT },
 		{ "version", no_argument, NULL, 'V' },
 	};
 	const size_t nrun = sizeof runopts / sizeof runopts[0];
 	struct option *fmtopts = fmt_longopts(OPT_FMTOPT), *longopts;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t nfmt;
+	size_t nfmt, typelen;
+	const char *type, *unit, *unitarg = NULL;
 	uint64_t v;
 	int ch;
 
@@ -261,13 +301,16 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->run.noagg = 1;
 			break;
 		case OPT_TO:
-			if (strcmp(optarg, "folded") == 0)
-				o->run.table = 0;
-			else if (strcmp(optarg, "table") == 0)
-				o->run.table = 1;
-			else
+			o->run.table = strcmp(optarg, "table") == 0;
+			o->run.pprof = strcmp(optarg, "pprof") == 0;
+			o->run.speedscope = strcmp(optarg, "speedscope") == 0;
+			if (!o->run.table && !o->run.pprof &&
+			    !o->run.speedscope && strcmp(optarg, "folded") != 0)
 				die(EXIT_USAGE, "unknown output \"%s\" (folded, "
-				    "table)", optarg);
+				    "table, pprof, speedscope)", optarg);
+			break;
+		case OPT_UNIT:
+			unitarg = optarg;	/* checked once --to is known */
 			break;
 		default:
 			if (ch >= OPT_FMTOPT && ch < OPT_FMTOPT + (int)nfmt)
@@ -282,14 +325,36 @@ parse_options(int argc, char **argv, struct opts *o)
 	if ((o->normalize || o->strip) && !o->diff)
 		die(EXIT_USAGE, "--normalize and --strip-hex go with --diff");
 	/*
-	 * A table sums stacks: none are with --no-aggregate, and --diff's
-	 * two columns would need a table of two (not asked for yet).
+	 * A table sums stacks: none are with --no-aggregate.  Its diff form
+	 * orders by shares, so scaling (-n) would change nothing but its
+	 * exact counts.
 	 */
-	if (o->run.table && (o->diff || o->run.noagg))
-		die(EXIT_USAGE, "--to=table goes with neither --diff nor "
-		    "--no-aggregate");
-	if (o->diff && argc - optind != 2)
+	if (o->run.table && o->run.noagg)
+		die(EXIT_USAGE, "--to=table does not go with --no-aggregate");
+	if (o->run.table && o->normalize)
+		die(EXIT_USAGE, "--to=table compares shares: --normalize goes "
+		    "with --to=folded");
+	if ((o->run.speedscope || o->run.pprof) && (o->diff || o->run.noagg))
+		die(EXIT_USAGE, "--to=%s goes with neither --diff nor "
+		    "--no-aggregate", o->run.pprof ? "pprof" : "speedscope");
+	/* A unit that nothing writes would be silently dropped. */
+	if (unitarg && o->run.speedscope) {
+		if ((o->run.unit = speedscope_unit(unitarg)) == NULL)
+			die(EXIT_USAGE, "unknown unit \"%s\" for speedscope "
+			    "(samples, nanoseconds, microseconds, milliseconds, "
+			    "seconds, bytes)", unitarg);
+	} else if (unitarg && o->run.pprof) {
+		if (pprof_unit(unitarg, &type, &typelen, &unit) < 0)
+			die(EXIT_USAGE, "unknown unit \"%s\" for pprof (count, "
+			    "nanoseconds, bytes, objects, or TYPE/UNIT)", unitarg);
+		o->run.unit = unitarg;
+	} else if (unitarg)
+		die(EXIT_USAGE, "--unit goes with --to=pprof or --to=speedscope");
+	if (o->diff && !o->run.table && argc - optind != 2)
 		die(EXIT_USAGE, "--diff takes two folded files, BEFORE and AFTER");
+	if (o->diff && o->run.table && argc - optind > 2)
+		die(EXIT_USAGE, "--diff --to=table takes BEFORE and AFTER, or one "
+		    "file of \"STACK BEFORE AFTER\" lines");
 	return optind;
 }
 
@@ -357,6 +422,7 @@ main(int argc, char **argv)
 	argc -= n;
 	argv += n;
 	if (o.diff)
-		return fold_diff(argv, o.run.recursive, o.normalize, o.strip);
+		return fold_diff(argc, argv, o.run.recursive, o.normalize,
+		    o.strip, o.run.table);
 	return collapse_all(&o, argc, argv);
 }

@@ -156,19 +156,23 @@ merge_read_input(struct merge *m, struct input *in, int which)
 			break;
 		}
 		/* --diff cuts counts to whole numbers: its decimals do not matter */
-		if (fr == 0 && f.cut && !f.has2 && !m->integral) {
+		if (fr == 0 && f.cut && (!f.has2 || which == MERGE_BOTH) &&
+		    !m->integral) {
 			warn_at(in->name, line, "count " COUNT_CUT_WHAT ": %s",
 			    err_quote(q, l, len, 60));
 			r = -1;
 			break;
 		}
-		if (fr < 0 || f.has2) {
+		if (fr < 0 || f.has2 != (which == MERGE_BOTH)) {
 			if (bad++ < SHOWN)
 				warn_at(in->name, line, "skipped invalid line %s",
 				    err_quote(q, l, len, 60));
 			continue;
 		}
-		if (merge_add(m, f.stack, f.stacklen, &f.c, which) < 0) {
+		if (which == MERGE_BOTH ?
+		    merge_add(m, f.stack, f.stacklen, &f.c1, 0) < 0 ||
+		    merge_add(m, f.stack, f.stacklen, &f.c, 1) < 0 :
+		    merge_add(m, f.stack, f.stacklen, &f.c, which) < 0) {
 			warn_at(in->name, line, "the stack's counts sum to 2^64 "
 			    "or more: %s", err_quote(q, l, len, 60));
 			r = -1;

@@ -36,11 +36,13 @@ void merge_set(struct merge *m, const char *s, size_t n,
     const struct count *count);
 
 /*
- * Read the folded file path ("-": stdin) into column which.  Lines that
- * are not folded stacks are reported (the first few, then a count) and
+ * Read the folded file path ("-": stdin) into column which, or with
+ * MERGE_BOTH the lines "STACK BEFORE AFTER" of a differential file into
+ * columns 0 and 1.  Lines that are not of that shape are reported (the first few, then a count) and
  * skipped.  Returns the number skipped, or -1 on a read error or a count
  * that is out of range or sums out of range (reported with its line).
  */
+#define MERGE_BOTH 2
 long long merge_read(struct merge *m, const char *path, int which);
 /* The same from an input already open (left open). */
 struct input;

@@ -10,6 +10,14 @@
  * right-aligned comm, a one-line sample whose frame follows the event name,
  * a last sample with no blank line after it) we keep it as inferno does;
  * where the two disagree on names, opts->perl picks the Perl script's way.
+ * Beyond both, by default every perf script -F layout with a callchain is
+ * read (parse_frame, match_event_bare): frames without a dso or without a
+ * symbol, event lines without pid and tid, samples without comm, and the
+ * srcline lines under frames; the Perl patterns keep none of those, and
+ * with --perl neither do we.  The script's --srcline (those lines added to
+ * their frames) and --inline/--context (addr2line's frames, a2l.c) are
+ * part of a frame line's translation, so the cache key covers what they
+ * read: the srcline line, the address.
  *
  * Speed: frame lines repeat endlessly, so the translation of a frame line
  * (offset stripped, tidied, annotated, split at "->") is cached per context
@@ -26,6 +34,7 @@
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "../lib/num.h"
+#include "a2l.h"
 #include "formats.h"
 #include "perf.h"
 #include "rustsym.h"
@@ -34,6 +43,16 @@
 struct span {
 	const char *p;
 	size_t n;
+};
+
+/*
+ * A frame line's fields as the parser found them, and the bytes of the
+ * input that the line's translation depends on (its cache key, a span of
+ * the line itself, see frame_line).  mod is empty when perf printed no
+ * dso; src is the --srcline line under the frame, or empty.
+ */
+struct frame_fields {
+	struct span pc, func, mod, src, key;
 };
 
 /* Byte classes of Perl's \s, \d and \w on byte strings. */
@@ -180,7 +199,8 @@ match_period(const char *s, size_t n, struct span *period, struct span *event)
  * /^\s*(\w+)\s*(.+) \((.*)\)/: the module is between the last " (" that has
  * a ')' after it and the last ')'; the function is what lies between the
  * address and that " (", and when that is nothing Perl's backtracking takes
- * one byte from the blanks or the address instead.
+ * one byte from the blanks or the address instead, and we return 2: the
+ * line has no symbol ("11b0 (/bin/x)", perf script -F ip,dso).
  */
 static int
 match_stack(const char *s, size_t n, struct span *pc, struct span *func,
@@ -188,6 +208,7 @@ match_stack(const char *s, size_t n, struct span *pc, struct span *func,
 {
 	size_t i = 0, ps, pe, w, lp, q;
 	const char *rp;
+	int ret = 1;
 
 	while (i < n && is_ws((unsigned char)s[i]))
 		i++;
@@ -213,15 +234,151 @@ match_stack(const char *s, size_t n, struct span *pc, struct span *func,
 		*func = (struct span){ s + pe + w, q - pe - w };
 	} else if (q >= pe + 1) {
 		*func = (struct span){ s + q - 1, 1 };
+		ret = 2;
 	} else if (q == pe && pe - 1 > ps) {
 		pe--;
 		*func = (struct span){ s + pe, 1 };
+		ret = 2;
 	} else {
 		return 0;
 	}
 	*pc = (struct span){ s + ps, pe - ps };
 	*mod = (struct span){ s + q + 2, lp - q - 2 };
+	return ret;
+}
+
+/*
+ * A frame line of a layout without the dso field (perf script -F
+ * ip,sym or ip alone): a tab (perf's indent of frames), blanks, a hex
+ * address, then the symbol with its offset, or nothing.  Only by default:
+ * the Perl script has no pattern for it and keeps none of these frames.
+ * The address must end at a blank or the line's end, which a source line
+ * ("  add.c:12") never does; the tab tells it from a right-aligned pid.
+ */
+static int
+match_frame_nodso(const char *s, size_t n, struct span *pc, struct span *func)
+{
+	size_t i = 0, ps, e = n;
+
+	if (n == 0 || s[0] != '\t')
+		return 0;
+	while (i < n && is_ws((unsigned char)s[i]))
+		i++;
+	for (ps = i; i < n && (is_digit((unsigned char)s[i]) ||
+	    (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F')); i++)
+		;
+	if (i == ps || (i < n && !is_ws((unsigned char)s[i])))
+		return 0;
+	*pc = (struct span){ s + ps, i - ps };
+	while (i < n && is_ws((unsigned char)s[i]))
+		i++;
+	while (e > i && is_ws((unsigned char)s[e - 1]))
+		e--;
+	*func = (struct span){ s + i, e - i };
 	return 1;
+}
+
+/* Whether s[0..n) holds only bytes of class c, and at least one. */
+static int
+all_of(const char *s, size_t n, int c)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(cls[(unsigned char)s[i]] & c))
+			return 0;
+	return n > 0;
+}
+
+/* A timestamp field, "123.456789:". */
+static int
+is_time(struct span t)
+{
+	return t.n > 2 && t.p[t.n - 1] == ':' && is_digit((unsigned char)t.p[0]) &&
+	    memchr(t.p, '.', t.n) != NULL;
+}
+
+/*
+ * Whether a comm that the Perl pattern found ends with a timestamp: then
+ * the number after it was the period, not a pid, in a layout without pid
+ * and tid ("comm  9998.929208:    2004008 cpu-clock:").
+ */
+static int
+ends_in_time(struct span comm)
+{
+	size_t b = comm.n;
+
+	while (b > 0 && !is_ws((unsigned char)comm.p[b - 1]))
+		b--;
+	return b > 0 && is_time((struct span){ comm.p + b, comm.n - b });
+}
+
+/*
+ * The event line of a layout without pid and tid (perf script -F
+ * comm,time,..., or comm alone), which the Perl pattern cannot read:
+ * perf prints "COMM [CPU] TIME: PERIOD EVENT: " with each field optional,
+ * so the fields are taken from the right, and the comm, which may hold
+ * blanks, is what is left.  A line with none of them is one only when it
+ * ends in the blank perf writes after the comm, so that a stray line of
+ * text does not start a sample.  Without comm the line is indented and
+ * holds only fields and the pid and tid, not after a tab as a frame's
+ * address is: a sample with no root frame (comm.n 0).  Only by default
+ * and outside a sample.
+ */
+static int
+match_event_bare(const char *s, size_t n, struct event_fields *f,
+    struct span *per, struct span *ev, int *have_ev)
+{
+	size_t e = n, t0;
+	int fields = 0;
+
+	*have_ev = 0;
+	*per = (struct span){ s, 0 };
+	if (n == 0)
+		return 0;
+	for (int step = 0; step < 4; step++) {
+		struct span t;
+
+		while (e > 0 && is_ws((unsigned char)s[e - 1]))
+			e--;
+		for (t0 = e; t0 > 0 && !is_ws((unsigned char)s[t0 - 1]); t0--)
+			;
+		t = (struct span){ s + t0, e - t0 };
+		if (t.n == 0 || (t0 == 0 && !is_time(t)))
+			break;	/* the comm's first word stays */
+		if (step == 0 && t.n > 1 && t.p[t.n - 1] == ':' &&
+		    !is_digit((unsigned char)t.p[0])) {
+			*ev = (struct span){ t.p, t.n - 1 };
+			*have_ev = 1;
+		} else if (step <= 1 && *have_ev && all_of(t.p, t.n, C_DIGIT)) {
+			*per = t;
+		} else if (step <= 2 && is_time(t)) {
+			step = 2;	/* a time; only a cpu can come before */
+		} else if (t.n > 2 && t.p[0] == '[' && t.p[t.n - 1] == ']' &&
+		    all_of(t.p + 1, t.n - 2, C_DIGIT)) {
+			step = 3;
+		} else {
+			break;
+		}
+		fields++;
+		e = t0;
+	}
+	while (e > 0 && is_ws((unsigned char)s[e - 1]))
+		e--;
+	f->pid1 = f->pid2 = (struct span){ s + e, 0 };
+	f->end = e;
+	/*
+	 * No comm when what is left is a pid and tid at most, which perf
+	 * right-aligns ("  4242/4243 ").
+	 */
+	for (t0 = 0; t0 < e && (is_ws((unsigned char)s[t0]) ||
+	    is_digit((unsigned char)s[t0]) || s[t0] == '/'); t0++)
+		;
+	if (t0 == e) {
+		f->comm = (struct span){ s, 0 };
+		return s[0] != '\t' && (fields > 0 || e > 0);	/* a frame's */
+	}
+	f->comm = (struct span){ s, e };
+	return !is_ws((unsigned char)s[0]) &&
+	    (fields > 0 || is_ws((unsigned char)s[n - 1]));
 }
 
 /* s/\+0x[\da-f]+$// */
@@ -369,13 +526,48 @@ scratch(struct perf_ctx *c, size_t need)
 }
 
 /*
+ * --srcline: ":FILE:LINE" from the line perf script -F +srcline prints
+ * under a frame, written at buf; returns its length.  As in the Perl
+ * script, every "[...]" is removed (perf writes "libc.so.6[27b25]" where
+ * it knows no line) and the rest trimmed; nothing is added when nothing
+ * is left.
+ */
+static size_t
+add_srcline(const struct perf_opts *o, struct span src, char *buf)
+{
+	size_t n = 1, i, k;
+
+	if (!o->srcline || src.n == 0)
+		return 0;
+	buf[0] = ':';
+	for (i = 0; i < src.n; i++) {
+		const char *rb;
+
+		if (src.p[i] == '[' && (rb = memchr(src.p + i, ']',
+		    src.n - i)) != NULL) {
+			i = (size_t)(rb - src.p);
+			continue;
+		}
+		if (n == 1 && is_ws((unsigned char)src.p[i]))
+			continue;
+		buf[n++] = src.p[i];
+	}
+	while (n > 1 && is_ws((unsigned char)buf[n - 1]))
+		n--;
+	for (k = 1; k < n; k++)
+		if (buf[k] == ';')
+			buf[k] = ':';
+	return n > 1 ? n : 0;
+}
+
+/*
  * Translate one frame field (one part of a "->" chain) into its output
  * name in buf; returns the length.  buf must hold 2 * (f.n + mod.n + pc.n)
- * + 32 bytes.
+ * + src.n + 32 bytes.
  */
 static size_t
 tidy_frame(const struct perf_opts *o, int java, int inlined, struct span f,
-    struct span mod, struct span pc, char *buf)
+    struct span mod, struct span pc, struct span src, char *buf)
 {
 	size_t n = 0, i, cut;
 	const char *base;
@@ -383,7 +575,7 @@ tidy_frame(const struct perf_opts *o, int java, int inlined, struct span f,
 	if (span_eq(f, "[unknown]")) {
 		struct span name = { "unknown", 7 };
 
-		if (!span_eq(mod, "[unknown]")) {
+		if (mod.n && !span_eq(mod, "[unknown]")) {
 			base = memrchr(mod.p, '/', mod.n);
 			name.p = base ? base + 1 : mod.p;
 			name.n = mod.n - (size_t)(name.p - mod.p);
@@ -425,7 +617,7 @@ tidy_frame(const struct perf_opts *o, int java, int inlined, struct span f,
 		memcpy(buf + n, "_[j]", 4);
 		n += 4;
 	}
-	return n;
+	return n + add_srcline(o, src, buf + n);
 }
 
 void
@@ -457,21 +649,81 @@ perf_ctx_free(struct perf_ctx *c)
 }
 
 /*
+ * --inline: m/(perf-\d+.map|kernel\.|\[[^\]]+\])/, the modules the Perl
+ * script asks addr2line nothing about (JIT maps, the kernel, anything
+ * in brackets such as [unknown] or [vdso]).
+ */
+static int
+no_addr2line(struct span m)
+{
+	const char *q, *e = m.p + m.n, *b;
+
+	if (m.n == 0 || has(m.p, m.n, "kernel."))
+		return 1;
+	for (q = m.p; (q = memmem(q, (size_t)(e - q), "perf-", 5)) != NULL; q++) {
+		const char *d = q + 5;
+
+		while (d < e && is_digit((unsigned char)*d))
+			d++;
+		if (d > q + 5 && e - d >= 4 && *d != '\n' &&
+		    memcmp(d + 1, "map", 3) == 0)
+			return 1;
+	}
+	for (q = m.p; (q = memchr(q, '[', (size_t)(e - q))) != NULL; q++)
+		if ((b = memchr(q + 1, ']', (size_t)(e - q - 1))) != NULL &&
+		    b > q + 1)
+			return 1;
+	return 0;
+}
+
+/*
+ * --inline: the frames addr2line names at the frame's address, appended
+ * to kids as they stand (the script tidies none of them), or 0 to go on
+ * with perf's symbol.
+ */
+static size_t
+inlined(struct perf_ctx *c, const struct frame_fields *ff)
+{
+	char *res;
+	size_t n, i, s, nf = 0;
+
+	if (no_addr2line(ff->mod) || (n = a2l_frames(ff->pc.p, ff->pc.n,
+	    ff->mod.p, ff->mod.n, ff->func.p, ff->func.n, c->sh->o->context,
+	    &res)) == 0)
+		return 0;
+	for (i = s = 0; i <= n; i++) {
+		if (i < n && res[i] != ';')
+			continue;
+		folded_frame_fix(res + s, i - s);
+		c->kids = xgrow(c->kids, &c->kidscap, c->nkids + 1,
+		    sizeof *c->kids);
+		c->kids[c->nkids++] = intern_put(&c->frames, res + s, i - s,
+		    NULL);
+		nf++;
+		s = i + 1;
+	}
+	free(res);
+	return nf;
+}
+
+/*
  * Translate a new frame line, appending its frames to kids: skip what looks
  * like a process name ("(java)"), split Java inline chains "a->b->c"
  * (dropping empty trailing fields, as Perl's split does) and tidy each
  * field.  Returns the number of frames.
  */
 static uint32_t
-translate(struct perf_ctx *c, struct span pc, struct span func,
-    struct span mod)
+translate(struct perf_ctx *c, const struct frame_fields *ff)
 {
+	struct span pc = ff->pc, func = strip_offset(ff->func), mod = ff->mod;
 	size_t end = func.n, start = 0, nf = 0, rn;
 	char *buf, *fixed = NULL;
 
+	if (c->sh->o->inline_frames && (nf = inlined(c, ff)) > 0)
+		return (uint32_t)nf;
 	if (func.n == 0 || func.p[0] == '(')
 		return 0;
-	buf = xmalloc(2 * (func.n + mod.n + pc.n) + 32);
+	buf = xmalloc(2 * (func.n + mod.n + pc.n) + ff->src.n + 32);
 	if (!c->sh->o->perl && (rn = rust_fix(func.p, func.n, buf)) != 0) {
 		fixed = xmalloc(rn);
 		memcpy(fixed, buf, rn);
@@ -485,7 +737,7 @@ translate(struct perf_ctx *c, struct span pc, struct span func,
 		size_t fe = arrow ? (size_t)(arrow - func.p) : end;
 		struct span part = { func.p + start, fe - start };
 		size_t bn = tidy_frame(c->sh->o, c->java, nf > 0, part, mod, pc,
-		    buf);
+		    ff->src, buf);
 
 		c->kids = xgrow(c->kids, &c->kidscap, c->nkids + 1,
 		    sizeof *c->kids);
@@ -502,23 +754,22 @@ translate(struct perf_ctx *c, struct span pc, struct span func,
 
 /*
  * The output frames of one stack line, through the cache.  The key is the
- * line's own bytes from the function to the module, offset included: there
+ * line's own bytes from the function to the module (or the source line
+ * under it, with --srcline), offset included: there
  * are few distinct ones (14,000 for 1.2 million frame lines in a system-wide
  * capture), and taking them as they stand costs no copy and no parsing on a
  * hit.  With --addrs the address is part of the key, since it can show up
  * in the name.  Java tidying depends on the sample, so it picks the table.
  */
 static void
-frame_line(struct perf_ctx *c, struct span pc, struct span func,
-    struct span mod)
+frame_line(struct perf_ctx *c, const struct frame_fields *ff)
 {
 	struct intern *t = &c->keys[c->java];
-	const char *k = c->sh->o->include_addrs ? pc.p : func.p;
 	size_t i, j;
 	uint32_t id, cnt, *off, *nf;
 	int isnew;
 
-	id = intern_put(t, k, (size_t)(mod.p + mod.n - k), &isnew);
+	id = intern_put(t, ff->key.p, ff->key.n, &isnew);
 	off = c->koff[c->java];
 	nf = c->kcnt[c->java];
 	if (isnew) {
@@ -527,7 +778,7 @@ frame_line(struct perf_ctx *c, struct span pc, struct span func,
 		off = c->koff[c->java] = xgrow(off, cap, id + 1, sizeof *off);
 		nf = c->kcnt[c->java] = xrealloc(nf, *cap * sizeof *nf);
 		off[id] = (uint32_t)c->nkids;
-		nf[id] = translate(c, pc, strip_offset(func), mod);
+		nf[id] = translate(c, ff);
 	}
 	/* Frames of one line keep their order; lines stack leaf first. */
 	cnt = nf[id];
@@ -536,6 +787,12 @@ frame_line(struct perf_ctx *c, struct span pc, struct span func,
 		c->stk[c->nstk++] = c->kids[--j];
 }
 
+/*
+ * The pname of a sample from a layout without comm (perf script -F
+ * ip,sym, or pid,ip,sym): its stack has no process-name root.
+ */
+#define NO_ROOT UINT32_MAX
+
 /* Count the sample just ended.  Returns -1 when the count overflows. */
 static int
 end_sample(struct perf_ctx *c)
@@ -543,14 +800,16 @@ end_sample(struct perf_ctx *c)
 	int ret = 0;
 
 	if (c->have_pname) {
-		size_t n = c->nstk + 1, i;
+		size_t root = c->pname != NO_ROOT, n = c->nstk + root, i;
 		uint32_t *key, id;
 		int isnew;
 
+		if (n == 0)
+			goto done;	/* no comm and no frame: nothing */
 		key = (uint32_t *)(void *)scratch(c, n * sizeof *key);
 		key[0] = c->pname;
 		for (i = 0; i < c->nstk; i++)
-			key[i + 1] = c->stk[c->nstk - 1 - i];
+			key[i + root] = c->stk[c->nstk - 1 - i];
 		if (c->sh->o->no_aggregate) {
 			stacks_emit(c, key, n, c->period);
 			goto done;
@@ -594,7 +853,15 @@ set_pname(struct perf_ctx *c, const struct event_fields *f)
 	size_t n = 0, i;
 	char *b;
 
-	if (tid.n == 0 || span_eq(tid, "0")) {
+	c->have_pname = 1;
+	if (f->comm.n == 0) {
+		c->pname = NO_ROOT;
+		c->java = 0;
+		return;
+	}
+	if (pid.n == 0)		/* a layout without pid and tid */
+		pid = tid = (struct span){ "?", 1 };
+	else if (tid.n == 0 || span_eq(tid, "0")) {
 		tid = pid;
 		pid = (struct span){ "?", 1 };
 	}
@@ -623,7 +890,6 @@ set_pname(struct perf_ctx *c, const struct event_fields *f)
 	c->java = o->perl ? n == 4 && memcmp(b, "java", 4) == 0 :
 	    n >= 4 && memcmp(b, "java", 4) == 0;
 	c->pname = intern_put(&c->frames, b, n, NULL);
-	c->have_pname = 1;
 }
 
 enum { EV_KEPT, EV_FILTERED, EV_BAD };
@@ -701,21 +967,98 @@ split_oneline(const char *s, size_t n, struct span *per, struct span *ev,
 	return 1;
 }
 
+/*
+ * Whether s[0..n) is a frame line; its fields in *ff, key included (src
+ * empty).  The Perl pattern's lines ("ADDR SYM+OFF (DSO)") always; by
+ * default also a line whose symbol is missing ("ADDR (DSO)", named by its
+ * dso as [unknown] symbols are, where Perl's backtracking makes a frame of
+ * the address's last digit) and lines without the dso field ("ADDR SYM",
+ * "ADDR"), so that no perf script -F layout with ip loses its frames.
+ */
+static int
+parse_frame(const struct perf_opts *o, const char *s, size_t n,
+    struct frame_fields *ff)
+{
+	static const struct span unknown = { "[unknown]", 9 };
+	int r = match_stack(s, n, &ff->pc, &ff->func, &ff->mod), by_pc = 0;
+	const char *ke;
+
+	if (r == 2 && !o->perl) {
+		const char *b = ff->pc.p, *e = b;
+
+		while (e < s + n && is_word((unsigned char)*e))
+			e++;
+		ff->pc = (struct span){ b, (size_t)(e - b) };
+		ff->func = unknown;
+		by_pc = 1;
+	} else if (r == 0) {
+		if (o->perl || !match_frame_nodso(s, n, &ff->pc, &ff->func))
+			return 0;
+		ff->mod = (struct span){ ff->pc.p + ff->pc.n, 0 };
+		if (ff->func.n == 0) {
+			ff->func = unknown;
+			by_pc = 1;
+		} else {
+			ff->mod.p = ff->func.p + ff->func.n;
+		}
+	}
+	ff->src = (struct span){ NULL, 0 };
+	ke = ff->mod.p + ff->mod.n;
+	if (by_pc || o->include_addrs || o->inline_frames)
+		ff->key = (struct span){ ff->pc.p, (size_t)(ke - ff->pc.p) };
+	else
+		ff->key = (struct span){ ff->func.p, (size_t)(ke - ff->func.p) };
+	return 1;
+}
+
+/*
+ * --srcline: the line perf script -F +srcline prints under a frame
+ * ("  spin.c:4", "  libc.so.6[27b25]"), if the line at *next is one:
+ * indented, not blank and not a frame.  On a match *next moves past it.
+ * Only with --srcline, since it parses the next line twice; otherwise
+ * such a line is passed over where it is met (perf_parse).
+ */
+static int
+take_srcline(const struct perf_opts *o, const char **next, const char *end,
+    struct span *src)
+{
+	const char *l = *next, *nl, *le;
+	size_t len, i;
+	struct frame_fields ff;
+
+	if (!o->srcline || l >= end || !is_ws((unsigned char)*l))
+		return 0;
+	nl = memchr(l, '\n', (size_t)(end - l));
+	le = nl ? nl : end;
+	len = (size_t)(le - l);
+	if (len && l[len - 1] == '\r')
+		len--;
+	for (i = 0; i < len && is_ws((unsigned char)l[i]); i++)
+		;
+	if (i == len || parse_frame(o, l, len, &ff))
+		return 0;
+	*src = (struct span){ l, len };
+	*next = nl ? nl + 1 : end;
+	return 1;
+}
+
 size_t
 perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
     size_t n, int stop_on_event, struct perf_report *rep)
 {
+	const struct perf_opts *o = c->sh->o;
 	const char *s = p, *end = p + n;
 	uint64_t line = 0;
-	size_t minlen = c->sh->o->perl ? 2 : 1;
+	size_t minlen = o->perl ? 2 : 1;
 
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *le = nl ? nl : end;
+		const char *le = nl ? nl : end, *next = nl ? nl + 1 : end;
 		size_t len = (size_t)(le - s), i;
 		struct event_fields f;
-		struct span per, ev, pc, func, mod, frame;
-		int r, had_event = c->sh->event != NULL;
+		struct frame_fields ff;
+		struct span per = { s, 0 }, ev = { s, 0 }, frame = { s, 0 };
+		int r = 0, had_event = c->sh->event != NULL;
 
 		line++;
 		if (nl)
@@ -728,10 +1071,17 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		 * event line.
 		 */
 		if (c->in_sample && len && is_ws((unsigned char)s[0]) &&
-		    match_stack(s, len, &pc, &func, &mod)) {
+		    parse_frame(o, s, len, &ff)) {
+			if (take_srcline(o, &next, end, &ff.src)) {
+				line++;
+				if (next[-1] == '\n')
+					rep->newlines++;
+				ff.key.n = (size_t)(ff.src.p + ff.src.n - ff.key.p);
+			}
 			if (c->have_pname)
-				frame_line(c, pc, func, mod);
-			s = nl ? nl + 1 : end;
+				frame_line(c, &ff);
+			c->after_frame = 1;
+			s = next;
 			continue;
 		}
 		for (i = 0; i < len && is_ws((unsigned char)s[i]); i++)
@@ -741,20 +1091,27 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		} else if (i == len) {
 			if (end_sample(c) < 0)
 				goto overflow;
-		} else if (match_event(s, len, minlen, &f) || (!c->in_sample &&
-		    i > 0 && match_event(s + i, len - i, minlen, &f))) {
-			int have = match_period(f.comm.p, len - (size_t)(f.comm.p - s),
-			    &per, &ev);
-			int oneline = 0;
+		} else if (((match_event(s, len, minlen, &f) || (!c->in_sample &&
+		    i > 0 && match_event(s + i, len - i, minlen, &f))) &&
+		    (o->perl || !ends_in_time(f.comm))) ||
+		    (!o->perl && !c->in_sample &&
+		    match_event_bare(s, len, &f, &per, &ev, &r))) {
+			int have, oneline = 0;
 
-			if (!have && f.comm.p != s) {
-				oneline = split_oneline(f.comm.p + f.end,
-				    len - (size_t)(f.comm.p - s) - f.end, &per, &ev,
-				    &frame);
-				have = oneline;
+			if (f.pid1.n == 0) {
+				have = r;	/* match_event_bare read them */
+			} else {
+				have = match_period(f.comm.p,
+				    len - (size_t)(f.comm.p - s), &per, &ev);
+				if (!have && f.comm.p != s) {
+					oneline = split_oneline(f.comm.p + f.end,
+					    len - (size_t)(f.comm.p - s) - f.end,
+					    &per, &ev, &frame);
+					have = oneline;
+				}
+				if (!have)
+					per.n = 0;
 			}
-			if (!have)
-				per.n = 0;
 			c->in_sample = 1;
 			r = check_event(c, wsh, ev, per, have);
 			if (r == EV_FILTERED) {
@@ -766,21 +1123,50 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 			} else {
 				set_pname(c, &f);
 				if (oneline && frame.n) {
-					if (match_stack(frame.p, frame.n, &pc, &func, &mod))
-						frame_line(c, pc, func, mod);
+					if (parse_frame(o, frame.p, frame.n, &ff))
+						frame_line(c, &ff);
 					else
 						skipped(rep, line, frame.p, frame.n);
 					if (end_sample(c) < 0)
 						goto overflow;
 				}
 			}
-		} else if (match_stack(s, len, &pc, &func, &mod)) {
+		} else if (parse_frame(o, s, len, &ff)) {
+			if (!c->seen_line && !o->perl && s[0] == '\t')
+				c->no_event_lines = 1;
+			if (!c->in_sample && c->no_event_lines) {
+				/*
+				 * -F ip,sym: perf printed an empty event line.
+				 * Not in other inputs, where a frame after a
+				 * blank line is a stray and stays ignored.
+				 * Such a layout has no event to filter on, so
+				 * its input is parsed by this one context.
+				 */
+				memset(&f, 0, sizeof f);
+				c->in_sample = 1;
+				if (check_event(c, wsh, ev, per, 0) == EV_KEPT)
+					set_pname(c, &f);
+			}
+			if (take_srcline(o, &next, end, &ff.src)) {
+				line++;
+				if (next[-1] == '\n')
+					rep->newlines++;
+				ff.key.n = (size_t)(ff.src.p + ff.src.n - ff.key.p);
+			}
 			if (c->have_pname)
-				frame_line(c, pc, func, mod);
+				frame_line(c, &ff);
+			c->after_frame = c->seen_line = 1;
+			s = next;
+			continue;
+		} else if (c->after_frame && i > 0 && !o->perl) {
+			/* -F +srcline's line under a frame, not asked for */
 		} else {
 			skipped(rep, line, s, len);
 		}
-		s = nl ? nl + 1 : end;
+		if (i < len && s[0] != '#')
+			c->seen_line = 1;
+		c->after_frame = 0;
+		s = next;
 		if (stop_on_event && !had_event && c->sh->event != NULL)
 			break;
 	}
@@ -809,32 +1195,44 @@ perf_end_file(struct perf_ctx *c, struct perf_report *rep)
  * inferno's test: the first line that is neither a comment nor blank is an
  * event line, and the next line is a frame of its stack (or, for stacks
  * printed on the event line, the next event).  After a blank line comes
- * an event again: a frame there is not perf script output.
+ * an event again: a frame there is not perf script output.  Lines are
+ * matched with their trailing blanks, which end perf's event line when
+ * it stops at the pid ("comm 42 ") or the comm; a frame without a dso
+ * must start with the tab perf writes, being otherwise too plain.  Only
+ * a layout without comm and event starts with a frame.
  */
 int
 perf_detect(const char *p, size_t n)
 {
+	static const struct perf_opts dflt;
 	const char *e = p + n, *l;
 	size_t len;
-	int after_event = 0;
+	int after_event = 0, seen = 0;
 
 	while (fmt_nextline(&p, e, &l, &len)) {
 		struct event_fields f;
-		struct span pc, func, mod;
+		struct frame_fields ff;
+		struct span per, ev;
+		const char *t = l;
+		size_t tn = fmt_trim(&t, len), i = (size_t)(t - l);
+		int have;
 
-		len = fmt_trim(&l, len);
-		if (len && l[0] == '#')
+		if (tn && t[0] == '#')
 			continue;
-		if (len == 0) {
+		if (tn == 0) {
 			after_event = 0;	/* a sample with no stack */
 			continue;
 		}
 		if (after_event)
-			return match_stack(l, len, &pc, &func, &mod) ||
-			    match_event(l, len, 1, &f);
-		if (!match_event(l, len, 1, &f))
+			return match_stack(l, len, &ff.pc, &ff.func, &ff.mod) ||
+			    (l[0] == '\t' && parse_frame(&dflt, l, len, &ff)) ||
+			    match_event(t, len - i, 1, &f);
+		if (!seen && l[0] == '\t' && parse_frame(&dflt, l, len, &ff))
+			return 1;	/* -F ip,...: no event line at all */
+		if (!match_event(t, len - i, 1, &f) &&
+		    !match_event_bare(l, len, &f, &per, &ev, &have))
 			return 0;
-		after_event = 1;
+		after_event = seen = 1;
 	}
 	return 0;
 }

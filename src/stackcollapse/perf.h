@@ -22,6 +22,9 @@ struct perf_opts {
 	int annotate_jit;	/* _[j] */
 	int include_addrs;	/* [mod <addr>] for unknown symbols */
 	int perl;		/* exactly stackcollapse-perf.pl, see --perl */
+	int srcline;		/* ":FILE:LINE" from perf script -F +srcline */
+	int inline_frames;	/* --inline: addr2line's frames for a frame */
+	int context;		/* ... each with ":FILE:LINE" */
 	int no_aggregate;	/* write each sample at once (one context) */
 	int recursive;		/* ... with direct recursion collapsed */
 };
@@ -67,6 +70,9 @@ struct perf_ctx {
 	int in_sample;		/* an event line was seen, no blank line yet */
 	int have_pname;		/* ... and its event is kept */
 	int java;		/* tidy Java names in this sample */
+	int seen_line;		/* a line neither blank nor comment was read */
+	int no_event_lines;	/* the first was a frame: -F ip,sym */
+	int after_frame;	/* the line before was a frame line */
 	uint32_t pname;
 	uint64_t period;
 	uint32_t *stk;		/* frame ids, leaf group first, reversed */

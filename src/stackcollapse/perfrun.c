@@ -16,10 +16,11 @@
 #include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/input.h"
+#include "../lib/out.h"
+#include "a2l.h"
 #include "formats.h"
 #include "perf.h"
 #include "stacks.h"
-#include "table.h"
 
 #define MIN_PART (8u << 20)	/* smaller parts are not worth a thread */
 
@@ -51,6 +52,9 @@ static const struct fmt_option perf_options[] = {
 	{ "addrs", &drv.o.include_addrs, 1, NULL },
 	{ "event-filter", NULL, 0, set_event },
 	{ "perl", &drv.o.perl, 1, NULL },
+	{ "srcline", &drv.o.srcline, 1, NULL },
+	{ "inline", &drv.o.inline_frames, 1, NULL },
+	{ "context", &drv.o.context, 1, NULL },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -199,6 +203,10 @@ collapse_perf(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
 static void
 perf_begin(const struct fmt_run *run)
 {
+	/* Said before any input is read, not as frames quietly kept. */
+	if (drv.o.inline_frames && !a2l_available())
+		die(EXIT_INPUT, "--inline runs addr2line (GNU binutils), which "
+		    "is not in PATH");
 	drv.run = *run;
 	drv.nctx = run->nthreads;
 	if (run->noagg) {
@@ -219,10 +227,10 @@ perf_input(struct input *in)
 static void
 perf_end(void)
 {
-	if (!drv.run.noagg && stacks_write(drv.ctx, drv.nctx,
-	    drv.run.recursive, drv.run.table) < 0)
-		die(EXIT_INPUT, "%s", drv.run.table ? TABLE_RANGE_WHAT :
-		    "a stack's total count does not fit in 64 bits");
+	if (!drv.run.noagg && stacks_write(drv.ctx, drv.nctx, &drv.run) < 0) {
+		out_flush();
+		exit(EXIT_INPUT);
+	}
 	for (int i = 0; i < drv.nctx; i++)
 		perf_ctx_free(&drv.ctx[i]);
 	if (drv.sh.event_defaulted)

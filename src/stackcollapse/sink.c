@@ -17,6 +17,8 @@
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "formats.h"
+#include "pprofout.h"
+#include "speedscope.h"
 #include "table.h"
 
 void
@@ -27,7 +29,7 @@ sink_init(struct sink *s, const struct fmt_run *run)
 	s->m.recursive = run->recursive;
 	s->noagg = run->noagg;
 	s->recursive = run->recursive;
-	s->table = run->table;
+	s->run = run;
 }
 
 void
@@ -59,14 +61,29 @@ sink_finish(struct sink *s, int write)
 {
 	int ret = 0;
 
-	if (!s->noagg && write && !s->failed) {
-		if (s->table && (ret = table_write(&s->m.sum)) < 0)
-			warn_msg(TABLE_RANGE_WHAT);
-		else if (!s->table)
-			(void)merge_write(&s->m, 0, 0);
-	}
+	if (!s->noagg && write && !s->failed)
+		ret = s->run->table || s->run->pprof || s->run->speedscope ?
+		    sink_write_sum(&s->m.sum, s->run) : merge_write(&s->m, 0, 0);
 	merge_free(&s->m);
 	free(s->buf);
+	return ret;
+}
+
+int
+sink_write_sum(const struct folded_sum *a, const struct fmt_run *run)
+{
+	int ret;
+
+	if (run->pprof)
+		return pprof_write(a, run->unit);
+	if (!run->table && !run->speedscope) {
+		folded_sum_write(a);
+		return 0;
+	}
+	ret = run->table ? table_write(a) :
+	    speedscope_write(a, run->unit ? run->unit : "none");
+	if (ret < 0)
+		warn_msg(TABLE_RANGE_WHAT);
 	return ret;
 }
 

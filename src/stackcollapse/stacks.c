@@ -15,9 +15,9 @@
 #include "../lib/count.h"
 #include "../lib/err.h"
 #include "../lib/folded.h"
+#include "formats.h"
 #include "merge.h"
 #include "stacks.h"
-#include "table.h"
 
 /*
  * Frames ids[0..n) of c joined with ';' in *buf (grown as needed), direct
@@ -45,7 +45,7 @@ join(const struct perf_ctx *c, const uint32_t *ids, size_t n, int recursive,
 }
 
 int
-stacks_write(struct perf_ctx *ctx, int nctx, int recursive, int table)
+stacks_write(struct perf_ctx *ctx, int nctx, const struct fmt_run *run)
 {
 	struct folded_sum sum;
 	char *buf = NULL;
@@ -59,7 +59,7 @@ stacks_write(struct perf_ctx *ctx, int nctx, int recursive, int table)
 		for (uint32_t i = 0; i < intern_count(&c->stacks); i++) {
 			const uint32_t *ids = (const void *)intern_str(&c->stacks, i);
 			size_t len = join(c, ids, intern_len(&c->stacks, i) / 4,
-			    recursive, &buf, &cap);
+			    run->recursive, &buf, &cap);
 			struct count n = { c->counts[i], 0 };
 
 			if (folded_sum_add(&sum, buf, len, 0, &n) < 0) {
@@ -68,10 +68,10 @@ stacks_write(struct perf_ctx *ctx, int nctx, int recursive, int table)
 			}
 		}
 	}
-	if (ret == 0 && table)
-		ret = table_write(&sum);
-	else if (ret == 0)
-		folded_sum_write(&sum);
+	if (ret < 0)
+		warn_msg("a stack's total count does not fit in 64 bits");
+	else
+		ret = sink_write_sum(&sum, run);
 	folded_sum_free(&sum);
 	free(buf);
 	return ret;

@@ -7,15 +7,18 @@
 
 #include "perf.h"
 
+struct fmt_run;
+
 /*
  * Join each distinct stack's frames with ';' (collapsing direct recursion
- * when recursive), merge equal lines across
+ * when run->recursive), merge equal lines across
  * contexts (and across stacks that join to the same text), sort them
  * bytewise as Perl's `sort { $a cmp $b }` does and write "STACK COUNT\n";
- * or with table set, write them as --to=table's table (table.h).
- * Returns 0, or -1 when a merged count overflows 64 bits (nothing written).
+ * or what run->to asks (sink_write_sum).  Returns 0, or -1 when a merged
+ * count overflows 64 bits or the output could not be written (reported,
+ * nothing written).
  */
-int stacks_write(struct perf_ctx *ctx, int nctx, int recursive, int table);
+int stacks_write(struct perf_ctx *ctx, int nctx, const struct fmt_run *run);
 
 /*
  * --no-aggregate: write one sample's stack (frame ids of c, root first) and

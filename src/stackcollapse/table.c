@@ -9,6 +9,9 @@
  * Rejected: computing totals from the stacks sorted as a tree (a prefix
  * walk gives a frame's total, not a name's: a name reached by two paths
  * is two frames, and a recursive one would count twice).
+ * The diff form (table_write_diff) is the same pass over two columns; its
+ * order compares shares in long double (rows are exact, the order of two
+ * shares that differ past long double's 64 bits is by name).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +24,16 @@
 #include "table.h"
 
 struct row {
-	struct count self, total;
+	struct count self[2], total[2];	/* per column: the only, or before, after */
 	size_t seen;		/* the last stack index + 1 counted in total */
+	long double key;	/* diff: the growth of self share, the order */
 };
 
 struct names {
 	struct intern t;
 	struct row *row;	/* by name id */
 	size_t cap;
+	struct count all[2];	/* each column's sum */
 };
 
 /* Name s[0..n)'s id, its counts grown to hold it (zero when new). */
@@ -53,12 +58,25 @@ row_cmp(const void *pa, const void *pb, const void *ctx)
 {
 	const struct names *nm = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct count *x = &nm->row[a].self, *y = &nm->row[b].self;
+	const struct count *x = &nm->row[a].self[0], *y = &nm->row[b].self[0];
 
 	if (x->whole != y->whole)
 		return x->whole > y->whole ? -1 : 1;
 	if (x->frac != y->frac)
 		return x->frac > y->frac ? -1 : 1;
+	return intern_cmp(&nm->t, a, b);
+}
+
+/* Diff: the largest growth of self share first, then by name. */
+static int
+row_cmp_diff(const void *pa, const void *pb, const void *ctx)
+{
+	const struct names *nm = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	long double x = nm->row[a].key, y = nm->row[b].key;
+
+	if (x != y)
+		return x > y ? -1 : 1;
 	return intern_cmp(&nm->t, a, b);
 }
 
@@ -70,22 +88,23 @@ put_count(const struct count *c)
 	out_write(b, count_fmt(b, c));
 }
 
-int
-table_write(const struct folded_sum *a)
+/*
+ * Sum columns 0 .. ncol-1 of a into nm, by name.  Returns 0, or -1 when
+ * a column's sum is 2^64 or more.  Either way names_free frees nm.
+ */
+static int
+sum_names(const struct folded_sum *a, int ncol, struct names *nm)
 {
-	size_t n = folded_sum_n(a), len, nnames;
-	struct count all = { 0, 0 };
-	struct names nm;
-	uint32_t *rows;
+	size_t n = folded_sum_n(a), len;
 
-	for (uint32_t i = 0; i < n; i++)
-		if (count_add(&all, folded_sum_count(a, 0, i)) < 0)
-			return -1;
-	memset(&nm, 0, sizeof nm);
-	intern_init(&nm.t);
+	memset(nm, 0, sizeof *nm);
+	intern_init(&nm->t);
+	for (int c = 0; c < ncol; c++)
+		for (uint32_t i = 0; i < n; i++)
+			if (count_add(&nm->all[c], folded_sum_count(a, c, i)) < 0)
+				return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		const char *s = folded_sum_stack(a, i, &len);
-		const struct count *c = folded_sum_count(a, 0, i);
 		size_t start = 0;
 		uint32_t id = 0;
 
@@ -95,35 +114,114 @@ table_write(const struct folded_sum *a)
 			const char *semi = memchr(s + start, ';', len - start);
 			size_t e = semi ? (size_t)(semi - s) : len;
 
-			id = name_id(&nm, s + start, e - start);
-			if (nm.row[id].seen != (size_t)i + 1) {
-				nm.row[id].seen = (size_t)i + 1;
+			id = name_id(nm, s + start, e - start);
+			if (nm->row[id].seen != (size_t)i + 1) {
+				nm->row[id].seen = (size_t)i + 1;
 				/* cannot fail: no total exceeds all's, which fits */
-				(void)count_add(&nm.row[id].total, c);
+				for (int c = 0; c < ncol; c++)
+					(void)count_add(&nm->row[id].total[c],
+					    folded_sum_count(a, c, i));
 			}
 			start = e + 1;
 		}
 		if (len > 0)
-			(void)count_add(&nm.row[id].self, c);	/* as above */
+			for (int c = 0; c < ncol; c++)	/* as above */
+				(void)count_add(&nm->row[id].self[c],
+				    folded_sum_count(a, c, i));
 	}
-	nnames = intern_count(&nm.t);
-	rows = xmalloc((nnames + 1) * sizeof *rows);
-	for (size_t i = 0; i < nnames; i++)
+	return 0;
+}
+
+/* The names in the order cmp gives: an array for the caller to free. */
+static uint32_t *
+sorted_rows(const struct names *nm, sort_cmp *cmp)
+{
+	size_t n = intern_count(&nm->t);
+	uint32_t *rows = xmalloc((n + 1) * sizeof *rows);
+
+	for (size_t i = 0; i < n; i++)
 		rows[i] = (uint32_t)i;
-	sort_ctx(rows, nnames, sizeof *rows, row_cmp, &nm);
+	sort_ctx(rows, n, sizeof *rows, cmp, nm);
+	return rows;
+}
+
+static void
+names_free(struct names *nm)
+{
+	free(nm->row);
+	intern_free(&nm->t);
+}
+
+int
+table_write(const struct folded_sum *a)
+{
+	struct names nm;
+	uint32_t *rows;
+	size_t n;
+
+	if (sum_names(a, 1, &nm) < 0) {
+		names_free(&nm);
+		return -1;
+	}
+	rows = sorted_rows(&nm, row_cmp);
 	out_str("# total\t");
-	put_count(&all);
+	put_count(&nm.all[0]);
 	out_str("\n# self\ttotal\tname\n");
-	for (size_t i = 0; i < nnames; i++) {
-		put_count(&nm.row[rows[i]].self);
+	n = intern_count(&nm.t);
+	for (size_t i = 0; i < n; i++) {
+		put_count(&nm.row[rows[i]].self[0]);
 		out_char('\t');
-		put_count(&nm.row[rows[i]].total);
+		put_count(&nm.row[rows[i]].total[0]);
 		out_char('\t');
 		out_write(intern_str(&nm.t, rows[i]), intern_len(&nm.t, rows[i]));
 		out_char('\n');
 	}
 	free(rows);
-	free(nm.row);
-	intern_free(&nm.t);
+	names_free(&nm);
+	return 0;
+}
+
+int
+table_write_diff(const struct folded_sum *a)
+{
+	long double tb, ta;
+	struct names nm;
+	uint32_t *rows;
+	size_t n;
+
+	if (sum_names(a, 2, &nm) < 0) {
+		names_free(&nm);
+		return -1;
+	}
+	tb = count_ld(&nm.all[0]);
+	ta = count_ld(&nm.all[1]);
+	n = intern_count(&nm.t);
+	for (size_t i = 0; i < n; i++) {
+		struct row *r = &nm.row[i];
+
+		r->key = (ta > 0 ? count_ld(&r->self[1]) / ta : 0) -
+		    (tb > 0 ? count_ld(&r->self[0]) / tb : 0);
+	}
+	rows = sorted_rows(&nm, row_cmp_diff);
+	out_str("# total\t");
+	put_count(&nm.all[0]);
+	out_char('\t');
+	put_count(&nm.all[1]);
+	out_str("\n# self_before\ttotal_before\tself_after\ttotal_after"
+	    "\tname\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &nm.row[rows[i]];
+
+		for (int c = 0; c < 2; c++) {
+			put_count(&r->self[c]);
+			out_char('\t');
+			put_count(&r->total[c]);
+			out_char('\t');
+		}
+		out_write(intern_str(&nm.t, rows[i]), intern_len(&nm.t, rows[i]));
+		out_char('\n');
+	}
+	free(rows);
+	names_free(&nm);
 	return 0;
 }

@@ -29,6 +29,21 @@
  */
 int table_write(const struct folded_sum *a);
 
+/*
+ * The same for a differential sum (column 0 before, 1 after: --diff):
+ *
+ *	# total<TAB>TB<TAB>TA
+ *	# self_before<TAB>total_before<TAB>self_after<TAB>total_after<TAB>name
+ *	SB<TAB>TOTB<TAB>SA<TAB>TOTA<TAB>NAME
+ *	...
+ *
+ * ordered by the growth of the name's self share, SA/TA - SB/TB (a share
+ * of an empty side is 0), largest first, so that what got slower leads;
+ * ties by name bytewise.  Returns -1 (nothing written) when TB or TA is
+ * 2^64 or more.
+ */
+int table_write_diff(const struct folded_sum *a);
+
 #define TABLE_RANGE_WHAT "the counts of all stacks sum to 2^64 or more"
 
 

@@ -36,8 +36,10 @@ run(const struct format *f, const char *path, int second)
 	fmt_option_all(f, second);
 	if (input_open(&in, path, "\n") < 0)
 		return;
-	if (input_head(&in, 1u << 16, &p, &n) == 0)
+	if (input_head(&in, 1u << 16, &p, &n) == 0) {
+		(void)fmt_guess_binary(p, n);
 		(void)fmt_guess(p, n);
+	}
 	sink_init(&sink, &run);
 	memset(&r, 0, sizeof r);
 	r.in = &in;
@@ -59,6 +61,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_quiet();
 	(void)fmt_guess((const char *)data, size);
+	(void)fmt_guess_binary((const char *)data, size);
 	if ((fd = fuzz_file(data, size, path)) < 0)
 		return 0;
 	run(f, path, 0);

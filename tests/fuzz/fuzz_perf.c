@@ -15,6 +15,7 @@
 #include "fuzz_file.h"
 #include "lib/folded.h"
 #include "lib/out.h"
+#include "stackcollapse/formats.h"
 #include "stackcollapse/merge.h"
 #include "stackcollapse/perf.h"
 #include "stackcollapse/stacks.h"
@@ -35,6 +36,7 @@ run(const char *p, size_t n, int perl, int addrs)
 	o.include_addrs = addrs;
 	o.include_tid = addrs;
 	o.annotate_kernel = o.annotate_jit = !addrs;
+	o.srcline = !perl;
 	perf_ctx_init(&c[0], &sh);
 	perf_ctx_init(&c[1], &sh);
 	memset(&rep, 0, sizeof rep);
@@ -48,7 +50,8 @@ run(const char *p, size_t n, int perl, int addrs)
 		perf_parse(&c[0], &sh, p + used, n - used, 0, &rep);
 	}
 	perf_end_file(&c[0], &rep);
-	stacks_write(c, 2, addrs, addrs);
+	stacks_write(c, 2, &(struct fmt_run){ .recursive = addrs,
+	    .table = addrs });
 	out_flush();
 	perf_ctx_free(&c[0]);
 	perf_ctx_free(&c[1]);

@@ -2,7 +2,7 @@
  * Fuzz target for spanlayout's readers and layout: the input, through a
  * memfd, is read as whatever it looks like (spans(5), Chrome or TiDB
  * JSON) and as spans(5) forced; what reads is built into a tree, laid
- * out and folded (output to /dev/null).  The layout's promise is checked
+ * out, folded and written as Chrome trace events (output to /dev/null).  The layout's promise is checked
  * here too: no two spans on one row overlap, no child above its parent
  * on the same band; a broken promise aborts, so the fuzzer reports it.
  *
@@ -13,6 +13,7 @@
 
 #include "fuzz_file.h"
 #include "lib/out.h"
+#include "spanlayout/chromeout.h"
 #include "spanlayout/fold.h"
 #include "spanlayout/layout.h"
 #include "spanlayout/spanset.h"
@@ -73,6 +74,7 @@ run(const char *path, enum span_format fmt)
 		check(&s, &t, row);
 		free(row);
 		fold_write(&t, &s, 0, t.by_track);
+		chrome_write(&s);
 		out_flush();
 		tree_free(&t);
 	}

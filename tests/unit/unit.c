@@ -16,8 +16,10 @@
 #include "lib/input.h"
 #include "lib/intern.h"
 #include "lib/json.h"
+#include "lib/jsonesc.h"
 #include "lib/num.h"
 #include "lib/out.h"
+#include "lib/protobuf.h"
 #include "lib/scan.h"
 #include "lib/sort.h"
 #include "lib/spans.h"
@@ -1431,6 +1433,138 @@ test_spans_writer(void)
 	    "S:7,3,-42,9,tid:1,0,x\\ty\\nz\\\\,open S:8,7,1,2,t,4,,open END") == 0);
 }
 
+/* protobuf: varints at their limits, fields, packed and unpacked repeats. */
+static void
+test_protobuf(void)
+{
+	static const uint64_t vals[] = { 0, 1, 127, 128, 300, UINT32_MAX,
+	    (uint64_t)1 << 63, UINT64_MAX };
+	static const unsigned char over[] = { 0xff, 0xff, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0x02 };
+	static const unsigned char eleven[] = { 0x80, 0x80, 0x80, 0x80, 0x80,
+	    0x80, 0x80, 0x80, 0x80, 0x80, 0x00 };
+	struct pb_buf b = { NULL, 0, 0 };
+	struct pb r, sub;
+	struct pb_field f;
+	struct pb_rep it;
+	uint64_t v, got[8];
+	size_t n = 0, k;
+	int ok = 1;
+
+	for (size_t i = 0; i < 8; i++) {
+		b.len = 0;
+		pb_put_varint(&b, vals[i]);
+		k = pb_varint(b.p, b.p + b.len, &v);
+		ok &= k == b.len && v == vals[i];
+		ok &= pb_varint(b.p, b.p + b.len - 1, &v) == 0;	/* cut */
+	}
+	check("protobuf: varints round trip, a cut one is bad", ok);
+	check("protobuf: a varint past 64 bits is bad",
+	    pb_varint(over, over + sizeof over, &v) == 0);
+	check("protobuf: an 11-byte varint is bad",
+	    pb_varint(eleven, eleven + sizeof eleven, &v) == 0);
+
+	b.len = 0;
+	pb_put_uint(&b, 1, 5);
+	pb_put_uint(&b, 2, 0);			/* omitted */
+	pb_put_packed(&b, 3, vals, 8);
+	pb_put_bytes(&b, 4, "ab", 2);
+	pb_put_uint(&b, 3, 9);			/* the same field unpacked */
+	pb_init(&r, b.p, b.len);
+	ok = pb_next(&r, &f) == 1 && f.num == 1 && f.wire == PB_VARINT &&
+	    f.v == 5 && f.off == 0;
+	while (ok && pb_next(&r, &f) == 1 && f.num == 3) {
+		pb_rep_init(&it, &r, &f);
+		while (pb_rep_next(&it, &r, &v) == 1 && n < 8)
+			got[n++] = v;
+	}
+	ok &= n == 8 && memcmp(got, vals, sizeof vals) == 0;
+	ok &= f.num == 4 && f.wire == PB_LEN && f.len == 2 &&
+	    memcmp(f.data, "ab", 2) == 0;
+	pb_sub(&sub, &r, &f);
+	ok &= sub.p == f.data && sub.base == b.p;
+	ok &= pb_next(&r, &f) == 1 && f.num == 3 && pb_rep_init(&it, &r, &f) == 0
+	    && pb_rep_next(&it, &r, &v) == 1 && v == 9 &&
+	    pb_rep_next(&it, &r, &v) == 0;
+	ok &= pb_next(&r, &f) == 0;
+	check("protobuf: fields written and read back", ok);
+
+	/* A length past the end: the error, its offset, and no more fields. */
+	b.len = 0;
+	pb_put_uint(&b, 1, 1);
+	pb_put_varint(&b, 2 << 3 | PB_LEN);
+	pb_put_varint(&b, 1000000000);
+	pb_init(&r, b.p, b.len);
+	ok = pb_next(&r, &f) == 1 && pb_next(&r, &f) == -1 && r.erroff == 2 &&
+	    strcmp(r.err, "length past the end") == 0 && pb_next(&r, &f) == -1;
+	check("protobuf: a length past the end, at its offset", ok);
+	pb_init(&r, "\x0f", 1);
+	check("protobuf: wire type 7 is refused", pb_next(&r, &f) == -1 &&
+	    r.erroff == 0);
+	pb_init(&r, "\x00\x01", 2);
+	check("protobuf: field number 0 is refused", pb_next(&r, &f) == -1);
+	pb_init(&r, "\x09\x01\x02", 3);
+	check("protobuf: a 64-bit field cut short", pb_next(&r, &f) == -1);
+	free(b.p);
+}
+
+/* jsonesc: each kind of byte, and json_out's slices against json_esc. */
+static void
+test_jsonesc(void)
+{
+	static const struct { const char *in; size_t n; const char *out; } fixed[] = {
+		{ "a b", 3, "\"a b\"" },
+		{ "\"\\/", 3, "\"\\\"\\\\/\"" },
+		{ "\t\n\r\b\f", 5, "\"\\t\\n\\r\\b\\f\"" },
+		{ "a\0b", 3, "\"a\\u0000b\"" },
+		{ "\x1b[1m\x7f\x01", 6, "\"\\u001b[1m\\u007f\\u0001\"" },
+		{ "</script><script>alert(1)", 25, "\"</script><script>alert(1)\"" },
+		{ "caf\xc3\xa9 \xf0\x9f\x94\xa5", 10, "\"caf\xc3\xa9 \xf0\x9f\x94\xa5\"" },
+		/* invalid: one U+FFFD per byte, as xmlesc */
+		{ "\xff\x80", 2, "\"\\ufffd\\ufffd\"" },
+		{ "\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"" },
+		{ "x\xe2\x82", 3, "\"x\\ufffd\\ufffd\"" },
+		{ "", 0, "\"\"" },
+	};
+	char got[128], path[] = "/tmp/ft-jsonesc-XXXXXX";
+	char *big, *want, *read_back;
+	size_t n = 20000, w, r = 0;
+	ssize_t k;
+	int ok = 1, fd, saved;
+
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+		size_t g = json_esc(got, fixed[i].in, fixed[i].n);
+
+		ok &= g == strlen(fixed[i].out) && memcmp(got, fixed[i].out, g) == 0;
+	}
+	check("jsonesc: fixed cases", ok);
+	/* Three-byte characters across json_out's 4096-byte slices, and bad bytes. */
+	big = xmalloc(n);
+	for (size_t i = 0; i < n; i++)
+		big[i] = "\xe2\x82\xac" "a\xff"[i % 5];
+	want = xmalloc(6 * n + 2);
+	read_back = xmalloc(6 * n + 3);
+	w = json_esc(want, big, n);
+	fd = mkstemp(path);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	json_out(big, n);
+	out_flush();
+	dup2(saved, 1);
+	close(saved);
+	lseek(fd, 0, SEEK_SET);
+	while ((k = read(fd, read_back + r, 6 * n + 3 - r)) > 0)
+		r += (size_t)k;
+	close(fd);
+	unlink(path);
+	check("jsonesc: json_out's slices keep characters whole",
+	    r == w && memcmp(read_back, want, w) == 0);
+	free(big);
+	free(want);
+	free(read_back);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1458,6 +1592,8 @@ main(int argc, char **argv)
 	test_spans_escape();
 	test_spans_reader();
 	test_spans_writer();
+	test_protobuf();
+	test_jsonesc();
 	puts("done");
 	return 0;
 }

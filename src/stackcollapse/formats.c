@@ -33,8 +33,12 @@ static const struct format folded_format = {
 static const struct format *const formats[] = {
 	&pprof_format, &xctrace_format, &chrome_format, &vsprof_format,
 	&vtune_format, &ghcprof_format, &sample_format, &gopprof_format,
-	&jstack_format, &gdb_format, &pmcstat_format, &bpftrace_format,
-	&perf_format, &stap_format, &dtrace_format, &folded_format,
+	&jstack_format, &elfutils_format, &faulthandler_format,
+	&perfsched_format, &javaexc_format, &ibmjava_format,
+	&instruments_format, &ljp_format, &xdebug_format, &wcp_format,
+	&aix_format, &vtunemc_format, &gdb_format, &pmcstat_format,
+	&bpftrace_format, &perf_format, &stap_format, &dtrace_format,
+	&folded_format,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -68,7 +72,7 @@ fmt_guess_binary(const char *p, size_t n)
 const char *
 fmt_names(void)
 {
-	static char buf[256];
+	static char buf[1024];
 
 	if (buf[0] == '\0')
 		for (size_t i = 0; i < NFORMATS; i++) {

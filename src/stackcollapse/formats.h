@@ -223,6 +223,9 @@ size_t fmt_trim(const char **s, size_t n);
 extern const struct format xctrace_format, chrome_format, vsprof_format,
     vtune_format, ghcprof_format, sample_format, gopprof_format,
     jstack_format, gdb_format, pmcstat_format, bpftrace_format, perf_format,
-    stap_format, dtrace_format, pprof_format;
+    stap_format, dtrace_format, pprof_format, elfutils_format,
+    faulthandler_format, perfsched_format, javaexc_format, ibmjava_format,
+    instruments_format, ljp_format, xdebug_format, wcp_format, aix_format,
+    vtunemc_format;
 
 #endif

@@ -8,6 +8,10 @@
  * uses and writes a sample record (TID, TIME, CPU, PERIOD and the
  * frame-pointer call chain) into a ring mapped from the first event on
  * its CPU; the other events of that CPU are pointed at the same ring.
+ * With --call-graph=dwarf the kernel walks only its own part of the
+ * stack; for the program's part each sample carries the user registers
+ * CFI rules read (the general ones and rip) and a copy of the stack's
+ * top, of which only the part in use (the kernel's dyn_size) is kept.
  * mmap, comm and task records come along so that addresses can be named
  * later: MMAP for each executable mapping, COMM on exec and on renames,
  * FORK for each new thread and process.  Times are CLOCK_MONOTONIC
@@ -33,6 +37,13 @@
 
 #define RING_PAGES	128		/* data pages per CPU: 512 KiB */
 #define MAX_CHAIN	512
+
+/* perf's x86-64 register numbers (asm/perf_regs.h) sampled for CFI, in
+ * the order the kernel writes them, and each one's DWARF number. */
+#define REGS_MASK	0xff01ffull	/* ax bx cx dx si di bp sp ip, r8-r15 */
+static const unsigned char dwarf_reg[17] = {
+	0, 3, 2, 1, 4, 5, 6, 7, 16, 8, 9, 10, 11, 12, 13, 14, 15,
+};
 
 struct ring {
 	int		 fd, cpu;
@@ -160,8 +171,8 @@ close_all(struct perfev *pe)
 }
 
 struct perfev *
-perfev_open(pid_t pid, int attach, unsigned hz, int callchain, int64_t to_real,
-    int *kernel)
+perfev_open(pid_t pid, int attach, unsigned hz, int callchain, unsigned stack,
+    int64_t to_real, int *kernel)
 {
 	struct perf_event_attr a;
 	struct perfev *pe = xcalloc(1, sizeof *pe);
@@ -180,6 +191,12 @@ perfev_open(pid_t pid, int attach, unsigned hz, int callchain, int64_t to_real,
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 	    (callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+	if (callchain == CG_DWARF) {
+		a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a.sample_regs_user = REGS_MASK;
+		a.sample_stack_user = stack;
+		a.exclude_callchain_user = 1;
+	}
 	a.disabled = !attach;
 	a.enable_on_exec = !attach;
 	a.inherit = 1;
@@ -259,6 +276,47 @@ trailer_time(const unsigned char *p, size_t len)
 	return (int64_t)t;
 }
 
+/*
+ * The rest of a --call-graph=dwarf sample at q: the user registers, then
+ * the stack copy (its size, the bytes, the part in use).  A sample of a
+ * kernel thread has neither (abi 0, size 0) and keeps its kernel frames.
+ */
+static void
+dwarf_sample(struct recs *r, int64_t t, const uint32_t *ids, struct rec_sample *s,
+    const uint64_t *kern, const unsigned char *q, const unsigned char *end)
+{
+	struct rec_ustack u;
+	uint64_t abi, size, dyn, v;
+
+	memset(&u, 0, sizeof u);
+	if (q + 8 > end)
+		return;
+	memcpy(&abi, q, 8);
+	q += 8;
+	if (abi != 0) {
+		if ((size_t)(end - q) < 8 * sizeof dwarf_reg)
+			return;
+		for (size_t i = 0; i < sizeof dwarf_reg; i++, q += 8) {
+			memcpy(&v, q, 8);
+			u.regs[dwarf_reg[i]] = v;
+		}
+		u.valid = (1u << 17) - 1;
+	}
+	if (q + 8 > end)
+		return;
+	memcpy(&size, q, 8);
+	q += 8;
+	if (size > (uint64_t)(end - q) || (size && (uint64_t)(end - q) - size < 8))
+		return;
+	dyn = 0;
+	if (size)
+		memcpy(&dyn, q + size, 8);
+	u.len = (uint32_t)(dyn < size ? dyn : size);
+	if (abi == 0)
+		u.valid = u.len = 0;
+	recs_sample_stack(r, t, ids[0], ids[1], s, kern, &u, q);
+}
+
 static void
 one_record(struct perfev *pe, struct recs *r, const unsigned char *p, size_t len)
 {
@@ -311,7 +369,11 @@ one_record(struct perfev *pe, struct recs *r, const unsigned char *p, size_t len
 			}
 		}
 		s.nkernel = nk;
-		recs_sample(r, (int64_t)t + pe->to_real, ids[0], ids[1], &s, kern, user, nu);
+		if (pe->callchain == CG_DWARF)
+			dwarf_sample(r, (int64_t)t + pe->to_real, ids, &s, kern, q, end);
+		else
+			recs_sample(r, (int64_t)t + pe->to_real, ids[0], ids[1], &s, kern,
+			    user, nu);
 		break;
 	}
 	case PERF_RECORD_MMAP: {

@@ -36,6 +36,10 @@
 #include "../lib/err.h"
 
 #define RING_PAGES	128		/* data pages per CPU: 512 KiB */
+/* With dwarf stacks a sample is up to 8 KiB, 64 of them fill 512 KiB:
+ * 4 MiB where the locked-memory limit allows (root, or a raised
+ * perf_event_mlock_kb), else the 512 KiB every user may have. */
+#define RING_PAGES_DWARF 1024
 #define MAX_CHAIN	512
 
 /* perf's x86-64 register numbers (asm/perf_regs.h) sampled for CFI, in
@@ -59,7 +63,7 @@ struct perfev {
 	size_t		 nfds, fdcap;
 	int		 callchain;
 	int64_t		 to_real;
-	size_t		 page;
+	size_t		 page, pages;	/* page size; data pages per ring */
 	unsigned char	*rec;		/* one record, unwrapped */
 	size_t		 reccap;
 	size_t		 ntasks, missed;	/* tasks asked for, and not (wholly) had */
@@ -79,14 +83,19 @@ ring_join(struct perfev *pe, int fd, int cpu)
 	for (int i = 0; i < pe->nrings; i++)
 		if (pe->rings[i].cpu == cpu)
 			return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, pe->rings[i].fd);
-	size_t len = (RING_PAGES + 1) * pe->page;
+	size_t len = (pe->pages + 1) * pe->page;
 	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
+	if (m == MAP_FAILED && pe->pages > RING_PAGES && pe->nrings == 0) {
+		pe->pages = RING_PAGES;
+		len = (pe->pages + 1) * pe->page;
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	}
 	if (m == MAP_FAILED)
 		return -1;
 	pe->rings = xrealloc(pe->rings, (size_t)(pe->nrings + 1) * sizeof *pe->rings);
 	pe->rings[pe->nrings++] = (struct ring){ fd, cpu, m,
-	    (unsigned char *)m + pe->page, RING_PAGES * pe->page };
+	    (unsigned char *)m + pe->page, pe->pages * pe->page };
 	return 0;
 }
 
@@ -183,6 +192,7 @@ perfev_open(pid_t pid, int attach, unsigned hz, int callchain, unsigned stack,
 	pe->callchain = callchain;
 	pe->to_real = to_real;
 	pe->page = (size_t)sysconf(_SC_PAGESIZE);
+	pe->pages = callchain == CG_DWARF ? RING_PAGES_DWARF : RING_PAGES;
 	memset(&a, 0, sizeof a);
 	a.size = sizeof a;
 	a.type = PERF_TYPE_SOFTWARE;
@@ -209,6 +219,7 @@ perfev_open(pid_t pid, int attach, unsigned hz, int callchain, unsigned stack,
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
 	a.watermark = 1;
+	/* A quarter of the smaller ring: woken in time with either. */
 	a.wakeup_watermark = (uint32_t)(RING_PAGES * pe->page / 4);
 	*kernel = 1;
 	if (open_all(pe, &a, t, nt) != 0) {

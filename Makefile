@@ -155,6 +155,7 @@ fuzz_prog_timeline = flamegraph-svg
 fuzz_prog_packets = trace-record
 fuzz_prog_elfimg = elf
 fuzz_prog_elfsym = elf
+fuzz_prog_cfi = elf
 fuzz_prog_perfrec = trace-record
 fuzz_prog_spans = spanlayout
 # Every other target drives a format of stackcollapse.

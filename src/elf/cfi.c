@@ -138,13 +138,13 @@ static NOINST int
 entry(const struct cfi_sec *s, uint64_t off, int debug, struct cur *body,
     uint64_t *id, uint64_t *idat, uint64_t *next, int *cie)
 {
-	struct cur c = { s->p, s->p + s->len, 0 };
+	struct cur c;
 	uint64_t len;
 	int wide = 0;
 
-	if (off >= s->len)
+	if (s->p == NULL || off >= s->len)
 		return -1;
-	c.p += off;
+	c = (struct cur){ s->p + off, s->p + s->len, 0 };
 	len = rd(&c, 4);
 	if (len == 0xffffffff) {
 		len = rd(&c, 8);
@@ -315,11 +315,14 @@ scan(struct cfi *c, const struct cfi_sec *s, int debug, size_t *cap)
 static NOINST void
 hdr_table(struct cfi *c)
 {
-	struct cur h = { c->hdr.p, c->hdr.p + c->hdr.len, 0 };
+	struct cur h;
 	int ptrenc, cntenc, tabenc;
 	uint64_t n;
 
-	if (c->hdr.p == NULL || rd(&h, 1) != 1)
+	if (c->hdr.p == NULL)
+		return;
+	h = (struct cur){ c->hdr.p, c->hdr.p + c->hdr.len, 0 };
+	if (rd(&h, 1) != 1)
 		return;
 	ptrenc = (int)rd(&h, 1);
 	cntenc = (int)rd(&h, 1);
@@ -410,6 +413,13 @@ idx_find(const struct cfi *c, uint64_t pc)
 	return NULL;
 }
 
+/* a * b as the walk's address arithmetic does it: modulo 2^64. */
+static NOINST int64_t
+mul(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a * (uint64_t)b);
+}
+
 static NOINST void
 rule_set(struct cfi_row *row, uint64_t reg, uint8_t how, int64_t off)
 {
@@ -460,7 +470,7 @@ run(const struct cie *ci, struct cur c, uint64_t *loc, uint64_t pc,
 			adv = 1;
 			break;
 		case 0x80:
-			rule_set(row, low, CFI_OFFSET, (int64_t)uleb(&c) * ci->data_align);
+			rule_set(row, low, CFI_OFFSET, mul((int64_t)uleb(&c), ci->data_align));
 			break;
 		case 0xc0:
 			if (low < CFI_NREGS)
@@ -483,7 +493,7 @@ run(const struct cie *ci, struct cur c, uint64_t *loc, uint64_t pc,
 			case 0x04: delta = rd(&c, 4); adv = 1; break;
 			case 0x05:
 				reg = uleb(&c);
-				rule_set(row, reg, CFI_OFFSET, (int64_t)uleb(&c) * ci->data_align);
+				rule_set(row, reg, CFI_OFFSET, mul((int64_t)uleb(&c), ci->data_align));
 				break;
 			case 0x06:
 				reg = uleb(&c);
@@ -542,31 +552,32 @@ run(const struct cie *ci, struct cur c, uint64_t *loc, uint64_t pc,
 				break;
 			case 0x11:
 				reg = uleb(&c);
-				rule_set(row, reg, CFI_OFFSET, sleb(&c) * ci->data_align);
+				rule_set(row, reg, CFI_OFFSET, mul(sleb(&c), ci->data_align));
 				break;
 			case 0x12:
 				reg = uleb(&c);
 				row->cfa.how = reg < CFI_NREGS ? CFI_REG : CFI_UNDEF;
 				row->cfa.reg = (uint8_t)(reg < CFI_NREGS ? reg : 0);
-				row->cfa.off = sleb(&c) * ci->data_align;
+				row->cfa.off = mul(sleb(&c), ci->data_align);
 				break;
 			case 0x13:
-				row->cfa.off = sleb(&c) * ci->data_align;
+				row->cfa.off = mul(sleb(&c), ci->data_align);
 				break;
 			case 0x14:
 				reg = uleb(&c);
-				rule_set(row, reg, CFI_VAL_OFFSET, (int64_t)uleb(&c) * ci->data_align);
+				rule_set(row, reg, CFI_VAL_OFFSET, mul((int64_t)uleb(&c), ci->data_align));
 				break;
 			case 0x15:
 				reg = uleb(&c);
-				rule_set(row, reg, CFI_VAL_OFFSET, sleb(&c) * ci->data_align);
+				rule_set(row, reg, CFI_VAL_OFFSET, mul(sleb(&c), ci->data_align));
 				break;
 			case 0x2e:	/* GNU_args_size: what a landing pad needs */
 				uleb(&c);
 				break;
 			case 0x2f:
 				reg = uleb(&c);
-				rule_set(row, reg, CFI_OFFSET, -(int64_t)uleb(&c) * ci->data_align);
+				rule_set(row, reg, CFI_OFFSET,
+				    mul(mul((int64_t)uleb(&c), ci->data_align), -1));
 				break;
 			default:
 				return -1;
@@ -814,6 +825,9 @@ cfi_walk(const struct cfi_mem *m, uint64_t *regs, uint32_t valid, uint64_t *pcs,
 		uint64_t va, cfa, pc = regs[CFI_RA];
 		uint32_t nv = 0;
 
+		/* A zero return address ends a stack (as _start's caller). */
+		if (pc == 0 && n > 0)
+			break;
 		pcs[n++] = pc;
 		if (n == max || pc == 0)
 			break;

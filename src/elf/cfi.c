@@ -8,7 +8,7 @@
  * instructions and the FDE's up to the pc, each time: no cache, so
  * nothing to allocate or lock in a signal handler, and the cost is a
  * few dozen bytes of instructions per frame.  remember_state keeps up
- * to STATES rows on the stack.
+ * to STATES rows on the stack (compilers nest them once or twice).
  *
  * Hostile input: every read goes through a cursor that stops at its
  * section's end; a DWARF expression runs at most EXPR_STEPS operations
@@ -24,7 +24,7 @@
 
 #define NOINST	__attribute__((no_instrument_function))
 
-#define STATES		8
+#define STATES		4	/* rows on a signal handler's stack: keep it small */
 #define EXPR_STEPS	256
 #define EXPR_DEPTH	64
 

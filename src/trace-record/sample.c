@@ -250,7 +250,7 @@ sample_run(const struct sample_opts *o, char **argv)
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
 		if (strcmp(o->mechanism, "perf") != 0)
-			ss = sigsample_new(o->hz, &cal);
+			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, &cal);
 		child = spawn_held(argv, ss, &go, &report);
 		if (strcmp(o->mechanism, "signal") != 0) {
 			pe = perfev_open(child, 0, o->hz, o->callchain, o->stack,

@@ -3,8 +3,9 @@
 # main;work;path_a;hot70, 30% in main;work;path_b;hot30) must be
 # attributed within 5 percentage points, with those call paths, by both
 # mechanisms; with --call-graph=dwarf, split.c built without frame
-# pointers gives its known split and whole paths (perf); threads, a fork, an early exit, a kill and a program that
-# never stops (under timeout) each give their samples; -p attaches; the
+# pointers gives its known split and whole paths, by both mechanisms;
+# threads, a fork, an early exit, a kill and a program that never stops
+# (under timeout) each give their samples; -p attaches; the
 # perf script text is what stackcollapse reads, and --folded is what it
 # makes of it; a real program's top functions agree with perf record's
 # on the same run.  Samples differ run to run, so the checks are
@@ -351,6 +352,13 @@ if "$TR" --sample --mechanism=perf -o /dev/null -- true 2> /dev/null; then
 else
 	printf 'skip --call-graph=dwarf with perf: perf_event_open not permitted here\n'
 fi
+# The signal mechanism walks the same tables in the program's handler
+# (its timers tick at the kernel's rate: a longer run for as many samples).
+$CC -O2 -fomit-frame-pointer -o "$tmp/split" "$top/tests/sample/split.c"
+"$TR" --sample --call-graph=dwarf -F 999 --mechanism=signal --folded -o "$tmp/dwarf.f" \
+    -- "$tmp/split" 3000 2> "$tmp/dwarf.err"
+expect "signal, dwarf: exit status" $? 0
+dwarf_split "signal, dwarf" "$tmp/dwarf.f"
 
 # A real program on one run: perf record samples trace-record and the
 # perl it samples, so both see the same execution.  Perf's ten hottest

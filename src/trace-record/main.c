@@ -157,6 +157,10 @@ parse_options(int argc, char **argv, struct opts *o)
 				so->callchain = CG_FP;
 			else if (strcmp(optarg, "dwarf") == 0)
 				so->callchain = CG_DWARF;
+#ifndef __x86_64__
+			if (so->callchain == CG_DWARF)
+				usage_fail("--call-graph=dwarf unwinds x86-64 code only", NULL);
+#endif
 			else
 				usage_fail("--call-graph wants fp or dwarf, not ", optarg);
 			o->sample_only = 1;

@@ -91,6 +91,7 @@ struct utab {
 };
 static struct utab *utab;	/* NULL: walk frame pointers */
 
+#if defined(__x86_64__)
 /* What the CFI walk may read: the thread's stack above the interrupted sp. */
 struct uwalk {
 	const struct utab	*t;
@@ -127,6 +128,7 @@ ufind(void *ctx, uint64_t pc, uint64_t *va)
 		return NULL;
 	return &t->v[lo].f->cfi;
 }
+#endif
 
 static uint64_t
 now(uint32_t *cpu)

@@ -356,7 +356,7 @@ fi
 # (its timers tick at the kernel's rate: a longer run for as many samples).
 $CC -O2 -fomit-frame-pointer -o "$tmp/split" "$top/tests/sample/split.c"
 "$TR" --sample --call-graph=dwarf -F 999 --mechanism=signal --folded -o "$tmp/dwarf.f" \
-    -- "$tmp/split" 3000 2> "$tmp/dwarf.err"
+    -- "$tmp/split" 4000 2> "$tmp/dwarf.err"
 expect "signal, dwarf: exit status" $? 0
 dwarf_split "signal, dwarf" "$tmp/dwarf.f"
 

@@ -123,8 +123,8 @@ all: $(TRLIB)
 # The SIGPROF sampler trace-record preloads: never sanitized (it is
 # loaded into programs that are not), with frame pointers, and carried
 # inside trace-record as a byte array.
-SAMPLER_SRC = src/libtrsample/sampler.c
-$(BUILD)/libtrsample.so: $(SAMPLER_SRC) src/libtrsample/sring.h Makefile
+SAMPLER_SRC = src/libtrsample/sampler.c src/elf/cfi.c src/elf/elfimg.c
+$(BUILD)/libtrsample.so: $(SAMPLER_SRC) src/libtrsample/sring.h src/elf/cfi.h src/elf/elfimg.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -fPIC -fno-omit-frame-pointer \
 	    -fvisibility=hidden -shared -o $@ $(SAMPLER_SRC) -lpthread
@@ -157,6 +157,7 @@ fuzz_prog_timeline = flamegraph-svg
 fuzz_prog_packets = trace-record
 fuzz_prog_elfimg = elf
 fuzz_prog_elfsym = elf
+fuzz_prog_cfi = elf
 fuzz_prog_perfrec = trace-record
 fuzz_prog_spans = spanlayout
 # The demangler is src/lib's; trace-record names samples with it.

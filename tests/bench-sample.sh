@@ -6,7 +6,9 @@
 # interleaved rounds; the slowdown is against the program alone (as a
 # user sees it: each tool's wall time, its own start and end included).  Bytes per sample: the output
 # as written (our perf script text or folded stacks; perf's perf.data,
-# and its perf script text).
+# and its perf script text).  Then --call-graph=dwarf against perf
+# record --call-graph dwarf on xz and python3 (below); "sh
+# tests/bench-sample.sh dwarf" runs that part alone.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 TR="$top/bin/trace-record"
@@ -20,6 +22,8 @@ awk 'BEGIN { srand(7); for (i = 0; i < 120000; i++) {
 input="$dir/input"
 
 now() { date +%s%N; }
+# sh bench-sample.sh dwarf: only the --call-graph=dwarf comparison below.
+part=${1:-all}
 # One run of configuration $1 at $2 Hz; its wall time in ns on stdout,
 # the samples it took in $dir/n.$1.$2 and its output's size in $dir/b.$1.$2.
 XZ="xz -9 -c -T1 $input"
@@ -49,6 +53,7 @@ run() {
 
 configs="perf signal folded"
 command -v perf > /dev/null 2>&1 && configs="$configs record script"
+if [ "$part" = all ]; then
 # Five rounds; in each, every configuration once, so that a slow minute
 # of this shared machine falls on all of them; the median of five.
 : > "$dir/times"
@@ -95,3 +100,85 @@ printf 'fixed cost (around /bin/true): trace-record --sample %s s' \
 command -v perf > /dev/null 2>&1 &&
     printf ', perf record %s s' "$(fixed perf record -q -e cpu-clock -F 999 -g -o "$dir/perf.data" -- true)"
 echo
+fi
+
+# --call-graph=dwarf against perf record --call-graph dwarf, side by side
+# on Debian's own binaries (built without frame pointers): xz -9 of the
+# input above and python3 running a loop.  Per configuration, the median
+# of 3 interleaved rounds at 999 Hz: the share of samples whose user
+# stack reaches main (holds __libc_start_call_main, the frame that calls
+# it, as both name it), the median depth of the user stacks (frames not
+# in the kernel), the wall time against the program alone, and the
+# bytes written per sample (ours: perf script text; perf: perf.data).
+command -v perf > /dev/null 2>&1 || { echo "note: perf not installed: no dwarf comparison"; exit 0; }
+PY=/usr/bin/python3
+[ -x $PY ] || PY=python3
+cat > "$dir/loop.py" <<'PYEOF'
+import re
+d = {}
+for i in range(400000):
+    k = str(i % 5000)
+    d[k] = d.get(k, 0) + len(re.findall(r"[0-9]", k * 3))
+print(sum(d.values()))
+PYEOF
+# stats TEXT: "reach% median-depth samples" of perf script text.
+stats() {
+	awk '/^[^\t]/ && / cpu-clock:/ { if (n) out(); n = 1; d = 0; r = 0; next }
+	/^\t/ { if ($NF != "([kernel.kallsyms])") d++; if ($0 ~ /__libc_start_call_main/) r = 1 }
+	function out() { k++; depth[k] = d; reach += r }
+	END { if (n) out(); if (k == 0) { print "0 0 0"; exit }
+	      m = int((k + 1) / 2); # median by selection: sort the depths
+	      for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (depth[j] < depth[i]) { t = depth[i]; depth[i] = depth[j]; depth[j] = t }
+	      printf "%.1f %d %d\n", 100 * reach / k, depth[m], k }' "$1"
+}
+drun() {	# drun CONFIG PROG: one run; wall ns on stdout, stats and bytes in files
+	case $2 in
+	xz) set -- "$1" xz -9 -c -T1 "$input" ;;
+	python3) set -- "$1" $PY "$dir/loop.py" ;;
+	esac
+	c=$1
+	shift
+	t0=$(now)
+	case $c in
+	alone) "$@" > /dev/null ;;
+	perf | signal) "$TR" --sample --call-graph=dwarf -F 999 --mechanism=$c -o "$dir/d.txt" -- "$@" \
+	    > /dev/null 2> "$dir/err" ;;
+	record) perf record -q -e cpu-clock -F 999 --call-graph dwarf -o "$dir/d.data" -- "$@" \
+	    > /dev/null 2>&1 ;;
+	esac
+	t1=$(now)
+	case $c in
+	perf | signal) echo "$(stats "$dir/d.txt") $(wc -c < "$dir/d.txt")" > "$dir/s.$c" ;;
+	record) perf script -i "$dir/d.data" > "$dir/d.txt" 2> /dev/null
+		echo "$(stats "$dir/d.txt") $(wc -c < "$dir/d.data")" > "$dir/s.$c" ;;
+	esac
+	echo $((t1 - t0))
+}
+echo
+echo "--call-graph=dwarf against perf record --call-graph dwarf, 999 Hz, median of 3 rounds"
+printf '%-8s %-26s %8s %8s %8s %9s %8s %12s\n' program "" "reach %" depth "time s" slowdown samples bytes/sample
+for prog in xz python3; do
+	: > "$dir/dtimes"
+	for round in 1 2 3; do
+		for c in alone perf signal record; do
+			echo "$c $(drun $c $prog)" >> "$dir/dtimes"
+			[ $c = alone ] || cp "$dir/s.$c" "$dir/s.$c.$round"
+		done
+	done
+	dmed() { awk -v c="$1" '$1 == c { print $2 }' "$dir/dtimes" | sort -n | sed -n 2p; }
+	alone=$(dmed alone)
+	for c in perf signal record; do
+		case $c in
+		perf) name="trace-record (perf)" ;;
+		signal) name="trace-record (signal)" ;;
+		record) name="perf record" ;;
+		esac
+		# The stats of the round with the median time.
+		med=$(dmed $c)
+		r=$(awk -v c="$c" -v m="$med" '$1 == c { n++; if ($2 == m) print n }' "$dir/dtimes" | head -n 1)
+		set -- $(cat "$dir/s.$c.$r")
+		printf '%-8s %-26s %8s %8s %8.3f %8.3fx %8s %12.0f\n' $prog "$name" "$1" "$2" \
+		    "$(echo "$med" | awk '{ print $1 / 1e9 }')" "$(echo "$med $alone" | awk '{ print $1 / $2 }')" \
+		    "$3" "$(echo "$4 $3" | awk '{ print $2 ? $1 / $2 : 0 }')"
+	done
+done

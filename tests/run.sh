@@ -97,7 +97,7 @@ if [ -z "${SANITIZE:-}" ]; then
 		pass
 		"$top/build/port/unit" 2>/dev/null | sed -n 's/^FAIL /FAIL portable unit: /p' > "$tmp/pu"
 		if [ -s "$tmp/pu" ]; then fail "portable unit tests" "$tmp/pu"; else pass; fi
-		goldens "portable: " "$top/build/port/bin"
+		goldens "portable: " "$top/build/port/bin:$BIN"
 	else
 		fail "portable build with $pcc" "$tmp/port.log"
 	fi

@@ -7,6 +7,7 @@
 #include "elfimg.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -167,4 +168,22 @@ elfimg_debuglink(const struct elfimg *img, uint32_t *crc)
 		return NULL;
 	memcpy(crc, d + at, 4);
 	return d;
+}
+
+NOINST int
+elfimg_open_build_id(struct elfimg *debug, const struct elfimg *img)
+{
+	const unsigned char *id;
+	size_t n = elfimg_build_id(img, &id);
+	char path[200];
+	int k;
+
+	memset(debug, 0, sizeof *debug);
+	if (n == 0)
+		return -1;
+	k = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/", id[0]);
+	for (size_t j = 1; j < n; j++)
+		k += snprintf(path + k, sizeof path - (size_t)k, "%02x", id[j]);
+	snprintf(path + k, sizeof path - (size_t)k, ".debug");
+	return elfimg_open(debug, path);
 }

@@ -75,6 +75,15 @@ size_t			 elfimg_build_id(const struct elfimg *img,
 			    const unsigned char **id);
 
 /*
+ * Map img's separate debug file, where distributions put it:
+ * /usr/lib/debug/.build-id/xx/yyyy.debug, named by the build-id note.
+ * Its sections are empty but for symbols and debug data (.symtab,
+ * .debug_frame); its addresses are img's.  0, or -1 when there is none.
+ */
+int			 elfimg_open_build_id(struct elfimg *debug,
+			    const struct elfimg *img);
+
+/*
  * The file name .gnu_debuglink names (a NUL-terminated string in the
  * image) and its CRC-32 in *crc, or NULL.
  */

@@ -117,28 +117,15 @@ add_syms(struct elffile *f, const struct elfimg *img, const Elf64_Shdr *tab)
 }
 
 /*
- * A stripped file's full symbol table, where distributions put it:
- * /usr/lib/debug/.build-id/xx/yyyy.debug, named by the build-id note.
- * The debug file's sections are empty but for symbols and debug data;
- * its addresses are the stripped file's.  Mapped into f->debug; 0 when
- * its symbols are f's.
+ * A stripped file's full symbol table, in its debug file (elfimg.h).
+ * Mapped into f->debug; 0 when its symbols are f's.
  */
 static NOINST int
 debug_syms(struct elffile *f)
 {
-	const unsigned char *id;
-	size_t n = elfimg_build_id(&f->img, &id);
 	const Elf64_Shdr *tab;
-	char path[200];
-	int k;
 
-	if (n == 0)
-		return -1;
-	k = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/", id[0]);
-	for (size_t j = 1; j < n; j++)
-		k += snprintf(path + k, sizeof path - (size_t)k, "%02x", id[j]);
-	snprintf(path + k, sizeof path - (size_t)k, ".debug");
-	if (elfimg_open(&f->debug, path) != 0)
+	if (elfimg_open_build_id(&f->debug, &f->img) != 0)
 		return -1;
 	if ((tab = elfimg_section_type(&f->debug, SHT_SYMTAB)) != NULL &&
 	    add_syms(f, &f->debug, tab) == 0)

@@ -13,6 +13,14 @@
  * shared ring of sring.h: no locks, no allocation, nothing but
  * async-signal-safe calls (prctl for the thread's name, clock_gettime).
  *
+ * With --call-graph=dwarf the handler walks with DWARF CFI instead
+ * (src/elf/cfi.c, linked in): the tables of every file mapped
+ * executable are loaded and indexed before sampling starts, and again
+ * after each dlopen (a new table published with an atomic store; the
+ * old one is left, as a handler may be walking it), so the handler
+ * only searches them; its reads are bounded to the thread's stack as
+ * above, and a walk ends where a table or the stack does.
+ *
  * Threads are found by wrapping pthread_create; a forked child gets a
  * timer again (timers are not inherited) and tells the reader whose
  * memory map it starts from; an exec'd program loads this library again
@@ -38,6 +46,7 @@
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -50,6 +59,7 @@
 #define HAVE_TSC 1
 #endif
 
+#include "../elf/cfi.h"
 #include "sring.h"
 
 #ifndef sigev_notify_thread_id
@@ -69,6 +79,56 @@ static const char *self;		/* our path in LD_PRELOAD, from SR_ENV */
 
 static __thread uintptr_t stack_lo, stack_hi;
 static __thread timer_t timer;
+
+/* --call-graph=dwarf: the executable mappings and their CFI, by address. */
+struct umap {
+	uintptr_t	 start, end, pgoff;
+	struct cfi_file	*f;
+};
+struct utab {
+	struct umap	*v;
+	size_t		 n;
+};
+static struct utab *utab;	/* NULL: walk frame pointers */
+
+#if defined(__x86_64__)
+/* What the CFI walk may read: the thread's stack above the interrupted sp. */
+struct uwalk {
+	const struct utab	*t;
+	uintptr_t		 lo, hi;
+};
+
+static int
+uread(void *ctx, uint64_t addr, uint64_t *v)
+{
+	const struct uwalk *w = ctx;
+
+	if (addr < w->lo || addr > w->hi - 8)
+		return -1;
+	memcpy(v, (const void *)(uintptr_t)addr, 8);
+	return 0;
+}
+
+static const struct cfi *
+ufind(void *ctx, uint64_t pc, uint64_t *va)
+{
+	const struct utab *t = ((const struct uwalk *)ctx)->t;
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].end <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == t->n || t->v[lo].start > pc || !t->v[lo].f->ok ||
+	    !cfi_file_vaddr(t->v[lo].f, pc - t->v[lo].start + t->v[lo].pgoff, va))
+		return NULL;
+	return &t->v[lo].f->cfi;
+}
+#endif
 
 static uint64_t
 now(uint32_t *cpu)
@@ -151,9 +211,26 @@ on_prof(int sig, siginfo_t *si, void *ucv)
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
 	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	const struct utab *t = __atomic_load_n(&utab, __ATOMIC_ACQUIRE);
 
-	fr[n++] = ip;
-	if (stack_hi && sp >= stack_lo && sp < stack_hi) {
+	if (t && stack_hi && sp >= stack_lo && sp < stack_hi) {
+		/* gregs' order (REG_R8 first) to DWARF's numbers. */
+		static const int dw[CFI_NREGS] = {
+			REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP,
+			REG_RSP, REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13,
+			REG_R14, REG_R15, REG_RIP,
+		};
+		uint64_t regs[CFI_NREGS];
+		struct uwalk w = { t, sp, stack_hi };
+		struct cfi_mem m = { uread, ufind, &w };
+
+		for (int i = 0; i < CFI_NREGS; i++)
+			regs[i] = (uint64_t)uc->uc_mcontext.gregs[dw[i]];
+		n = (uint32_t)cfi_walk(&m, regs, (1u << CFI_NREGS) - 1, fr, SR_MAXFRAMES);
+	} else {
+		fr[n++] = ip;
+	}
+	if (!t && stack_hi && sp >= stack_lo && sp < stack_hi) {
 		uintptr_t lo = sp;
 
 		while (n < SR_MAXFRAMES && fp >= lo && fp <= stack_hi - 16 &&
@@ -230,6 +307,81 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(buf);
+}
+
+/*
+ * --call-graph=dwarf: index the CFI of each executable file mapping (a
+ * file's tables are loaded once, and kept) and publish the table.  Not
+ * in the handler: this reads files and allocates.
+ */
+static void
+load_cfi(void)
+{
+	static struct cfi_file **files;
+	static char **paths;
+	static size_t nfiles;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	FILE *fp;
+	char line[4352], path[4097];
+	struct utab *t;
+	size_t cap = 0;
+
+	if ((t = calloc(1, sizeof *t)) == NULL)
+		return;
+	pthread_mutex_lock(&lock);
+	if ((fp = fopen("/proc/self/maps", "re")) == NULL) {
+		pthread_mutex_unlock(&lock);
+		free(t);
+		return;
+	}
+	while (fgets(line, sizeof line, fp)) {
+		unsigned long long a, b, off;
+		char perm[8];
+		size_t i;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4096[^\n]", &a, &b, perm,
+		    &off, path) != 5 || perm[2] != 'x' ||
+		    (path[0] != '/' && strcmp(path, "[vdso]") != 0))
+			continue;
+		for (i = 0; i < nfiles && strcmp(paths[i], path) != 0; i++)
+			;
+		if (i == nfiles) {
+			struct cfi_file **nf = realloc(files, (nfiles + 1) * sizeof *nf);
+			char **np = nf ? realloc(paths, (nfiles + 1) * sizeof *np) : NULL;
+			struct cfi_file *f = malloc(sizeof *f);
+
+			if (nf)
+				files = nf;
+			if (np)
+				paths = np;
+			if (nf == NULL || np == NULL || f == NULL ||
+			    (paths[nfiles] = strdup(path)) == NULL) {
+				free(f);
+				continue;
+			}
+			if (path[0] == '/')
+				cfi_file_open(f, path, NULL, 0);
+			else	/* the vDSO, where it is mapped here */
+				cfi_file_open(f, NULL, (const void *)(uintptr_t)a,
+				    (size_t)(b - a));
+			files[nfiles++] = f;
+		}
+		if (t->n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct umap *v = realloc(t->v, ncap * sizeof *v);
+
+			if (v == NULL)
+				break;
+			t->v = v;
+			cap = ncap;
+		}
+		t->v[t->n++] = (struct umap){ (uintptr_t)a, (uintptr_t)b, (uintptr_t)off,
+		    files[i] };
+	}
+	fclose(fp);
+	pthread_mutex_unlock(&lock);
+	/* /proc/PID/maps is sorted by address: ufind's binary search. */
+	__atomic_store_n(&utab, t, __ATOMIC_RELEASE);
 }
 
 static void
@@ -330,8 +482,11 @@ dlopen(const char *file, int mode)
 		return NULL;
 	void *h = real(file, mode);
 
-	if (h && ring)
+	if (h && ring) {
 		send_maps();
+		if (ring->unwind)
+			load_cfi();
+	}
 	return h;
 }
 
@@ -593,6 +748,8 @@ sampler_init(void)
 		return;
 	ring = r;
 	send_maps();
+	if (r->unwind)
+		load_cfi();
 	pthread_atfork(NULL, NULL, after_fork);
 	thread_start();
 }

@@ -38,6 +38,8 @@ struct sr_ring {
 	uint64_t	period;		/* ns of CPU time between samples */
 	uint64_t	closed;		/* the reader is done: exec no more with
 					 * the sampler preloaded */
+	uint64_t	unwind;		/* 1: walk with DWARF CFI, not frame
+					 * pointers (--call-graph=dwarf) */
 };
 
 /*

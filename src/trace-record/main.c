@@ -28,6 +28,7 @@
 #include "../lib/err.h"
 #include "../lib/num.h"
 #include "../lib/out.h"
+#include "perfev.h"
 #include "record.h"
 #include "sample.h"
 #include "spawn.h"
@@ -37,7 +38,8 @@
 static const char usage_text[] =
 "usage: trace-record [-o FILE] [--clock auto|tsc|tscp|mono] [--buffers N]\n"
 "                    [--] PROGRAM [ARG...]\n"
-"       trace-record --sample [-g] [-F HZ] [--folded] [-o FILE]\n"
+"       trace-record --sample [-g | --call-graph=fp|dwarf] [--stack-size N]\n"
+"                    [-F HZ] [--folded] [-o FILE]\n"
 "                    [--mechanism auto|perf|signal] [--] PROGRAM [ARG...]\n"
 "       trace-record --sample [-g] [-F HZ] [--folded] [-o FILE] -p PID\n"
 "       trace-record --clock-info [--clock auto|tsc|tscp|mono]\n"
@@ -55,7 +57,12 @@ static const char usage_text[] =
 "      --clock-info    print the chosen clock and its calibration, and exit\n"
 "      --sample        sample the stacks of PROGRAM (its threads and children)\n"
 "  -F, --freq HZ       samples per second of CPU time per thread (default 99)\n"
-"  -g, --call-graph    whole stacks (frame pointers), not just the function\n"
+"  -g, --call-graph[=fp|dwarf]\n"
+"                      whole stacks, not just the function: fp (-g) walks\n"
+"                      frame pointers; dwarf unwinds a copy of each\n"
+"                      sample's stack with the binaries' DWARF CFI (perf)\n"
+"      --stack-size N  dwarf: bytes of stack copied per sample (default\n"
+"                      8192; 8 to 65528, a multiple of 8)\n"
 "      --folded        write folded stacks, not perf script text\n"
 "      --mechanism M   auto (default): perf_event_open, else SIGPROF timers\n"
 "                      in the program (LD_PRELOAD); or force perf or signal\n"
@@ -94,7 +101,7 @@ parse_options(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "buffers", required_argument, NULL, 'b' },
-		{ "call-graph", no_argument, NULL, 'g' },
+		{ "call-graph", optional_argument, NULL, 'G' },
 		{ "clock", required_argument, NULL, 'c' },
 		{ "clock-info", no_argument, NULL, 'i' },
 		{ "folded", no_argument, NULL, 'f' },
@@ -104,6 +111,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "sample", no_argument, NULL, 's' },
+		{ "stack-size", required_argument, NULL, 'S' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -141,7 +149,27 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->sample_only = 1;
 			break;
 		case 'g':
-			so->callchain = 1;
+			so->callchain = CG_FP;
+			o->sample_only = 1;
+			break;
+		case 'G':
+			if (optarg == NULL || strcmp(optarg, "fp") == 0)
+				so->callchain = CG_FP;
+			else if (strcmp(optarg, "dwarf") == 0)
+				so->callchain = CG_DWARF;
+#ifndef __x86_64__
+			if (so->callchain == CG_DWARF)
+				usage_fail("--call-graph=dwarf unwinds x86-64 code only", NULL);
+#endif
+			else
+				usage_fail("--call-graph wants fp or dwarf, not ", optarg);
+			o->sample_only = 1;
+			break;
+		case 'S':
+			if (num_parse_arg(optarg, 8, 65528, &v) != 0 || v % 8)
+				usage_fail("--stack-size wants bytes from 8 to 65528, a "
+				    "multiple of 8, not ", optarg);
+			so->stack = (unsigned)v;
 			o->sample_only = 1;
 			break;
 		case 'm':
@@ -178,7 +206,8 @@ parse_options(int argc, char **argv, struct opts *o)
 		}
 	}
 	if (!o->sampling && o->sample_only)
-		usage_fail("-F, -g, -p, --folded and --mechanism need --sample", NULL);
+		usage_fail("-F, -g, -p, --call-graph, --folded, --mechanism and "
+		    "--stack-size need --sample", NULL);
 	if (so->attach && argc > optind)
 		usage_fail("-p takes no program to run", NULL);
 	if (!o->rec.info && argc == optind && !so->attach)
@@ -207,7 +236,7 @@ main(int argc, char **argv)
 {
 	struct opts o = {
 		.rec = { .clock = "auto", .nbufs = DEFAULT_BUFFERS },
-		.sample = { .hz = 99, .mechanism = "auto" },
+		.sample = { .hz = 99, .mechanism = "auto", .stack = 8192 },
 	};
 
 	if (std_fds_hold() != 0)

@@ -8,6 +8,10 @@
  * uses and writes a sample record (TID, TIME, CPU, PERIOD and the
  * frame-pointer call chain) into a ring mapped from the first event on
  * its CPU; the other events of that CPU are pointed at the same ring.
+ * With --call-graph=dwarf the kernel walks only its own part of the
+ * stack; for the program's part each sample carries the user registers
+ * CFI rules read (the general ones and rip) and a copy of the stack's
+ * top, of which only the part in use (the kernel's dyn_size) is kept.
  * mmap, comm and task records come along so that addresses can be named
  * later: MMAP for each executable mapping, COMM on exec and on renames,
  * FORK for each new thread and process.  Times are CLOCK_MONOTONIC
@@ -32,7 +36,18 @@
 #include "../lib/err.h"
 
 #define RING_PAGES	128		/* data pages per CPU: 512 KiB */
+/* With dwarf stacks a sample is up to 8 KiB, 64 of them fill 512 KiB:
+ * 4 MiB where the locked-memory limit allows (root, or a raised
+ * perf_event_mlock_kb), else the 512 KiB every user may have. */
+#define RING_PAGES_DWARF 1024
 #define MAX_CHAIN	512
+
+/* perf's x86-64 register numbers (asm/perf_regs.h) sampled for CFI, in
+ * the order the kernel writes them, and each one's DWARF number. */
+#define REGS_MASK	0xff01ffull	/* ax bx cx dx si di bp sp ip, r8-r15 */
+static const unsigned char dwarf_reg[17] = {
+	0, 3, 2, 1, 4, 5, 6, 7, 16, 8, 9, 10, 11, 12, 13, 14, 15,
+};
 
 struct ring {
 	int		 fd, cpu;
@@ -48,7 +63,7 @@ struct perfev {
 	size_t		 nfds, fdcap;
 	int		 callchain;
 	int64_t		 to_real;
-	size_t		 page;
+	size_t		 page, pages;	/* page size; data pages per ring */
 	unsigned char	*rec;		/* one record, unwrapped */
 	size_t		 reccap;
 	size_t		 ntasks, missed;	/* tasks asked for, and not (wholly) had */
@@ -68,14 +83,19 @@ ring_join(struct perfev *pe, int fd, int cpu)
 	for (int i = 0; i < pe->nrings; i++)
 		if (pe->rings[i].cpu == cpu)
 			return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, pe->rings[i].fd);
-	size_t len = (RING_PAGES + 1) * pe->page;
+	size_t len = (pe->pages + 1) * pe->page;
 	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
+	if (m == MAP_FAILED && pe->pages > RING_PAGES && pe->nrings == 0) {
+		pe->pages = RING_PAGES;
+		len = (pe->pages + 1) * pe->page;
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	}
 	if (m == MAP_FAILED)
 		return -1;
 	pe->rings = xrealloc(pe->rings, (size_t)(pe->nrings + 1) * sizeof *pe->rings);
 	pe->rings[pe->nrings++] = (struct ring){ fd, cpu, m,
-	    (unsigned char *)m + pe->page, RING_PAGES * pe->page };
+	    (unsigned char *)m + pe->page, pe->pages * pe->page };
 	return 0;
 }
 
@@ -160,8 +180,8 @@ close_all(struct perfev *pe)
 }
 
 struct perfev *
-perfev_open(pid_t pid, int attach, unsigned hz, int callchain, int64_t to_real,
-    int *kernel)
+perfev_open(pid_t pid, int attach, unsigned hz, int callchain, unsigned stack,
+    int64_t to_real, int *kernel)
 {
 	struct perf_event_attr a;
 	struct perfev *pe = xcalloc(1, sizeof *pe);
@@ -172,6 +192,7 @@ perfev_open(pid_t pid, int attach, unsigned hz, int callchain, int64_t to_real,
 	pe->callchain = callchain;
 	pe->to_real = to_real;
 	pe->page = (size_t)sysconf(_SC_PAGESIZE);
+	pe->pages = callchain == CG_DWARF ? RING_PAGES_DWARF : RING_PAGES;
 	memset(&a, 0, sizeof a);
 	a.size = sizeof a;
 	a.type = PERF_TYPE_SOFTWARE;
@@ -180,6 +201,12 @@ perfev_open(pid_t pid, int attach, unsigned hz, int callchain, int64_t to_real,
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 	    (callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+	if (callchain == CG_DWARF) {
+		a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a.sample_regs_user = REGS_MASK;
+		a.sample_stack_user = stack;
+		a.exclude_callchain_user = 1;
+	}
 	a.disabled = !attach;
 	a.enable_on_exec = !attach;
 	a.inherit = 1;
@@ -192,6 +219,7 @@ perfev_open(pid_t pid, int attach, unsigned hz, int callchain, int64_t to_real,
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
 	a.watermark = 1;
+	/* A quarter of the smaller ring: woken in time with either. */
 	a.wakeup_watermark = (uint32_t)(RING_PAGES * pe->page / 4);
 	*kernel = 1;
 	if (open_all(pe, &a, t, nt) != 0) {
@@ -259,6 +287,47 @@ trailer_time(const unsigned char *p, size_t len)
 	return (int64_t)t;
 }
 
+/*
+ * The rest of a --call-graph=dwarf sample at q: the user registers, then
+ * the stack copy (its size, the bytes, the part in use).  A sample of a
+ * kernel thread has neither (abi 0, size 0) and keeps its kernel frames.
+ */
+static void
+dwarf_sample(struct recs *r, int64_t t, const uint32_t *ids, struct rec_sample *s,
+    const uint64_t *kern, const unsigned char *q, const unsigned char *end)
+{
+	struct rec_ustack u;
+	uint64_t abi, size, dyn, v;
+
+	memset(&u, 0, sizeof u);
+	if (q + 8 > end)
+		return;
+	memcpy(&abi, q, 8);
+	q += 8;
+	if (abi != 0) {
+		if ((size_t)(end - q) < 8 * sizeof dwarf_reg)
+			return;
+		for (size_t i = 0; i < sizeof dwarf_reg; i++, q += 8) {
+			memcpy(&v, q, 8);
+			u.regs[dwarf_reg[i]] = v;
+		}
+		u.valid = (1u << 17) - 1;
+	}
+	if (q + 8 > end)
+		return;
+	memcpy(&size, q, 8);
+	q += 8;
+	if (size > (uint64_t)(end - q) || (size && (uint64_t)(end - q) - size < 8))
+		return;
+	dyn = 0;
+	if (size)
+		memcpy(&dyn, q + size, 8);
+	u.len = (uint32_t)(dyn < size ? dyn : size);
+	if (abi == 0)
+		u.valid = u.len = 0;
+	recs_sample_stack(r, t, ids[0], ids[1], s, kern, &u, q);
+}
+
 static void
 one_record(struct perfev *pe, struct recs *r, const unsigned char *p, size_t len)
 {
@@ -311,7 +380,11 @@ one_record(struct perfev *pe, struct recs *r, const unsigned char *p, size_t len
 			}
 		}
 		s.nkernel = nk;
-		recs_sample(r, (int64_t)t + pe->to_real, ids[0], ids[1], &s, kern, user, nu);
+		if (pe->callchain == CG_DWARF)
+			dwarf_sample(r, (int64_t)t + pe->to_real, ids, &s, kern, q, end);
+		else
+			recs_sample(r, (int64_t)t + pe->to_real, ids[0], ids[1], &s, kern,
+			    user, nu);
 		break;
 	}
 	case PERF_RECORD_MMAP: {

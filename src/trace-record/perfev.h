@@ -13,8 +13,13 @@
 
 struct perfev;
 
+/* Call chains: none, the kernel's frame-pointer walk, or the user
+ * registers and a copy of the stack's top to unwind with DWARF CFI. */
+enum { CG_NONE, CG_FP, CG_DWARF };
+
 /*
- * Sample pid at hz on every CPU, with call chains when callchain is set,
+ * Sample pid at hz on every CPU, with call chains of kind callchain
+ * (CG_DWARF: stack bytes of user stack per sample, a multiple of 8),
  * and its future threads and children.  attach: pid is running; sample
  * each of its threads now.  Otherwise pid has not exec'd yet and
  * sampling starts at its exec.  Kernel frames are asked for first, and
@@ -23,7 +28,7 @@ struct perfev;
  * errno set (EACCES, EPERM, ENOSYS, ENOENT: perf is not available here).
  */
 struct perfev	*perfev_open(pid_t pid, int attach, unsigned hz, int callchain,
-		    int64_t to_real, int *kernel);
+		    unsigned stack, int64_t to_real, int *kernel);
 
 /*
  * The tasks perfev_open was asked for (the threads of an attached

@@ -61,10 +61,35 @@ recs_sample(struct recs *r, int64_t time, uint32_t pid, uint32_t tid,
 
 	*d = *s;
 	d->n = s->nkernel + nuser;
+	d->ustack = 0;
 	if (s->nkernel)
 		memcpy(d + 1, kern, (size_t)s->nkernel * 8);
 	if (nuser)
 		memcpy((uint64_t *)(void *)(d + 1) + s->nkernel, user, (size_t)nuser * 8);
+	e->off = at;
+	e->len = n;
+	r->samples++;
+}
+
+void
+recs_sample_stack(struct recs *r, int64_t time, uint32_t pid, uint32_t tid,
+    const struct rec_sample *s, const uint64_t *kern, const struct rec_ustack *u,
+    const void *stack)
+{
+	size_t fr = (size_t)s->nkernel * 8, n = sizeof *s + fr + sizeof *u + u->len;
+	size_t at = room(r, n);
+	struct rec *e = header(r, REC_SAMPLE, time, pid, tid, 0);
+	unsigned char *d = r->buf + at;
+	struct rec_sample h = *s;
+
+	h.n = s->nkernel;
+	h.ustack = (uint32_t)(sizeof *u + u->len);
+	memcpy(d, &h, sizeof h);
+	if (fr)
+		memcpy(d + sizeof h, kern, fr);
+	memcpy(d + sizeof h + fr, u, sizeof *u);
+	if (u->len)
+		memcpy(d + sizeof h + fr + sizeof *u, stack, u->len);
 	e->off = at;
 	e->len = n;
 	r->samples++;

@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 enum {
-	REC_SAMPLE,	/* struct rec_sample, then n uint64_t frames, leaf first */
+	REC_SAMPLE,	/* struct rec_sample, then n uint64_t frames, leaf first,
+			 * then ustack bytes: struct rec_ustack and the stack */
 	REC_MMAP,	/* struct rec_mmap, then the path and a NUL */
 	REC_COMM,	/* the thread's name and a NUL; flags REC_EXEC on exec */
 	REC_FORK,	/* uint32_t parent process, parent thread */
@@ -31,6 +32,20 @@ struct rec_sample {
 	uint64_t	period;		/* ns of CPU time it stands for */
 	uint32_t	n, nkernel;	/* frames; the first nkernel are the kernel's */
 	char		comm[16];	/* empty: the thread's last REC_COMM */
+	uint32_t	ustack;		/* bytes of user stack after the frames */
+	uint32_t	unused;
+};
+
+/*
+ * --call-graph=dwarf: the user registers at the sample (DWARF numbers,
+ * as src/elf/cfi.h) and len bytes of the stack from regs[7] (rsp) up,
+ * unwound when the report is written, since only then are the mappings
+ * of the process at that time known.
+ */
+struct rec_ustack {
+	uint64_t	regs[17];
+	uint32_t	valid;		/* bit i: regs[i] was sampled */
+	uint32_t	len;
 };
 
 struct rec_mmap {
@@ -53,6 +68,12 @@ void	recs_add(struct recs *r, uint32_t type, int64_t time, uint32_t pid,
 void	recs_sample(struct recs *r, int64_t time, uint32_t pid, uint32_t tid,
 	    const struct rec_sample *s, const uint64_t *kern, const uint64_t *user,
 	    uint32_t nuser);
+
+/* Append a sample with kernel frames and a user stack to unwind: u,
+ * then u->len bytes at stack. */
+void	recs_sample_stack(struct recs *r, int64_t time, uint32_t pid, uint32_t tid,
+	    const struct rec_sample *s, const uint64_t *kern,
+	    const struct rec_ustack *u, const void *stack);
 
 /* Sort by time, then arrival. */
 void	recs_sort(struct recs *r);

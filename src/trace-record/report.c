@@ -13,6 +13,13 @@
  * back, so that a call at the very end of a function is not credited
  * to the next one.
  *
+ * A --call-graph=dwarf sample carries registers and a copy of the
+ * stack's top instead of user frames: they are unwound here, at the
+ * sample's place in the replay, with the CFI of the files mapped then
+ * (src/elf/cfi.c, each file's tables loaded at its first use; the vDSO
+ * from trace-record's own, the same kernel's).  A walk ends where the
+ * tables or the copy end, so a deep stack past --stack-size is cut.
+ *
  * perf script text: "comm pid/tid secs.nanos: period event:", then
  * "\taddr sym+0xoff (dso)" per frame, leaf first, and a blank line; what
  * stackcollapse and FlameGraph's stackcollapse-perf.pl read.  Folded:
@@ -35,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 #include "../lib/count.h"
 #include "../lib/demangle.h"
@@ -42,6 +50,7 @@
 #include "../lib/folded.h"
 #include "../lib/intern.h"
 #include "../lib/out.h"
+#include "../elf/cfi.h"
 #include "../elf/elfsym.h"
 #include "symtab.h"
 
@@ -64,7 +73,10 @@ struct thread {
 struct file {
 	const char	*path;
 	struct elffile	*elf;		/* NULL: not a file ("[vdso]") */
+	struct cfi_file	*cfi;		/* NULL: not loaded yet */
 };
+
+#define MAX_UNWIND	512	/* user frames of a dwarf sample */
 
 struct frame {
 	const char	*sym, *dso;	/* sym NULL: unknown */
@@ -90,6 +102,7 @@ struct replay {
 	struct intern	 mangled;
 	char		**shown;	/* NULL: shown mangled */
 	size_t		 showncap;
+	uint64_t	*frames;	/* a dwarf sample's, unwound */
 };
 
 /*
@@ -178,6 +191,7 @@ file_id(struct replay *p, const char *path)
 		p->files = xgrow(p->files, &p->filecap, (size_t)id + 1, sizeof *p->files);
 		p->files[id].path = intern_str(&p->paths, id);
 		p->files[id].elf = path[0] == '/' ? elffile_get(path) : NULL;
+		p->files[id].cfi = NULL;
 	}
 	return id;
 }
@@ -325,6 +339,95 @@ resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
 		f->symoff += a - look;
 }
 
+/* The vDSO's image in this process: the sampled one's, same kernel. */
+static const void *
+vdso_image(size_t *len)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Phdr *ph;
+	size_t end;
+
+	if (eh == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	end = (size_t)eh->e_shoff + (size_t)eh->e_shnum * sizeof(Elf64_Shdr);
+	ph = (const Elf64_Phdr *)(const void *)((const char *)eh + eh->e_phoff);
+	for (size_t i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
+			end = (size_t)(ph[i].p_offset + ph[i].p_filesz);
+	*len = end;
+	return eh;
+}
+
+/* What cfi_walk needs of one sample: its process's map and stack copy. */
+struct walk {
+	struct replay		*p;
+	const struct proc	*pr;
+	const unsigned char	*stack;
+	uint64_t		 base;
+	size_t			 len;
+};
+
+static int
+walk_read(void *ctx, uint64_t addr, uint64_t *v)
+{
+	const struct walk *w = ctx;
+
+	if (addr < w->base || addr - w->base > w->len || w->len - (addr - w->base) < 8)
+		return -1;
+	memcpy(v, w->stack + (addr - w->base), 8);
+	return 0;
+}
+
+static const struct cfi *
+walk_find(void *ctx, uint64_t pc, uint64_t *va)
+{
+	const struct walk *w = ctx;
+	const struct map *m = map_find(w->pr, pc);
+	struct file *f;
+
+	if (m == NULL)
+		return NULL;
+	f = &w->p->files[m->file];
+	if (f->cfi == NULL) {
+		size_t len = 0;
+		const void *img = NULL;
+
+		f->cfi = xmalloc(sizeof *f->cfi);
+		if (f->path[0] == '/' && !anon(f->path))
+			cfi_file_open(f->cfi, f->path, NULL, 0);
+		else if (strcmp(f->path, "[vdso]") == 0 && (img = vdso_image(&len)) != NULL)
+			cfi_file_open(f->cfi, NULL, img, len);
+		else
+			memset(f->cfi, 0, sizeof *f->cfi);
+	}
+	if (!f->cfi->ok || !cfi_file_vaddr(f->cfi, pc - m->start + m->pgoff, va))
+		return NULL;
+	return &f->cfi->cfi;
+}
+
+/* A dwarf sample's frames: its kernel ones, then the user ones unwound. */
+static uint32_t
+unwind(struct replay *p, uint32_t pid, const struct rec_sample *s,
+    const uint64_t **frames)
+{
+	const uint64_t *kern = (const uint64_t *)(const void *)(s + 1);
+	const unsigned char *u8 = (const unsigned char *)(kern + s->n);
+	struct rec_ustack u;
+	uint64_t regs[CFI_NREGS];
+
+	memcpy(&u, u8, sizeof u);
+	struct walk w = { p, proc_get(p, pid), u8 + sizeof u, u.regs[CFI_SP], u.len };
+	struct cfi_mem m = { walk_read, walk_find, &w };
+
+	if (p->frames == NULL)
+		p->frames = xmalloc((512 + MAX_UNWIND) * sizeof *p->frames);
+	memcpy(p->frames, kern, (size_t)s->n * 8);
+	memcpy(regs, u.regs, sizeof regs);
+	*frames = p->frames;
+	return s->n + (uint32_t)cfi_walk(&m, regs, u.valid, p->frames + s->n, MAX_UNWIND);
+}
+
 static void
 script_frame(struct replay *p, uint64_t a, const struct frame *f)
 {
@@ -379,6 +482,7 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
     const struct report_opts *o)
 {
 	const uint64_t *fr = (const uint64_t *)(const void *)(s + 1);
+	uint32_t nfr = s->ustack ? unwind(p, e->pid, s, &fr) : s->n;
 	struct thread *t = thread_get(p, e->tid);
 	const char *comm = s->comm[0] ? s->comm : t->comm;
 	char cbuf[24];
@@ -395,7 +499,7 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 		    e->pid, e->tid,
 		    (long long)(e->time / 1000000000), (long long)(e->time % 1000000000),
 		    (unsigned long long)s->period, o->event);
-		for (i = 0; i < s->n; i++) {
+		for (i = 0; i < nfr; i++) {
 			struct frame f;
 
 			resolve(p, e->pid, fr[i], i < s->nkernel, i == 0, &f);
@@ -412,7 +516,7 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 		if (p->line[k] == ' ')
 			p->line[k] = '_';
 
-	for (i = s->n; i-- > 0;) {
+	for (i = nfr; i-- > 0;) {
 		struct frame f;
 
 		resolve(p, e->pid, fr[i], i < s->nkernel, i == 0, &f);
@@ -492,7 +596,13 @@ report_write(struct recs *r, const struct report_opts *o)
 		free(p.procs[i].m);
 	free(p.procs);
 	free(p.threads);
+	for (size_t i = 0; i < p.paths.nents; i++)
+		if (p.files[i].cfi) {
+			cfi_file_close(p.files[i].cfi);
+			free(p.files[i].cfi);
+		}
 	free(p.files);
+	free(p.frames);
 	free(p.line);
 	free(p.esc);
 	intern_free(&p.paths);

@@ -236,7 +236,8 @@ sample_run(const struct sample_opts *o, char **argv)
 			    "running process; it needs perf_event_open");
 		}
 		synthesize(o->attach, &r, clock_mono() + cal.mono_to_real);
-		pe = perfev_open(o->attach, 1, o->hz, o->callchain, cal.mono_to_real, &kernel);
+		pe = perfev_open(o->attach, 1, o->hz, o->callchain, o->stack,
+		    cal.mono_to_real, &kernel);
 		if (pe == NULL) {
 			e = errno;
 			output_abandon(&of);
@@ -249,11 +250,11 @@ sample_run(const struct sample_opts *o, char **argv)
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
 		if (strcmp(o->mechanism, "perf") != 0)
-			ss = sigsample_new(o->hz, &cal);
+			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, &cal);
 		child = spawn_held(argv, ss, &go, &report);
 		if (strcmp(o->mechanism, "signal") != 0) {
-			pe = perfev_open(child, 0, o->hz, o->callchain, cal.mono_to_real,
-			    &kernel);
+			pe = perfev_open(child, 0, o->hz, o->callchain, o->stack,
+			    cal.mono_to_real, &kernel);
 			e = errno;
 			if (pe == NULL && strcmp(o->mechanism, "perf") == 0) {
 				kill(child, SIGKILL);

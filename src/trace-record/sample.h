@@ -9,7 +9,8 @@
 
 struct sample_opts {
 	unsigned	 hz;
-	int		 callchain;	/* -g */
+	int		 callchain;	/* CG_* of perfev.h: -g, --call-graph */
+	unsigned	 stack;		/* --stack-size: bytes of stack per sample */
 	int		 folded;	/* --folded */
 	const char	*mechanism;	/* "auto", "perf" or "signal" */
 	const char	*clock;		/* --clock */

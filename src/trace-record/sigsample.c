@@ -52,7 +52,7 @@ struct sigsample {
 };
 
 struct sigsample *
-sigsample_new(unsigned hz, const struct clockcal *cal)
+sigsample_new(unsigned hz, int unwind, const struct clockcal *cal)
 {
 	static const char *modes[] = { "", "tsc", "tscp", "mono" };
 	struct sigsample *s = xcalloc(1, sizeof *s);
@@ -78,6 +78,7 @@ sigsample_new(unsigned hz, const struct clockcal *cal)
 	s->data = (unsigned char *)s->ring + SR_HEAD;
 	s->ring->size = RING_BYTES;
 	s->ring->period = s->period = 1000000000u / hz;
+	s->ring->unwind = (uint64_t)unwind;
 	s->ring->magic = SR_MAGIC;
 	char path[64];
 	size_t n = (size_t)snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)getpid(),

@@ -10,8 +10,9 @@
 
 struct sigsample;
 
-/* The ring and the sampler library, ready to hand to a program. */
-struct sigsample *sigsample_new(unsigned hz, const struct clockcal *cal);
+/* The ring and the sampler library, ready to hand to a program; unwind:
+ * the sampler walks with DWARF CFI instead of frame pointers. */
+struct sigsample *sigsample_new(unsigned hz, int unwind, const struct clockcal *cal);
 
 /*
  * In the child, before exec: the environment that loads the sampler

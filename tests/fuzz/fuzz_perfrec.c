@@ -3,7 +3,9 @@
  * (perfev_parse) and the replay that names them (report_write): sample
  * records with call chains, MMAP, COMM, FORK and LOST records, as the
  * kernel writes them, then written both as perf script text and folded.
- * The first byte chooses call chains on or off.  Paths in MMAP records
+ * The first byte chooses the call chains (modulo 3: none, frame
+ * pointers, dwarf: registers and a stack copy, unwound with the CFI of
+ * the files the MMAP records name).  Paths in MMAP records
  * are opened as the files they name, as in a real run.
  *
  *   make fuzz && build/fuzz/fuzz_perfrec tests/fuzz/corpus/perfrec
@@ -36,7 +38,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct report_opts o = { folded, "cpu-clock" };
 
 		memset(&r, 0, sizeof r);
-		perfev_parse(&r, data + 1, size - 1, data[0] & 1, 0);
+		perfev_parse(&r, data + 1, size - 1, data[0] % 3, 0);
 		report_write(&r, &o);
 		recs_free(&r);
 	}

@@ -2,8 +2,10 @@
 # trace-record --sample: a program with known hot spots (hot.c: 70% in
 # main;work;path_a;hot70, 30% in main;work;path_b;hot30) must be
 # attributed within 5 percentage points, with those call paths, by both
-# mechanisms; threads, a fork, an early exit, a kill and a program that
-# never stops (under timeout) each give their samples; -p attaches; the
+# mechanisms; with --call-graph=dwarf, split.c built without frame
+# pointers gives its known split and whole paths, by both mechanisms;
+# threads, a fork, an early exit, a kill and a program that never stops
+# (under timeout) each give their samples; -p attaches; the
 # perf script text is what stackcollapse reads, and --folded is what it
 # makes of it; a real program's top functions agree with perf record's
 # on the same run.  Samples differ run to run, so the checks are
@@ -343,6 +345,67 @@ if command -v "$CXX" > /dev/null 2>&1 &&
 else
 	printf 'skip C++ names: no C++ compiler (%s)\n' "$CXX"
 fi
+
+# --call-graph=dwarf: split.c built -O2 -fomit-frame-pointer, where a
+# frame-pointer walk loses the callers.  Each leaf's share within 5
+# points of the truth (50, 30, 20), and at least 90% of the samples with
+# their whole path, from _start through main to the leaf (kernel frames
+# after it allowed).  Built so that each way of finding the CFI is used:
+# .eh_frame through .eh_frame_hdr's table; .eh_frame alone, indexed
+# (linked without the header); .debug_frame alone (no unwind tables,
+# -g); and clang's tables when clang is here.
+# dwarf_split NAME FOLDED
+dwarf_split() {
+	got=$(awk '{ w = $NF; t += w }
+	/;leaf_a( |;)/ { a += w } /;leaf_b( |;)/ { b += w } /;leaf_c( |;)/ { c += w }
+	/^split;_start;([^;]*;)*main;work;(path_a;mid_a;leaf_a|path_b;leaf_b|path_c;leaf_c)(;[^;]*_\[k\])* [0-9]+$/ { whole += w }
+	END { if (t == 0) { print "no samples"; exit }
+	      printf "%.1f %.1f %.1f %.1f\n", 100 * a / t, 100 * b / t, 100 * c / t, 100 * whole / t }' "$2")
+	if echo "$got" | awk '{ exit !($1 >= 45 && $1 <= 55 && $2 >= 25 && $2 <= 35 &&
+	    $3 >= 15 && $3 <= 25 && $4 >= 90) }'; then
+		ok "$1: leaf_a, leaf_b, leaf_c, whole paths: $got%"
+	else
+		bad "$1" "leaf_a, leaf_b, leaf_c, whole paths: $got% (want 50±5, 30±5, 20±5, 90 at least)"
+	fi
+}
+if "$TR" --sample --mechanism=perf -o /dev/null -- true 2> /dev/null; then
+	for v in eh_frame_hdr eh_frame debug_frame clang; do
+		case $v in
+		eh_frame_hdr) flags= ;;
+		eh_frame) flags=-Wl,--no-eh-frame-hdr ;;
+		debug_frame) flags='-g -fno-asynchronous-unwind-tables -fno-unwind-tables' ;;
+		clang) command -v clang > /dev/null 2>&1 || { printf 'skip dwarf, clang: no clang\n'; continue; } ;;
+		esac
+		cc=$CC
+		[ $v = clang ] && cc=clang
+		# shellcheck disable=SC2086
+		$cc -O2 -fomit-frame-pointer $flags -o "$tmp/split" "$top/tests/sample/split.c" \
+		    2> "$tmp/split.cc" || { bad "build split.c ($v)" "$(head -c 300 "$tmp/split.cc")"; continue; }
+		# (The C library's start files keep their .eh_frame: _start's.)
+		if [ $v = debug_frame ] && command -v readelf > /dev/null 2>&1; then
+			expect "split.c ($v): its functions' FDEs in .debug_frame" "$(readelf -wf "$tmp/split" |
+			    awk '/^Contents of the .eh_frame/ { s = "eh" } /^Contents of the .debug_frame/ { s = "debug" }
+			    / FDE / { n[s]++ } END { print (n["eh"] <= 4 && n["debug"] >= 8) ? "yes" : n["eh"] + 0 "/" n["debug"] + 0 }')" yes
+		fi
+		"$TR" --sample --call-graph=dwarf -F 999 --mechanism=perf --folded -o "$tmp/dwarf.f" \
+		    -- "$tmp/split" 1500 2> "$tmp/dwarf.err"
+		expect "dwarf, $v: exit status" $? 0
+		dwarf_split "perf, dwarf, $v" "$tmp/dwarf.f"
+	done
+	# The same program with -g: frame pointers miss the callers, which is
+	# why dwarf is there (if this passes, split.c tests nothing).
+	"$TR" --sample -g -F 999 --mechanism=perf --folded -o "$tmp/fp.f" -- "$tmp/split" 300 2> /dev/null
+	expect "fp on split.c: callers lost" "$(grep -c ';work;' "$tmp/fp.f")" 0
+else
+	printf 'skip --call-graph=dwarf with perf: perf_event_open not permitted here\n'
+fi
+# The signal mechanism walks the same tables in the program's handler
+# (its timers tick at the kernel's rate: a longer run for as many samples).
+$CC -O2 -fomit-frame-pointer -o "$tmp/split" "$top/tests/sample/split.c"
+"$TR" --sample --call-graph=dwarf -F 999 --mechanism=signal --folded -o "$tmp/dwarf.f" \
+    -- "$tmp/split" 4000 2> "$tmp/dwarf.err"
+expect "signal, dwarf: exit status" $? 0
+dwarf_split "signal, dwarf" "$tmp/dwarf.f"
 
 # A real program on one run: perf record samples trace-record and the
 # perl it samples, so both see the same execution.  Perf's ten hottest

@@ -217,7 +217,7 @@ echo "$p $f" | awk -v mb="$mb" '{ printf "write from folded (%s MB): --to=pprof 
 # 36 MB) to folded text (the baseline), --to=table and --to=speedscope;
 # the best of five interleaved runs each, wall time (reading and summing
 # included: what a user waits for).  Issue 20 wants speedscope within 2x
-# of folded: the ratio column.
+# of folded, and pprof too: the ratio column.
 gzip -dc "$top/tests/data/demo-python-dwarf.collapsed-default.txt.gz" > "$dir/demo.folded"
 h=0
 while [ $h -lt 100 ]; do
@@ -230,7 +230,7 @@ echo "stackcollapse outputs, $mb MB of folded stacks in ($(wc -l < "$dir/writers
 printf '%-12s %9s %9s\n' output "best s" "x folded"
 best_to() {
 	for r in 1 2 3 4 5; do
-		for to in folded table speedscope; do
+		for to in folded table speedscope pprof; do
 			t=$(once "$SC" --format=folded --to=$to "$dir/writers.folded")
 			eval "cur=\${best_$to:-}"
 			if [ -z "$cur" ] || [ "$t" -lt "$cur" ]; then eval "best_$to=$t"; fi
@@ -238,7 +238,54 @@ best_to() {
 	done
 }
 best_to
-for to in folded table speedscope; do
+for to in folded table speedscope pprof; do
 	eval "t=\$best_$to"
 	echo "$to $t $best_folded" | awk '{ printf "%-12s %9.3f %9.2f\n", $1, $2 / 1e9, $2 / $3 }'
 done
+
+# The fleet recipe (stackcollapse(1) FLEET PROFILES): 1,000 hosts' folded
+# files, each 2,000 of a pool of 20,000 stacks, merged in one call and as
+# a tree (ten merges of 100 two at a time, as `xargs -P 2` runs them, then
+# one of the ten); the two outputs must be identical (p20-fleet-merge
+# checks the same on small files), and `cat` of the files is the floor.
+echo
+fl="$dir/fleet"
+rm -rf "$fl"
+mkdir -p "$fl/hosts" "$fl/parts"
+awk -v dir="$fl/hosts" 'BEGIN {
+	for (h = 0; h < 1000; h++) {
+		f = sprintf("%s/h%04d.folded", dir, h)
+		for (k = 0; k < 2000; k++) {
+			s = (h * 7919 + k * 104729) % 20000
+			printf "main;svc%d;handler%d;work%d;leaf%d %d\n", s % 5, s % 97,
+			    s % 1009, s, (h + k) % 50 + 1 > f
+		}
+		close(f)
+	}
+}'
+mb=$(cat "$fl"/hosts/* | wc -c | awk '{ printf "%.0f", $1 / 1048576 }')
+fleet_tree() {
+	rm -f "$fl"/parts/*
+	find "$fl/hosts" -name '*.folded' | sort | xargs -n 100 -P 2 sh -c \
+	    '"$0" --format=folded "$@" > "$(mktemp "'"$fl"'/parts/p.XXXXXX")"' "$SC"
+	"$SC" --format=folded "$fl"/parts/* > "$fl/tree.folded"
+}
+b1= bt= bc=
+for r in 1 2 3; do
+	t=$(once sh -c 'cat "$@" > /dev/null' sh "$fl"/hosts/*)
+	if [ -z "$bc" ] || [ "$t" -lt "$bc" ]; then bc=$t; fi
+	t=$(once "$SC" --format=folded "$fl"/hosts/*)
+	if [ -z "$b1" ] || [ "$t" -lt "$b1" ]; then b1=$t; fi
+	t=$(once fleet_tree)
+	if [ -z "$bt" ] || [ "$t" -lt "$bt" ]; then bt=$t; fi
+done
+"$SC" --format=folded "$fl"/hosts/* > "$fl/one.folded"
+fleet_tree
+same=identical
+cmp -s "$fl/one.folded" "$fl/tree.folded" || same=DIFFERENT
+echo "fleet merge: 1,000 files, $mb MB; one call and tree outputs $same"
+printf '%-22s %9s %9s\n' merge "best s" "x cat"
+echo "cat $bc $bc" | awk '{ printf "%-22s %9.3f %9.2f\n", $1, $2 / 1e9, $2 / $3 }'
+echo "one-call $b1 $bc" | awk '{ printf "%-22s %9.3f %9.2f\n", $1, $2 / 1e9, $2 / $3 }'
+echo "tree-10x100-P2 $bt $bc" | awk '{ printf "%-22s %9.3f %9.2f\n", $1, $2 / 1e9, $2 / $3 }'
+rm -rf "$fl"

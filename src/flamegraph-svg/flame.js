@@ -59,7 +59,7 @@ function amount(v) {
 function title(f) { return f.title || (f.title = titleOf(f)); }
 function titleOf(f) {
 	if (f.attr && f.attr.title !== undefined) return f.attr.title;
-	if (D.diff) return diffTitle(f, D.diff, f.df);
+	if (D.diff) return diffTitle(f, D.diff);
 	var c = samples(f.n * D.factor) + " " + D.countname + ", ";
 	if (f === rootFrame) return "all (" + c + "100%)";
 	if (D.countname !== "samples") c = amount(f.n * D.factor) + ", ";
@@ -71,15 +71,10 @@ function titleOf(f) {
 	return t + ")";
 }
 /* A --diff frame's title, as diff.c's diff_title writes it. */
-function diffTitle(f, X, i) {
-	var b = X.b[i], a = X.a[i], t = f.name + " (";
+function diffTitle(f, X) {
+	var b = f.b, a = f.a, t = f.name + " (";
 	function side(v, all) {
 		return samples(v * D.factor) + " " + D.countname + ", " + fixed(all > 0 ? 100 * v / all : 0, 2) + "%";
-	}
-	function signed(v) {
-		if (Math.abs(v) >= 1e12) return v > 0 ? "+>1e12" : "-<1e12";
-		var s = fixed(v, 2);
-		return /^-?0\.00$/.test(s) ? "0.00" : (v > 0 ? "+" : "") + s;
 	}
 	function change(vb, va) {
 		var c;
@@ -93,8 +88,14 @@ function diffTitle(f, X, i) {
 	if (a === 0 || b === 0)
 		return t + (a === 0 ? "only in before: " + side(b, X.tb) : "only in after: " + side(a, X.ta)) + ")";
 	t += "before: " + side(b, X.tb) + "; after: " + side(a, X.ta) + "; " + change(b, a);
-	if (X.sb[i] > 0 || X.sa[i] > 0) t += "; self: " + change(X.sb[i], X.sa[i]);
+	if (f.sb > 0 || f.sa > 0) t += "; self: " + change(f.sb, f.sa);
 	return t + ")";
+}
+/* A signed number with two decimals, as diff.c's out_signed2. */
+function signed(v) {
+	if (Math.abs(v) >= 1e12) return v > 0 ? "+>1e12" : "-<1e12";
+	var s = fixed(v, 2);
+	return /^-?0\.00$/.test(s) ? "0.00" : (v > 0 ? "+" : "") + s;
 }
 /* Whole numbers written as VLQ (see svg.c): those of a, from a[at[0]]
  * on, or all of them; at[0] is left after the last digit read. */
@@ -144,6 +145,7 @@ function load() {
 		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
 		color = D.color && vlq(D.color), ncolor = D.ncolor && vlq(D.ncolor);
 	nm = names(D.names);
+	if (D.diff) return loadDiff();
 	/* The colours: 24 bits each in four base-64 digits, highest first. */
 	for (var c = 0; c < D.colors.length; c += 4) {
 		for (var k = c, v = 1; k < c + 4; k++) v = v * 64 + B64.indexOf(D.colors[k]);
@@ -168,7 +170,6 @@ function load() {
 				title: "", hit: false, chars: -1, label: ""
 			};
 			if (D.delta && D.delta[i] !== null) f.d = D.delta[i];
-			if (D.diff) f.df = i;
 			end = f.s + f.n;
 			fillOf[x] = fillOf[x] || f.fill;
 			list.push(f);
@@ -176,12 +177,95 @@ function load() {
 		}
 		rows.push({ y: D.rowy[0] + r * D.rowy[1], frames: list });
 	}
-	/* --diff's counts: VLQ strings when whole, as D.n (diff.c) */
-	if (D.diff) ["b", "a", "sb", "sa"].forEach((k) => {
-		if (typeof D.diff[k] === "string") D.diff[k] = vlq(D.diff[k]);
-	});
 	rootFrame = frames[0];
 	rootFrame.name = "all";
+}
+
+/*
+ * --diff (diff.c's data): the whole merged tree, drawn or not, breadth
+ * first; node k's callees (all) are the next D.diff.k[k] nodes not yet
+ * taken.  The rows are laid out from it (relayout) by the width side
+ * (dside: "after", "before" or "max") and coloured by the palette (dcb:
+ * blue-orange), both toggled in the toolbar (views.js).
+ */
+var dnodes = null, dside, dcb, ENDS = [[[50, 170, 80], [220, 220, 220], [230, 60, 50]],
+	[[40, 120, 220], [220, 220, 220], [240, 140, 30]]];
+function loadDiff() {
+	var X = D.diff, x = vlq(X.nm), nk = vlq(X.k), next = 1;
+	["b", "a", "sb", "sa"].forEach((k) => { if (typeof X[k] === "string") X[k] = vlq(X[k]); });
+	dnodes = x.map((x, i) => ({
+		name: nm[x], x: x, b: X.b[i], a: X.a[i], sb: X.sb[i], sa: X.sa[i], all: [], kids: [], p: null,
+		row: 0, s: 0, n: 0, attr: D.attrs[x], title: "", hit: false, chars: -1, label: ""
+	}));
+	dnodes.forEach((f, i) => {
+		for (var j = 0; j < nk[i]; j++) {
+			var c = dnodes[next++];
+			c.p = f;
+			c.row = f.row + 1;
+			f.all.push(c);
+		}
+	});
+	rootFrame = dnodes[0];
+	rootFrame.name = "all";
+	dside = X.w;
+	dcb = !!X.cb;
+	relayout();
+	recolor();
+}
+/*
+ * The rows by the width dside, as diff.c's diff_build: after's or
+ * before's totals, or the larger of the two (before scaled to after's
+ * total when normalized) and at least the callees' sum plus the larger
+ * self; a frame of width 0, or narrower than --minwidth, is not drawn.
+ */
+function relayout() {
+	var X = D.diff, k = X.norm && X.tb > 0 && X.ta > 0 ? X.ta / X.tb : 1, i, f, min;
+	for (i = dnodes.length; i--; ) {
+		f = dnodes[i];
+		var w = dside === "before" ? f.b : f.a;
+		if (dside === "max") w = Math.max(w, f.b * k, f.all.reduce((c, e) => c + e.n, 0) + Math.max(f.sb * k, f.sa));
+		f.n = w;
+	}
+	if (dside === X.w) rootFrame.n = Math.max(rootFrame.n, D.total);
+	total = rootFrame.n;
+	min = X.pct ? total * X.minw / 100 : X.minw * total / (width - 2 * XPAD);
+	rows.length = frames.length = 0;
+	dnodes.forEach((f) => {
+		var at = f.s;
+		f.kids = [];
+		f.shown = f === rootFrame || (f.p.shown && f.n > 0 && f.n >= min);
+		/* --sort weight: the widest callees first, as flame.c's flame_sort_weight */
+		(X.sw ? f.all.slice().sort((a, b) => b.n - a.n) : f.all).forEach((c) => { c.s = at; at += c.n; });
+		if (!f.shown) return;
+		if (f.p) f.p.kids.push(f);
+		if (!rows[f.row]) rows.push({ y: D.rowy[0] + f.row * D.rowy[1], frames: [] });
+		rows[f.row].frames.push(f);
+		frames.push(f);
+	});
+	if (X.sw) rows.forEach((r) => r.frames.sort((a, b) => a.s - b.s));
+}
+/* The change of a frame's self on the colour scale, -1 to 1, as diff.c's scale_pos. */
+function diffPos(f) {
+	var X = D.diff, vb = f.sb, va = f.sa, t;
+	if (!f.a || !f.b) return f.a > 0 ? 1 : f.b > 0 ? -1 : 0;
+	if (X.norm) { vb = X.tb > 0 ? vb / X.tb : 0; va = X.ta > 0 ? va / X.ta : 0; }
+	if (!vb) return va > 0 ? 1 : 0;
+	t = (va - vb) / vb * 100 / X.clamp;
+	return t > 1 ? 1 : t < -1 ? -1 : t;
+}
+function diffFill(f) {
+	if (f.name === "--" || f.name === "-") return f.name === "-" ? "#c8c8c8" : "#a0a0a0";
+	var t = diffPos(f) * (D.negate ? -1 : 1), e = ENDS[+dcb], to = e[t < 0 ? 0 : 2];
+	return "#" + e[1].map((v, i) => (256 + Math.floor(v + (to[i] - v) * Math.abs(t) + 0.5)).toString(16).slice(1)).join("");
+}
+/* Every frame's fill and the legend's stops by the palette dcb. */
+function recolor() {
+	dnodes.forEach((f) => { f.fill = diffFill(f); });
+	graphs.forEach((g) => { if (g !== main) g.frames.forEach((f) => { f.fill = diffFill(f); }); });
+	svg.querySelectorAll("linearGradient[id$='-dl'] stop").forEach((s, k) => {
+		var c = ENDS[+dcb][D.negate ? 2 - k : k];
+		setAttr(s, "stop-color", "rgb(" + c + ")");
+	});
 }
 
 /* The first frame of a row that ends after sample position v. */
@@ -391,7 +475,7 @@ function outlineAt(g, f) {
 	setAttr(g.outline, "y", g.rows[f.row].y);
 	setAttr(g.outline, "width", p.w.toFixed(1));
 }
-function pct(v, of) { return (100 * v / of).toFixed(2) + "%"; }
+function pct(v, of) { return (of ? 100 * v / of : 0).toFixed(2) + "%"; }
 function setHover(g, f) {
 	if (f === hover) return;
 	if (hoverG) setAttr(hoverG.outline, "width", 0);
@@ -459,6 +543,7 @@ function view(p) {
 }
 function restore(p) {
 	var x = p.get("x"), y = p.get("y");
+	if (D.diff) diffRestore(p);
 	if (x !== null && y !== null)
 		frames.forEach((f) => {
 			if (f !== rootFrame && Math.abs(rows[f.row].y - y) < 0.051 && Math.abs(xOf(f) - x) < 0.051) main.zoomed = f;

@@ -298,6 +298,7 @@ struct jdata {
 	uint32_t rows;
 	long double total;
 	const long double *fix;	/* by name: self, total to add; or NULL */
+	const uint32_t *dnames;	/* --diff: each node's name id in names */
 };
 
 static void
@@ -673,7 +674,7 @@ write_data(const struct flame *f, const struct svg_opts *o,
 	if (d->fix)
 		write_fix(d, ord, nnames);
 	if (f->diff)
-		diff_data(f->diff, f);
+		diff_data(f->diff, d->dnames, rank, o);
 	out_str(",\n\"attrs\":{");
 	for (i = 0, k = 0; d->attrs && i < nnames; i++) {
 		const struct frame_attrs *a = d->attrs[ord[i]];
@@ -743,6 +744,9 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	}
 	elided = f->nframes - kept;
 	f->nframes = kept;
+	/* --diff: room for the rows of every width the script may draw */
+	if (f->diff && f->diff->depth > depthmax)
+		depthmax = f->diff->depth;
 	flame_sort(f);
 	if (o->sort_weight)
 		flame_sort_weight(f);
@@ -1063,6 +1067,30 @@ table_fix(const struct flame *f, struct model *m, long double *all,
 }
 
 /*
+ * --diff: the names of the tree's nodes, drawn or not (diff.c's data has
+ * them all), by id in m, which gets those it lacks.
+ */
+static uint32_t *
+diff_names(const struct flame *f, struct model *m)
+{
+	const struct diff *d = f->diff;
+	uint32_t *dn = xmalloc((d->nfr + 1) * sizeof *dn);
+
+	for (size_t k = 0; k < d->nfr; k++) {
+		int isnew;
+
+		dn[k] = intern_put(&m->names, intern_str(&f->names, d->name[k]),
+		    intern_len(&f->names, d->name[k]), &isnew);
+		if (isnew) {
+			m->attrs = xgrow(m->attrs, &m->attrs_cap, dn[k] + 1,
+			    sizeof *m->attrs);
+			m->attrs[dn[k]] = NULL;
+		}
+	}
+	return dn;
+}
+
+/*
  * Write the graph: stages 1 to 5 above, then the details line and the
  * controls, the model (write_data) and the script.
  */
@@ -1075,7 +1103,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	    intern_count(&f->names)), *fix;
 	size_t elided = layout(f, o, &g);
 	char id[SVG_ID_SIZE], b[32];
-	uint32_t rows;
+	uint32_t rows, *dnames;
 
 	content_id(f, id);
 	write_head(o, &g, id);
@@ -1088,6 +1116,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	m.attrs_cap = 0;
 	rows = write_frames(f, o, &g, &m);
 	fix = table_fix(f, &m, all, elided);
+	dnames = f->diff ? diff_names(f, &m) : NULL;
 	out_fmt("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
 	    pnum(b, g.height - g.ypad2 / 2));
 	svg_controls(o, "Reset Zoom", o->width - XPAD - 100,
@@ -1095,7 +1124,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	{
 		struct jdata d = { m.fd, &m.names, &m.colors, m.attrs,
 		    o->inverted ? g.ypad1 : g.height - g.ypad2 - g.fh + FRAMEPAD,
-		    o->inverted ? g.fh : -g.fh, rows, g.timemax, fix };
+		    o->inverted ? g.fh : -g.fh, rows, g.timemax, fix, dnames };
 
 		write_data(f, o, &d, id, g.label_y);
 	}
@@ -1104,6 +1133,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	free(m.attrs);
 	free(m.fd);
 	free(fix);
+	free(dnames);
 	out_str("<script><![CDATA[\n");
 	out_str(flame_js);
 	out_str("]]></script>\n</svg>\n");

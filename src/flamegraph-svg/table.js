@@ -116,9 +116,10 @@ function diffStats() {
 	});
 	return tab;
 }
-/* A difference as the table shows it: points (or a count), and percent. */
-function change(d, vb, va) {
-	return (D.diff.norm ? signed(d) + " pts" : (d > 0 ? "+" : "") + cell(d)) + (vb > 0 ? " " + signed(100 * (va - vb) / vb) + "%" : va > 0 ? " new" : "");
+/* A difference as the table shows it: points (or a count), and percent (or "new"). */
+function change(d, vb, va, part) {
+	var c = [D.diff.norm ? signed(d) + " pts" : (d > 0 ? "+" : "") + cell(d), vb > 0 ? signed(100 * (va - vb) / vb) + "%" : va > 0 ? "new" : ""];
+	return part ? c[0] : c.join(" ").trim();
 }
 
 /* A share of the whole, as the titles write it. */
@@ -222,9 +223,10 @@ function drawTable() {
 				p = all > 0 ? 100 * v / all : 0;
 			setAttr(c, "style", "flex:1;min-width:0;overflow:hidden;padding:0 4px;background:" + (k[0] === "d" ? k === "ds" ? r.fill : "#eee" :
 				"linear-gradient(90deg,rgba(255,140,0,.4) " + p + "%,transparent " + p + "%)"));
-			c.textContent = k[0] === "d" ? change(v, r["s" === k[1] ? "sb" : "tb"], r["s" === k[1] ? "sa" : "ta"]) :
-				cell(v) + "  " + pct(v, all);
-			setAttr(c, "title", k[0] === "d" ? c.textContent : exact(v * D.factor) + " " + D.countname);
+			/* a diff table has seven columns: the share and percent in the cell's title */
+			var t = k[0] === "d" ? change(v, r["s" === k[1] ? "sb" : "tb"], r["s" === k[1] ? "sa" : "ta"]) : exact(v * D.factor) + " " + D.countname;
+			c.textContent = !D.diff ? cell(v) + "  " + pct(v, all) : k[0] === "d" ? change(v, 0, 0, 1) : cell(v);
+			setAttr(c, "title", D.diff && k[0] !== "d" ? t + ", " + pct(v, all) : t);
 			row.appendChild(c);
 		});
 		var c = document.createElementNS(XHTML, "span");

@@ -193,11 +193,18 @@ var dnodes = null, dside, dcb, ENDS = [[[50, 170, 80], [220, 220, 220], [230, 60
 function loadDiff() {
 	var X = D.diff, x = vlq(X.nm), nk = vlq(X.k), next = 1;
 	["b", "a", "sb", "sa"].forEach((k) => { if (typeof X[k] === "string") X[k] = vlq(X[k]); });
+	/*
+	 * Every field set here, widths as doubles (0.5, not 0): a field added
+	 * later, or an integer field given a fraction, changes the shape of
+	 * 100,000 objects, which costs V8 more than the layout.
+	 */
 	dnodes = x.map((x, i) => ({
 		name: nm[x], x: x, b: X.b[i], a: X.a[i], sb: X.sb[i], sa: X.sa[i], all: [], kids: [], p: null,
-		row: 0, s: 0, n: 0, attr: D.attrs[x], title: "", hit: false, chars: -1, label: ""
+		row: 0, s: 0.5, n: 0.5, at: 0.5, cs: 0.5, shown: false, pos: 0.5, fill: "", attr: D.attrs[x],
+		title: "", hit: false, chars: -1, label: ""
 	}));
 	dnodes.forEach((f, i) => {
+		f.pos = diffPos(f) * (D.negate ? -1 : 1);
 		for (var j = 0; j < nk[i]; j++) {
 			var c = dnodes[next++];
 			c.p = f;
@@ -207,6 +214,7 @@ function loadDiff() {
 	});
 	rootFrame = dnodes[0];
 	rootFrame.name = "all";
+	rootFrame.s = 0;
 	dside = X.w;
 	dcb = !!X.cb;
 	relayout();
@@ -219,29 +227,39 @@ function loadDiff() {
  * self; a frame of width 0, or narrower than --minwidth, is not drawn.
  */
 function relayout() {
-	var X = D.diff, k = X.norm && X.tb > 0 && X.ta > 0 ? X.ta / X.tb : 1, i, f, min;
-	for (i = dnodes.length; i--; ) {
+	var X = D.diff, k = X.norm && X.tb > 0 && X.ta > 0 ? X.ta / X.tb : 1, n = dnodes.length, i, j, f, c, w, at, all, min;
+	/* Plain loops, no arrays made: this runs on every toggle, over every node. */
+	for (i = 0; i < n; i++) dnodes[i].cs = 0;
+	/* Callees first: cs sums their widths into their caller. */
+	for (i = n; i--; ) {
 		f = dnodes[i];
-		var w = dside === "before" ? f.b : f.a;
-		if (dside === "max") w = Math.max(w, f.b * k, f.all.reduce((c, e) => c + e.n, 0) + Math.max(f.sb * k, f.sa));
+		w = dside === "before" ? f.b : f.a;
+		if (dside === "max") w = Math.max(w, f.b * k, f.cs + Math.max(f.sb * k, f.sa));
 		f.n = w;
+		if (f.p) f.p.cs += w;
 	}
 	if (dside === X.w) rootFrame.n = Math.max(rootFrame.n, D.total);
 	total = rootFrame.n;
 	min = X.pct ? total * X.minw / 100 : X.minw * total / (width - 2 * XPAD);
 	rows.length = frames.length = 0;
-	dnodes.forEach((f) => {
-		var at = f.s;
-		f.kids = [];
+	for (i = 0; i < n; i++) {
+		f = dnodes[i];
+		at = f.s;
+		f.kids.length = 0;
 		f.shown = f === rootFrame || (f.p.shown && f.n > 0 && f.n >= min);
 		/* --sort weight: the widest callees first, as flame.c's flame_sort_weight */
-		(X.sw ? f.all.slice().sort((a, b) => b.n - a.n) : f.all).forEach((c) => { c.s = at; at += c.n; });
-		if (!f.shown) return;
+		all = X.sw ? f.all.slice().sort((a, b) => b.n - a.n) : f.all;
+		for (j = 0; j < all.length; j++) {
+			c = all[j];
+			c.s = at;
+			at += c.n;
+		}
+		if (!f.shown) continue;
 		if (f.p) f.p.kids.push(f);
 		if (!rows[f.row]) rows.push({ y: D.rowy[0] + f.row * D.rowy[1], frames: [] });
 		rows[f.row].frames.push(f);
 		frames.push(f);
-	});
+	}
 	if (X.sw) rows.forEach((r) => r.frames.sort((a, b) => a.s - b.s));
 }
 /* The change of a frame's self on the colour scale, -1 to 1, as diff.c's scale_pos. */
@@ -253,10 +271,13 @@ function diffPos(f) {
 	t = (va - vb) / vb * 100 / X.clamp;
 	return t > 1 ? 1 : t < -1 ? -1 : t;
 }
+/* Its fill: pos, the change, kept on the frame (it does not change with the palette). */
 function diffFill(f) {
 	if (f.name === "--" || f.name === "-") return f.name === "-" ? "#c8c8c8" : "#a0a0a0";
-	var t = diffPos(f) * (D.negate ? -1 : 1), e = ENDS[+dcb], to = e[t < 0 ? 0 : 2];
-	return "#" + e[1].map((v, i) => (256 + Math.floor(v + (to[i] - v) * Math.abs(t) + 0.5)).toString(16).slice(1)).join("");
+	if (f.pos === undefined) f.pos = diffPos(f) * (D.negate ? -1 : 1);
+	var t = f.pos, e = ENDS[+dcb], to = e[t < 0 ? 0 : 2], a = Math.abs(t), c = 1;
+	for (var i = 0; i < 3; i++) c = c * 256 + Math.floor(e[1][i] + (to[i] - e[1][i]) * a + 0.5);
+	return "#" + c.toString(16).slice(1);
 }
 /* Every frame's fill and the legend's stops by the palette dcb. */
 function recolor() {

@@ -170,10 +170,11 @@ function setSide(v, quiet) {
 	if (st) st.textContent = st.textContent.replace(/width: \w+$/, "width: " + v);
 	if (sw) sw.x = -1;
 	if (quiet) return;
+	/* One redraw: the search's, the sandwich's (made anew), or draw's. */
 	setHover(main, null);
 	if (term !== null) search(term);
-	select(sel);
-	setView(cview);
+	if (cview === "sandwich") setView(cview);
+	else if (term === null) { draw(); saveState(); }
 }
 function setPalette(cb, quiet) {
 	dcb = cb;

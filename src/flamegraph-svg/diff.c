@@ -102,9 +102,21 @@ static int
 cmp_ent(const void *va, const void *vb)
 {
 	const struct ent *a = va, *b = vb;
-	size_t n = a->n < b->n ? a->n : b->n;
+	size_t n = a->n < b->n ? a->n : b->n, i = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	/*
+	 * Stacks share long prefixes: the first difference found eight
+	 * bytes at a time (equal bytes order nothing, ';' or not).
+	 */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a->s + i, 8);
+		memcpy(&y, b->s + i, 8);
+		if (x != y)
+			break;
+	}
+	for (; i < n; i++) {
 		unsigned x = (unsigned char)a->s[i], y = (unsigned char)b->s[i];
 
 		if (x == y)

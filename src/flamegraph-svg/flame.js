@@ -141,11 +141,14 @@ function hot(name) {
  * its gap follows.
  */
 function load() {
+	if (D.diff) {
+		nm = names(D.names);
+		return loadDiff();
+	}
 	var i = 0, u = D.unit, name = vlq(D.name), fills = [], byName = [],
 		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
 		color = D.color && vlq(D.color), ncolor = D.ncolor && vlq(D.ncolor);
 	nm = names(D.names);
-	if (D.diff) return loadDiff();
 	/* The colours: 24 bits each in four base-64 digits, highest first. */
 	for (var c = 0; c < D.colors.length; c += 4) {
 		for (var k = c, v = 1; k < c + 4; k++) v = v * 64 + B64.indexOf(D.colors[k]);

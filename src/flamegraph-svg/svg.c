@@ -477,7 +477,8 @@ static void
 write_data(const struct flame *f, const struct svg_opts *o,
     const struct jdata *d, const char *id, const char *label_y)
 {
-	size_t n = f->nframes, nnames = intern_count(d->names), i, k;
+	/* --diff: the frames are diff.c's data, which has every node */
+	size_t n = f->diff ? 0 : f->nframes, nnames = intern_count(d->names), i, k;
 	uint32_t row, *ncolor = xmalloc((nnames + 1) * sizeof *ncolor);
 	uint32_t *ord = xmalloc((nnames + 1) * sizeof *ord);
 	uint32_t *rank = xmalloc((nnames + 1) * sizeof *rank);
@@ -747,7 +748,9 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	/* --diff: room for the rows of every width the script may draw */
 	if (f->diff && f->diff->depth > depthmax)
 		depthmax = f->diff->depth;
-	flame_sort(f);
+	/* a --diff graph's frames are in this order (diff_build) */
+	if (!f->diff)
+		flame_sort(f);
 	if (o->sort_weight)
 		flame_sort_weight(f);
 	g->height = (depthmax + 1) * g->fh + g->ypad1 + g->ypad2;
@@ -1099,7 +1102,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 {
 	struct geom g;
 	struct model m;
-	long double *all = name_table(f->frames, f->nframes,
+	/* --diff: table.js makes its table from diff.c's data, not these */
+	long double *all = f->diff ? NULL : name_table(f->frames, f->nframes,
 	    intern_count(&f->names)), *fix;
 	size_t elided = layout(f, o, &g);
 	char id[SVG_ID_SIZE], b[32];
@@ -1115,7 +1119,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	m.attrs = NULL;
 	m.attrs_cap = 0;
 	rows = write_frames(f, o, &g, &m);
-	fix = table_fix(f, &m, all, elided);
+	fix = table_fix(f, &m, all, f->diff ? 0 : elided);
 	dnames = f->diff ? diff_names(f, &m) : NULL;
 	out_fmt("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
 	    pnum(b, g.height - g.ypad2 / 2));

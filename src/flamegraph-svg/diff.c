@@ -556,7 +556,9 @@ out_side(const struct svg_opts *o, long double v, long double total)
 	out_char(' ');
 	xml_out(o->countname, strlen(o->countname));
 	num_fmt_fixed(b, total > 0 ? 100 * (double)v / (double)total : 0, 2);
-	out_fmt(", %s%%", b);
+	out_str(", ");
+	out_str(b);
+	out_char('%');
 }
 
 /* The change from before to after: in points or counts, and in percent. */

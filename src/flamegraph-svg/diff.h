@@ -27,6 +27,13 @@
  * "more"), whatever its self, and its title says "only in".  Every number written is
  * finite: a ratio is taken only over a nonzero denominator.
  *
+ * The script's data (diff_data) is the whole tree, not the frames drawn:
+ * every node breadth first with its name, number of callees and both
+ * sides' counts, so that the browser lays it out by another width and
+ * colours it by the other palette without the file being made again
+ * (flame.js's relayout mirrors diff_build), and makes the diff table
+ * from it (table.js); svg.c then leaves out its per-frame data.
+ *
  * Rejected: the classic form's one delta per stack (flame.c; still what
  * plain three-column input draws), which cannot show a frame absent from
  * the drawn side; colouring by total share, which paints every caller of

@@ -46,6 +46,7 @@ const cases = [
 	["fraction", "main;a 1.5 0.125\nmain;b 0.25 1234567.25\nmain;b;c 0.1 0.2\n", ["--minwidth", "0"]],
 	["reverse", "main;a;x 3 4\nmain;b;x 2 2\nmain;b;y 1 5\n", ["--reverse", "--sort", "weight"]],
 	["same", "main;a 5 5\nmain;b 3 3\nmain;b;c 2 2\n"],
+	["weight", "main;a;x 1 1\nmain;b 5 2\nmain;c;y 3 9\nmain;c;z 1 4\n", ["--sort", "weight"]],
 	["inverted", "main;a;x 10 10\nmain;a;y 0 4\nmain;b 5 0\nmain 2 2\n", ["--inverted", "--diff-width=max"]],
 ];
 
@@ -161,6 +162,13 @@ const cases = [
 		await page.click(c[0], c[1]);
 		st = await page.eval(`[location.search, T.frame("a").w > 1000]`);
 		check("diff toggle: the zoomed frame stays zoomed by another width", /dw=after|^\?dp=cb&x=|x=/.test(st[0]) && st[1], st.join(" "));
+		// --sort weight: another width reorders the callees as the file of that width does.
+		const winput = "main;a;x 1 1\nmain;b 5 2\nmain;c;y 3 9\nmain;c;z 1 4\n";
+		for (const w of ["before", "max"]) {
+			await page.goto("file://" + svgOf("weight-after", winput, ["--sort", "weight"]) + "?dw=" + w);
+			off = await page.eval(placesOf(svgOf("weight-" + w, winput, ["--sort", "weight", "--diff-width=" + w])));
+			check("diff toggle: --sort weight by " + w + " as the file of that width", off === "", off);
+		}
 		// A plain graph and the classic three-column one have no toggles.
 		await page.goto("file://" + write("plain.svg", execFileSync(path.join(bin, "flamegraph-svg"), [], { input: "a;b 1\n" })));
 		bar = await page.eval(`Array.from(document.querySelectorAll(".tbar button")).map((b) => b.textContent).join("|")`);

@@ -177,8 +177,15 @@ if [ -n "$CHROMIUM" ] && command -v node > /dev/null 2>&1 &&
 	    print s, 1 + int(rand() * 9) } }' > "$dir/big.folded"
 	"$FG" "$dir/example-perf-stacks.folded" > "$dir/example-ours.svg"
 	"$FG" --minwidth 0 "$dir/big.folded" > "$dir/big-ours.svg"
+	# --diff (issue 18's toggles): the same stacks after a change, a
+	# quarter of them tripled, one in twenty gone, 500 new
+	awk 'BEGIN { srand(7) } { n = $NF; $NF = ""; r = rand(); if (r < 0.05) next
+	    print $0 (r < 0.3 ? n * 3 : n) } END { for (i = 0; i < 500; i++)
+	    print "main;new" i ";z", 1 + int(rand() * 9) }' "$dir/big.folded" > "$dir/big-after.folded"
+	"$FG" --minwidth 0 --diff "$dir/big.folded" "$dir/big-after.folded" > "$dir/big-diff.svg"
 	set -- "example-perf-stacks, flamegraph-svg=$dir/example-ours.svg" \
-	    "50k frames, flamegraph-svg=$dir/big-ours.svg"
+	    "50k frames, flamegraph-svg=$dir/big-ours.svg" \
+	    "50k frames, --diff=$dir/big-diff.svg"
 	if [ -n "${FLAMEGRAPH_DIR:-}" ]; then
 		perl "$FLAMEGRAPH_DIR/flamegraph.pl" "$dir/example-perf-stacks.folded" \
 		    > "$dir/example-perl.svg" 2> /dev/null

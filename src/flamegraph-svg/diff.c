@@ -33,6 +33,8 @@ diff_free(struct diff *d)
 {
 	folded_sum_free(&d->sum);
 	free(d->fr);
+	free(d->name);
+	free(d->nkids);
 }
 
 int
@@ -100,9 +102,21 @@ static int
 cmp_ent(const void *va, const void *vb)
 {
 	const struct ent *a = va, *b = vb;
-	size_t n = a->n < b->n ? a->n : b->n;
+	size_t n = a->n < b->n ? a->n : b->n, i = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	/*
+	 * Stacks share long prefixes: the first difference found eight
+	 * bytes at a time (equal bytes order nothing, ';' or not).
+	 */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a->s + i, 8);
+		memcpy(&y, b->s + i, 8);
+		if (x != y)
+			break;
+	}
+	for (; i < n; i++) {
 		unsigned x = (unsigned char)a->s[i], y = (unsigned char)b->s[i];
 
 		if (x == y)
@@ -413,11 +427,20 @@ diff_build(struct diff *d, struct flame *f, int reverse)
 	 */
 	order = breadth_first(&t, d->nfr);
 	fr = xmalloc((d->nfr + 1) * sizeof *fr);
+	d->name = xmalloc((d->nfr + 1) * sizeof *d->name);
+	d->nkids = xcalloc(d->nfr + 1, sizeof *d->nkids);
+	for (i = 1; i < d->nfr; i++)
+		d->nkids[t.parent[i]]++;
 	for (k = 0; k < d->nfr; k++) {
 		struct frame *x;
 
 		i = order[k];
 		fr[k] = d->fr[i];
+		d->name[k] = t.name[i];
+		if (t.depth[i] > d->depth)
+			d->depth = t.depth[i];
+		/* kept beside d->fr: in merge order until now */
+		cursor[k] = d->nkids[i];
 		if (t.w[i] <= 0)
 			continue;
 		f->frames = xgrow(f->frames, &f->cap, f->nframes + 1,
@@ -433,6 +456,8 @@ diff_build(struct diff *d, struct flame *f, int reverse)
 	free(d->fr);
 	d->fr = fr;
 	d->cap = d->nfr + 1;
+	for (k = 0; k < d->nfr; k++)
+		d->nkids[k] = (uint32_t)cursor[k];
 	f->total = d->nfr ? t.w[0] : 0;
 	free(order);
 	free(start);
@@ -531,7 +556,9 @@ out_side(const struct svg_opts *o, long double v, long double total)
 	out_char(' ');
 	xml_out(o->countname, strlen(o->countname));
 	num_fmt_fixed(b, total > 0 ? 100 * (double)v / (double)total : 0, 2);
-	out_fmt(", %s%%", b);
+	out_str(", ");
+	out_str(b);
+	out_char('%');
 }
 
 /* The change from before to after: in points or counts, and in percent. */
@@ -619,53 +646,62 @@ diff_legend(const struct diff *d, const struct svg_opts *o, const char *id,
 }
 
 /*
- * The script's diff data: per drawn frame, in the order drawn, the two
- * sides' totals and selves.  Whole numbers below 2^53 (the usual case)
- * go as strings of VLQ digits, as svg.c writes the counts; others as
- * JSON arrays.  One pass gathers them: frames are in drawing order, the
- * tree's nodes in merge order, so a read of a node is a cache miss.
+ * The script's diff data: every node of the tree, drawn or not, in the
+ * order drawn (breadth first), its name, number of callees and the two
+ * sides' totals and selves, so that the script lays the tree out by
+ * another width (flame.js's relayout, the same sums as diff_build) and
+ * makes the diff table from the whole tree; and the options it needs.
+ * Whole numbers below 2^53 (the usual case) go as strings of VLQ digits,
+ * as svg.c writes the counts; others as JSON arrays.
  */
 void
-diff_data(const struct diff *d, const struct flame *f)
+diff_data(const struct diff *d, const uint32_t *dn, const uint32_t *rank,
+    const struct svg_opts *o)
 {
 	static const char *const key[4] = { "b", "a", "sb", "sa" };
-	size_t n = f->nframes;
-	long double *v = xmalloc((4 * n + 1) * sizeof *v);
-	int whole[4] = { 1, 1, 1, 1 };
+	static const char *const wname[3] = { "after", "before", "max" };
+	size_t n = d->nfr;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct diff_frame *x = &d->fr[f->frames[i].diff - 1];
-		long double s[4] = { x->before, x->after, x->sbefore, x->safter };
-
-		for (int k = 0; k < 4; k++) {
-			v[k * n + i] = s[k];
-			if (whole[k] && !(s[k] < 0x1p53L &&
-			    (long double)(uint64_t)s[k] == s[k]))
-				whole[k] = 0;
-		}
-	}
-	out_fmt(",\n\"diff\":{\"norm\":%d,\"tb\":%.17g,"
-	    "\"ta\":%.17g", d->o.normalize, (double)d->tbefore,
-	    (double)d->tafter);
+	out_fmt(",\n\"diff\":{\"norm\":%d,\"tb\":%.17g,\"ta\":%.17g,"
+	    "\"w\":\"%s\",\"cb\":%d,\"clamp\":%.17g,\"minw\":%.17g,"
+	    "\"pct\":%d,\"sw\":%d,\"nm\":\"", d->o.normalize,
+	    (double)d->tbefore, (double)d->tafter, wname[d->o.width],
+	    d->o.palette == DIFF_CB, d->o.clamp, o->minwidth,
+	    o->minwidth_pct != 0, o->sort_weight != 0);
+	for (size_t i = 0; i < n; i++)
+		svg_vlq(rank[dn[i]]);
+	out_str("\",\"k\":\"");
+	for (size_t i = 0; i < n; i++)
+		svg_vlq(d->nkids[i]);
+	out_char('"');
 	for (int k = 0; k < 4; k++) {
-		const long double *a = v + k * n;
+		int whole = 1;
 
-		out_fmt(whole[k] ? ",\"%s\":\"" : ",\"%s\":[", key[k]);
+		for (size_t i = 0; i < n && whole; i++) {
+			const struct diff_frame *x = &d->fr[i];
+			long double v = k == 0 ? x->before : k == 1 ? x->after :
+			    k == 2 ? x->sbefore : x->safter;
+
+			whole = v < 0x1p53L && (long double)(uint64_t)v == v;
+		}
+		out_fmt(whole ? ",\"%s\":\"" : ",\"%s\":[", key[k]);
 		for (size_t i = 0; i < n; i++) {
-			if (whole[k]) {
-				svg_vlq((uint64_t)a[i]);
+			const struct diff_frame *x = &d->fr[i];
+			long double v = k == 0 ? x->before : k == 1 ? x->after :
+			    k == 2 ? x->sbefore : x->safter;
+
+			if (whole) {
+				svg_vlq((uint64_t)v);
 				continue;
 			}
 			if (i)
 				out_char(',');
-			if (a[i] == floorl(a[i]) &&
-			    a[i] < 18446744073709551616.0L)
-				out_u64((uint64_t)a[i]);
+			if (v == floorl(v) && v < 18446744073709551616.0L)
+				out_u64((uint64_t)v);
 			else
-				out_fmt("%.17g", (double)a[i]);
+				out_fmt("%.17g", (double)v);
 		}
-		out_char(whole[k] ? '"' : ']');
+		out_char(whole ? '"' : ']');
 	}
 	out_char('}');
-	free(v);
 }

@@ -27,6 +27,13 @@
  * "more"), whatever its self, and its title says "only in".  Every number written is
  * finite: a ratio is taken only over a nonzero denominator.
  *
+ * The script's data (diff_data) is the whole tree, not the frames drawn:
+ * every node breadth first with its name, number of callees and both
+ * sides' counts, so that the browser lays it out by another width and
+ * colours it by the other palette without the file being made again
+ * (flame.js's relayout mirrors diff_build), and makes the diff table
+ * from it (table.js); svg.c then leaves out its per-frame data.
+ *
  * Rejected: the classic form's one delta per stack (flame.c; still what
  * plain three-column input draws), which cannot show a frame absent from
  * the drawn side; colouring by total share, which paints every caller of
@@ -63,6 +70,8 @@ struct diff {
 	struct folded_sum sum;		/* the summed stacks, both sides */
 	long double tbefore, tafter;	/* the sides' totals */
 	struct diff_frame *fr;		/* by frame.diff - 1 */
+	uint32_t *name, *nkids;		/* each node's name (in f->names), callees */
+	uint32_t depth;			/* the deepest node's */
 	size_t nfr, cap;
 	char summary[1024];		/* the subtitle: totals and scale */
 };
@@ -100,7 +109,13 @@ void diff_title(const struct diff *d, const struct diff_frame *x,
     const struct svg_opts *o);
 void diff_legend(const struct diff *d, const struct svg_opts *o,
     const char *id, double y, int negate);
-/* Its part of the script's data: ",\"diff\":{...}", frames in fr order. */
-void diff_data(const struct diff *d, const struct flame *f);
+/*
+ * Its part of the script's data: ",\"diff\":{...}", every node of the
+ * tree (drawn or not) in fr order, with its name (rank[dn[k]], the index
+ * of node k's name in the data) and number of callees, so that the script
+ * lays the tree out again by another width.
+ */
+void diff_data(const struct diff *d, const uint32_t *dn, const uint32_t *rank,
+    const struct svg_opts *o);
 
 #endif

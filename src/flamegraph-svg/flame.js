@@ -59,7 +59,7 @@ function amount(v) {
 function title(f) { return f.title || (f.title = titleOf(f)); }
 function titleOf(f) {
 	if (f.attr && f.attr.title !== undefined) return f.attr.title;
-	if (D.diff) return diffTitle(f, D.diff, f.df);
+	if (D.diff) return diffTitle(f, D.diff);
 	var c = samples(f.n * D.factor) + " " + D.countname + ", ";
 	if (f === rootFrame) return "all (" + c + "100%)";
 	if (D.countname !== "samples") c = amount(f.n * D.factor) + ", ";
@@ -71,15 +71,10 @@ function titleOf(f) {
 	return t + ")";
 }
 /* A --diff frame's title, as diff.c's diff_title writes it. */
-function diffTitle(f, X, i) {
-	var b = X.b[i], a = X.a[i], t = f.name + " (";
+function diffTitle(f, X) {
+	var b = f.b, a = f.a, t = f.name + " (";
 	function side(v, all) {
 		return samples(v * D.factor) + " " + D.countname + ", " + fixed(all > 0 ? 100 * v / all : 0, 2) + "%";
-	}
-	function signed(v) {
-		if (Math.abs(v) >= 1e12) return v > 0 ? "+>1e12" : "-<1e12";
-		var s = fixed(v, 2);
-		return /^-?0\.00$/.test(s) ? "0.00" : (v > 0 ? "+" : "") + s;
 	}
 	function change(vb, va) {
 		var c;
@@ -93,8 +88,14 @@ function diffTitle(f, X, i) {
 	if (a === 0 || b === 0)
 		return t + (a === 0 ? "only in before: " + side(b, X.tb) : "only in after: " + side(a, X.ta)) + ")";
 	t += "before: " + side(b, X.tb) + "; after: " + side(a, X.ta) + "; " + change(b, a);
-	if (X.sb[i] > 0 || X.sa[i] > 0) t += "; self: " + change(X.sb[i], X.sa[i]);
+	if (f.sb > 0 || f.sa > 0) t += "; self: " + change(f.sb, f.sa);
 	return t + ")";
+}
+/* A signed number with two decimals, as diff.c's out_signed2. */
+function signed(v) {
+	if (Math.abs(v) >= 1e12) return v > 0 ? "+>1e12" : "-<1e12";
+	var s = fixed(v, 2);
+	return /^-?0\.00$/.test(s) ? "0.00" : (v > 0 ? "+" : "") + s;
 }
 /* Whole numbers written as VLQ (see svg.c): those of a, from a[at[0]]
  * on, or all of them; at[0] is left after the last digit read. */
@@ -140,6 +141,10 @@ function hot(name) {
  * its gap follows.
  */
 function load() {
+	if (D.diff) {
+		nm = names(D.names);
+		return loadDiff();
+	}
 	var i = 0, u = D.unit, name = vlq(D.name), fills = [], byName = [],
 		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
 		color = D.color && vlq(D.color), ncolor = D.ncolor && vlq(D.ncolor);
@@ -168,7 +173,6 @@ function load() {
 				title: "", hit: false, chars: -1, label: ""
 			};
 			if (D.delta && D.delta[i] !== null) f.d = D.delta[i];
-			if (D.diff) f.df = i;
 			end = f.s + f.n;
 			fillOf[x] = fillOf[x] || f.fill;
 			list.push(f);
@@ -176,12 +180,116 @@ function load() {
 		}
 		rows.push({ y: D.rowy[0] + r * D.rowy[1], frames: list });
 	}
-	/* --diff's counts: VLQ strings when whole, as D.n (diff.c) */
-	if (D.diff) ["b", "a", "sb", "sa"].forEach((k) => {
-		if (typeof D.diff[k] === "string") D.diff[k] = vlq(D.diff[k]);
-	});
 	rootFrame = frames[0];
 	rootFrame.name = "all";
+}
+
+/*
+ * --diff (diff.c's data): the whole merged tree, drawn or not, breadth
+ * first; node k's callees (all) are the next D.diff.k[k] nodes not yet
+ * taken.  The rows are laid out from it (relayout) by the width side
+ * (dside: "after", "before" or "max") and coloured by the palette (dcb:
+ * blue-orange), both toggled in the toolbar (views.js).
+ */
+var dnodes = null, dside, dcb, ENDS = [[[50, 170, 80], [220, 220, 220], [230, 60, 50]],
+	[[40, 120, 220], [220, 220, 220], [240, 140, 30]]];
+function loadDiff() {
+	var X = D.diff, x = vlq(X.nm), nk = vlq(X.k), next = 1;
+	["b", "a", "sb", "sa"].forEach((k) => { if (typeof X[k] === "string") X[k] = vlq(X[k]); });
+	/*
+	 * Every field set here, widths as doubles (0.5, not 0): a field added
+	 * later, or an integer field given a fraction, changes the shape of
+	 * 100,000 objects, which costs V8 more than the layout.
+	 */
+	dnodes = x.map((x, i) => ({
+		name: nm[x], x: x, b: X.b[i], a: X.a[i], sb: X.sb[i], sa: X.sa[i], all: [], kids: [], p: null,
+		row: 0, s: 0.5, n: 0.5, at: 0.5, cs: 0.5, shown: false, pos: 0.5, fill: "", attr: D.attrs[x],
+		title: "", hit: false, chars: -1, label: ""
+	}));
+	dnodes.forEach((f, i) => {
+		f.pos = diffPos(f) * (D.negate ? -1 : 1);
+		for (var j = 0; j < nk[i]; j++) {
+			var c = dnodes[next++];
+			c.p = f;
+			c.row = f.row + 1;
+			f.all.push(c);
+		}
+	});
+	rootFrame = dnodes[0];
+	rootFrame.name = "all";
+	rootFrame.s = 0;
+	dside = X.w;
+	dcb = !!X.cb;
+	relayout();
+	recolor();
+}
+/*
+ * The rows by the width dside, as diff.c's diff_build: after's or
+ * before's totals, or the larger of the two (before scaled to after's
+ * total when normalized) and at least the callees' sum plus the larger
+ * self; a frame of width 0, or narrower than --minwidth, is not drawn.
+ */
+function relayout() {
+	var X = D.diff, k = X.norm && X.tb > 0 && X.ta > 0 ? X.ta / X.tb : 1, n = dnodes.length, i, j, f, c, w, at, all, min;
+	/* Plain loops, no arrays made: this runs on every toggle, over every node. */
+	for (i = 0; i < n; i++) dnodes[i].cs = 0;
+	/* Callees first: cs sums their widths into their caller. */
+	for (i = n; i--; ) {
+		f = dnodes[i];
+		w = dside === "before" ? f.b : f.a;
+		if (dside === "max") w = Math.max(w, f.b * k, f.cs + Math.max(f.sb * k, f.sa));
+		f.n = w;
+		if (f.p) f.p.cs += w;
+	}
+	if (dside === X.w) rootFrame.n = Math.max(rootFrame.n, D.total);
+	total = rootFrame.n;
+	min = X.pct ? total * X.minw / 100 : X.minw * total / (width - 2 * XPAD);
+	rows.length = frames.length = 0;
+	for (i = 0; i < n; i++) {
+		f = dnodes[i];
+		at = f.s;
+		f.kids.length = 0;
+		f.shown = f === rootFrame || (f.p.shown && f.n > 0 && f.n >= min);
+		/* --sort weight: the widest callees first, as flame.c's flame_sort_weight */
+		all = X.sw ? f.all.slice().sort((a, b) => b.n - a.n) : f.all;
+		for (j = 0; j < all.length; j++) {
+			c = all[j];
+			c.s = at;
+			at += c.n;
+		}
+		if (!f.shown) continue;
+		if (f.p) f.p.kids.push(f);
+		if (!rows[f.row]) rows.push({ y: D.rowy[0] + f.row * D.rowy[1], frames: [] });
+		rows[f.row].frames.push(f);
+		frames.push(f);
+	}
+	if (X.sw) rows.forEach((r) => r.frames.sort((a, b) => a.s - b.s));
+}
+/* The change of a frame's self on the colour scale, -1 to 1, as diff.c's scale_pos. */
+function diffPos(f) {
+	var X = D.diff, vb = f.sb, va = f.sa, t;
+	if (!f.a || !f.b) return f.a > 0 ? 1 : f.b > 0 ? -1 : 0;
+	if (X.norm) { vb = X.tb > 0 ? vb / X.tb : 0; va = X.ta > 0 ? va / X.ta : 0; }
+	if (!vb) return va > 0 ? 1 : 0;
+	t = (va - vb) / vb * 100 / X.clamp;
+	return t > 1 ? 1 : t < -1 ? -1 : t;
+}
+/* Its fill: pos, the change, kept on the frame (it does not change with the palette). */
+function diffFill(f) {
+	if (f.name === "--" || f.name === "-") return f.name === "-" ? "#c8c8c8" : "#a0a0a0";
+	if (f.pos === undefined) f.pos = diffPos(f) * (D.negate ? -1 : 1);
+	var t = f.pos, e = ENDS[+dcb], to = e[t < 0 ? 0 : 2], a = Math.abs(t), c = 1;
+	for (var i = 0; i < 3; i++) c = c * 256 + Math.floor(e[1][i] + (to[i] - e[1][i]) * a + 0.5);
+	return "#" + c.toString(16).slice(1);
+}
+/* Every frame's fill and the legend's stops by the palette dcb. */
+function recolor() {
+	dnodes.forEach((f) => { f.fill = diffFill(f); });
+	graphs.forEach((g) => { if (g !== main) g.frames.forEach((f) => { f.fill = diffFill(f); }); });
+	svg.querySelectorAll("linearGradient[id$='-dl'] stop").forEach((s, k) => {
+		var c = ENDS[+dcb][D.negate ? 2 - k : k];
+		setAttr(s, "stop-color", "rgb(" + c + ")");
+	});
 }
 
 /* The first frame of a row that ends after sample position v. */
@@ -391,7 +499,7 @@ function outlineAt(g, f) {
 	setAttr(g.outline, "y", g.rows[f.row].y);
 	setAttr(g.outline, "width", p.w.toFixed(1));
 }
-function pct(v, of) { return (100 * v / of).toFixed(2) + "%"; }
+function pct(v, of) { return (of ? 100 * v / of : 0).toFixed(2) + "%"; }
 function setHover(g, f) {
 	if (f === hover) return;
 	if (hoverG) setAttr(hoverG.outline, "width", 0);
@@ -459,6 +567,7 @@ function view(p) {
 }
 function restore(p) {
 	var x = p.get("x"), y = p.get("y");
+	if (D.diff) diffRestore(p);
 	if (x !== null && y !== null)
 		frames.forEach((f) => {
 			if (f !== rootFrame && Math.abs(rows[f.row].y - y) < 0.051 && Math.abs(xOf(f) - x) < 0.051) main.zoomed = f;

@@ -10,7 +10,10 @@
  * tree (tree()) out of the function's outermost frames, those with no
  * frame of the same name below them: so a recursive function counts once
  * per stack, and the function's width is its total in the table.  Like
- * the main graph's, callees are in name order.
+ * the main graph's, callees are in name order.  In a --diff graph the
+ * merged frames sum both sides too and are coloured by diff as the
+ * graph's (diffFill): callees by the change of their self; callers, and
+ * the function above, by the change of the function's total through them.
  *
  * Contract, for views.js:
  *   sandwich(top)  show the graphs of the function sel from y = top down;
@@ -22,7 +25,8 @@ var sw = null;
 
 /* A merged frame: count, callees by name, and what a graph's frame has. */
 function node(x, p) {
-	return { name: nm[x], x: x, n: 0, s: 0, row: 0, p: p, fill: fillOf[x], by: null, hit: false, title: "", chars: -1, label: "" };
+	return { name: nm[x], x: x, n: 0, s: 0, row: 0, p: p, fill: fillOf[x], by: null, hit: false, title: "", chars: -1, label: "",
+		b: 0, a: 0, sb: 0, sa: 0 };
 }
 function child(a, x) {
 	var c = a.by && a.by.get(x);
@@ -30,8 +34,12 @@ function child(a, x) {
 	return c;
 }
 /* Add frame f's subtree into merged frame a. */
-function addUnder(a, f) {
+function add(a, f, self) {
 	a.n += f.n;
+	if (dnodes) { a.b += f.b; a.a += f.a; a.sb += self ? f.sb : f.b; a.sa += self ? f.sa : f.a; }
+}
+function addUnder(a, f) {
+	add(a, f, 1);
 	for (var i = 0; i < f.kids.length; i++) addUnder(child(a, f.kids[i].x), f.kids[i]);
 }
 /* The merged frames in rows at y0, y0 + dy, ...: starts, rows and frames. */
@@ -65,13 +73,14 @@ function sandwich(top) {
 			if (f.x !== x || f === rootFrame) return;
 			for (var a = f.p; a; a = a.p) if (a.x === x) return;
 			addUnder(down, f);
-			up.n += f.n;
-			for (var c = up, a = f.p; a !== rootFrame; a = a.p) (c = child(c, a.x)).n += f.n;
+			add(up, f, 0);
+			for (var c = up, a = f.p; a !== rootFrame; a = a.p) add(c = child(c, a.x), f, 0);
 		});
 		sw = { x: x };
 		[up, down].forEach((r, i) => {
 			var rs = rowsOf(r, 0, i ? step : -step), g = graph(rs[0], details);
 			g.frames = rs[1];
+			if (dnodes) g.frames.forEach((f) => { f.fill = diffFill(f); });
 			if (curRe) g.frames.forEach((f) => { f.hit = curRe.test(f.name); });
 			g.up = !i;
 			sw[i ? "down" : "up"] = g;

@@ -298,6 +298,7 @@ struct jdata {
 	uint32_t rows;
 	long double total;
 	const long double *fix;	/* by name: self, total to add; or NULL */
+	const uint32_t *dnames;	/* --diff: each node's name id in names */
 };
 
 static void
@@ -476,7 +477,8 @@ static void
 write_data(const struct flame *f, const struct svg_opts *o,
     const struct jdata *d, const char *id, const char *label_y)
 {
-	size_t n = f->nframes, nnames = intern_count(d->names), i, k;
+	/* --diff: the frames are diff.c's data, which has every node */
+	size_t n = f->diff ? 0 : f->nframes, nnames = intern_count(d->names), i, k;
 	uint32_t row, *ncolor = xmalloc((nnames + 1) * sizeof *ncolor);
 	uint32_t *ord = xmalloc((nnames + 1) * sizeof *ord);
 	uint32_t *rank = xmalloc((nnames + 1) * sizeof *rank);
@@ -673,7 +675,7 @@ write_data(const struct flame *f, const struct svg_opts *o,
 	if (d->fix)
 		write_fix(d, ord, nnames);
 	if (f->diff)
-		diff_data(f->diff, f);
+		diff_data(f->diff, d->dnames, rank, o);
 	out_str(",\n\"attrs\":{");
 	for (i = 0, k = 0; d->attrs && i < nnames; i++) {
 		const struct frame_attrs *a = d->attrs[ord[i]];
@@ -743,7 +745,12 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	}
 	elided = f->nframes - kept;
 	f->nframes = kept;
-	flame_sort(f);
+	/* --diff: room for the rows of every width the script may draw */
+	if (f->diff && f->diff->depth > depthmax)
+		depthmax = f->diff->depth;
+	/* a --diff graph's frames are in this order (diff_build) */
+	if (!f->diff)
+		flame_sort(f);
 	if (o->sort_weight)
 		flame_sort_weight(f);
 	g->height = (depthmax + 1) * g->fh + g->ypad1 + g->ypad2;
@@ -1063,6 +1070,30 @@ table_fix(const struct flame *f, struct model *m, long double *all,
 }
 
 /*
+ * --diff: the names of the tree's nodes, drawn or not (diff.c's data has
+ * them all), by id in m, which gets those it lacks.
+ */
+static uint32_t *
+diff_names(const struct flame *f, struct model *m)
+{
+	const struct diff *d = f->diff;
+	uint32_t *dn = xmalloc((d->nfr + 1) * sizeof *dn);
+
+	for (size_t k = 0; k < d->nfr; k++) {
+		int isnew;
+
+		dn[k] = intern_put(&m->names, intern_str(&f->names, d->name[k]),
+		    intern_len(&f->names, d->name[k]), &isnew);
+		if (isnew) {
+			m->attrs = xgrow(m->attrs, &m->attrs_cap, dn[k] + 1,
+			    sizeof *m->attrs);
+			m->attrs[dn[k]] = NULL;
+		}
+	}
+	return dn;
+}
+
+/*
  * Write the graph: stages 1 to 5 above, then the details line and the
  * controls, the model (write_data) and the script.
  */
@@ -1071,11 +1102,12 @@ svg_write(struct flame *f, const struct svg_opts *o)
 {
 	struct geom g;
 	struct model m;
-	long double *all = name_table(f->frames, f->nframes,
+	/* --diff: table.js makes its table from diff.c's data, not these */
+	long double *all = f->diff ? NULL : name_table(f->frames, f->nframes,
 	    intern_count(&f->names)), *fix;
 	size_t elided = layout(f, o, &g);
 	char id[SVG_ID_SIZE], b[32];
-	uint32_t rows;
+	uint32_t rows, *dnames;
 
 	content_id(f, id);
 	write_head(o, &g, id);
@@ -1087,7 +1119,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	m.attrs = NULL;
 	m.attrs_cap = 0;
 	rows = write_frames(f, o, &g, &m);
-	fix = table_fix(f, &m, all, elided);
+	fix = table_fix(f, &m, all, f->diff ? 0 : elided);
+	dnames = f->diff ? diff_names(f, &m) : NULL;
 	out_fmt("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
 	    pnum(b, g.height - g.ypad2 / 2));
 	svg_controls(o, "Reset Zoom", o->width - XPAD - 100,
@@ -1095,7 +1128,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	{
 		struct jdata d = { m.fd, &m.names, &m.colors, m.attrs,
 		    o->inverted ? g.ypad1 : g.height - g.ypad2 - g.fh + FRAMEPAD,
-		    o->inverted ? g.fh : -g.fh, rows, g.timemax, fix };
+		    o->inverted ? g.fh : -g.fh, rows, g.timemax, fix, dnames };
 
 		write_data(f, o, &d, id, g.label_y);
 	}
@@ -1104,6 +1137,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	free(m.attrs);
 	free(m.fd);
 	free(fix);
+	free(dnames);
 	out_str("<script><![CDATA[\n");
 	out_str(flame_js);
 	out_str("]]></script>\n</svg>\n");

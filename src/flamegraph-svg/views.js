@@ -13,7 +13,9 @@
  *
  * The URL (ui.js's saveState) keeps, besides zoom and search: v= the
  * view, fn= the selected function, o= the table's order (a column, "-"
- * first when the other way than its first click), l=tail.
+ * first when the other way than its first click), l=tail; and a --diff
+ * graph's toggles, dw= its width side and dp= its palette (rg or cb),
+ * when not the file's.
  *
  * Contract: views() builds it all, before ui.js's begin(); viewState(p)
  * and viewRestore(p) are flame.js's view() and restore() for it;
@@ -51,6 +53,10 @@ function views() {
 		saveState();
 		draw();
 	});
+	if (D.diff) {
+		button("dw", "", () => setSide(SIDES[(SIDES.indexOf(dside) + 1) % 3]));
+		button("dp", "", () => setPalette(!dcb));
+	}
 	head = document.createElementNS(XHTML, "span");
 	setAttr(head, "style", "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
 	bar.appendChild(head);
@@ -71,7 +77,8 @@ function views() {
 	listen(document, "mousedown", (e) => { if (menuFo && !menuFo.contains(e.target)) closeMenu(); });
 	svg.flamegraph.view = setView;
 	svg.flamegraph.select = (name) => select(nm.indexOf(name));
-	svg.flamegraph.table = () => shown.map((r) => [r.name, +r.self.toPrecision(15), +r.total.toPrecision(15), r.places]);
+	svg.flamegraph.table = () => shown.map((r) => [r.name].concat((D.diff ? [r.sb, r.tb, r.sa, r.ta] : [r.self, r.total])
+		.map((v) => +v.toPrecision(15)), r.places));
 	svg.flamegraph.sandwich = () => sw && [sw.up, sw.down];
 	bars();
 }
@@ -83,19 +90,23 @@ function grow(h) {
 }
 /* The buttons' state: pressed for the view shown and the toggles on. */
 function bars() {
-	var now = cview + tail + ignorecase + term + sel;
+	var now = cview + tail + ignorecase + term + sel + dside + dcb;
 	if (now === barsNow) return;
 	barsNow = now;
 	Object.keys(VIEWS).forEach((v) => setAttr(btn[v], "aria-pressed", v === cview));
 	[["fit", tail], ["ic", ignorecase], ["search", term !== null]].forEach((a) => setAttr(btn[a[0]], "aria-pressed", a[1]));
 	btn.fit.textContent = "Labels: " + (tail ? "tail" : "head") + " first";
+	if (D.diff) {
+		btn.dw.textContent = "Width: " + dside;
+		btn.dp.textContent = "Palette: " + (dcb ? "blue-orange" : "red-green");
+	}
 	Object.keys(btn).forEach((k) => { btn[k].style.fontWeight = btn[k].getAttribute("aria-pressed") === "true" ? "bold" : ""; });
 	btn.sandwich.disabled = sel < 0;
 }
 
 function setView(v) {
-	/* A function only in frames too narrow for the data has no sandwich. */
-	if (!VIEWS[v] || (v === "sandwich" && (sel < 0 || !stats()[sel].places))) v = "flame";
+	/* A function only in frames too narrow for the data (or not drawn at this width) has no sandwich. */
+	if (!VIEWS[v] || (v === "sandwich" && (sel < 0 || !stats()[sel].places || !frames.some((f) => f.x === sel)))) v = "flame";
 	cview = v;
 	var th = Math.max(H0, TMIN), left = width * 0.4, bot = fontsize * 2 + 10;
 	main.hidden = v === "table" || v === "sandwich";
@@ -116,25 +127,65 @@ function setView(v) {
 function select(x) {
 	sel = x >= 0 && x < nm.length ? x : -1;
 	var r = sel >= 0 && stats()[sel];
-	head.textContent = r ? "Selected: " + r.name + " — total " + inUnit(r.total) + " (" + share(r.total) + ") in " + places(r.places) : "";
+	head.textContent = !r ? "" : "Selected: " + r.name + " — total " + (D.diff ? "before " + inUnit(r.tb) + " (" + pct(r.tb, D.diff.tb) +
+		"), after " + inUnit(r.ta) + " (" + pct(r.ta, D.diff.ta) + ")" : inUnit(r.total) + " (" + share(r.total) + ")") + " in " + places(r.places);
 	if (cview === "sandwich") setView(sel < 0 ? "flame" : "sandwich");
 	draw();
 	saveState();
 }
 
 function viewState(p) {
-	["v", "fn", "o", "l"].forEach((k) => p.delete(k));
+	["v", "fn", "o", "l", "dw", "dp"].forEach((k) => p.delete(k));
+	if (D.diff && dside !== D.diff.w) p.set("dw", dside);
+	if (D.diff && dcb !== !!D.diff.cb) p.set("dp", dcb ? "cb" : "rg");
 	if (cview !== "flame") p.set("v", cview);
 	if (sel >= 0) p.set("fn", nm[sel]);
-	if (sortKey !== "self" || !sortDesc) p.set("o", (sortDesc === (sortKey === "name") ? "-" : "") + sortKey);
+	if (sortKey !== COLS[0] || !sortDesc) p.set("o", (sortDesc === (sortKey === "name") ? "-" : "") + sortKey);
 	if (tail) p.set("l", "tail");
 }
 function viewRestore(p) {
 	var o = p.get("o") || "", k = o.replace(/^-/, "");
-	if (k === "self" || k === "total" || k === "name") { sortKey = k; sortDesc = (k !== "name") !== (o[0] === "-"); }
+	if (COLS.indexOf(k) >= 0) { sortKey = k; sortDesc = (k !== "name") !== (o[0] === "-"); }
 	tail = p.get("l") === "tail";
 	if (p.get("fn") !== null) select(nm.indexOf(p.get("fn")));
 	setView(p.get("v"));
+}
+
+/*
+ * A --diff graph's toggles: the width side lays the rows out again
+ * (flame.js's relayout), keeping the zoom if its frame is still drawn;
+ * the palette recolours.  Neither regenerates anything but the picture.
+ */
+var SIDES = ["after", "before", "max"];
+function setSide(v, quiet) {
+	var X = D.diff;
+	/* A side with nothing has no width: the next one. */
+	while ((v === "after" && !X.ta) || (v === "before" && !X.tb)) v = SIDES[SIDES.indexOf(v) + 1];
+	dside = v;
+	relayout();
+	main.eps = 1e-9 * total;
+	if (!main.zoomed.shown) main.zoomed = rootFrame;
+	resetBtn.classList.toggle("hide", main.zoomed === rootFrame);
+	var st = q(".st");
+	if (st) st.textContent = st.textContent.replace(/width: \w+$/, "width: " + v);
+	if (sw) sw.x = -1;
+	if (quiet) return;
+	/* One redraw: the search's, the sandwich's (made anew), or draw's. */
+	setHover(main, null);
+	if (term !== null) search(term);
+	if (cview === "sandwich") setView(cview);
+	else if (term === null) { draw(); saveState(); }
+}
+function setPalette(cb, quiet) {
+	dcb = cb;
+	recolor();
+	if (tab) tab.forEach((r) => { r.fill = diffFill(r); });
+	if (!quiet) { draw(); saveState(); }
+}
+function diffRestore(p) {
+	var w = p.get("dw"), c = p.get("dp");
+	if (SIDES.indexOf(w) >= 0 && w !== dside) setSide(w, true);
+	if (c === "cb" || c === "rg") setPalette(c === "cb", true);
 }
 
 /*

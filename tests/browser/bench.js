@@ -3,7 +3,9 @@
 // action waits for the next frame to be painted), in headless Chromium;
 // for our SVGs also the views (issue 17), each a click on its button:
 // open the table, sort it by total, select its first row, open the
-// sandwich, switch to the flame graph and to Both.
+// sandwich, switch to the flame graph and to Both; for a --diff graph
+// (issue 18) also its toggles, each a click: the width to before, to max,
+// the palette, and the table sorted by Total Δ.
 //   node bench.js CHROMIUM LABEL=FILE.svg...
 "use strict";
 const { launch, openPage } = require("./cdp.js");
@@ -63,6 +65,12 @@ const measure = `(async () => {
 		await click("sandwich", button("Sandwich"));
 		await click("flame", button("Flame graph"));
 		await click("both", button("Both"));
+		if (button("Width")()) {
+			await click("before", button("Width"));
+			await click("max", button("Width"));
+			await click("palette", button("Palette"));
+			await click("dsort", button("Total Δ"));
+		}
 	}
 	return r;
 })()`;
@@ -74,7 +82,7 @@ const measure = `(async () => {
 		/* Warm up the browser, so that whichever graph comes first is not
 		 * charged for it. */
 		for (const pair of pairs) await page.goto("file://" + pair.slice(pair.indexOf("=") + 1));
-		const views = ["table", "sort", "select", "sandwich", "flame", "both"];
+		const views = ["table", "sort", "select", "sandwich", "flame", "both", "before", "max", "palette", "dsort"];
 		console.log("graph".padEnd(34) + "frames".padStart(8) + "load ms".padStart(10) +
 			"zoom ms".padStart(10) + "search ms".padStart(11) + views.map((v) => v.padStart(9)).join(""));
 		for (const pair of pairs) {

@@ -88,7 +88,9 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake;		/* on CLOCK_MONOTONIC */
 static struct tr_bufhdr *queue, *qlast;	/* linked by index + 1 */
 /* The writer's batch from the first buffer not yet announced, for a
- * fatal signal's handler to send if the process dies first. */
+ * fatal signal's handler to send if the process dies first.  The writer
+ * sets it before it empties the queue, and the handler reads them in the
+ * other order (see on_fatal). */
 static struct tr_bufhdr *sending;
 static struct thr *threads;
 static uint32_t nslots;
@@ -97,6 +99,25 @@ static pthread_t writer;
 static pthread_key_t key;
 
 static __thread struct thr *me __attribute__((tls_model("initial-exec")));
+
+/*
+ * tests/trace builds the library once more with TR_TEST_RACE, to make
+ * the race on_fatal is written against happen every time: the writer
+ * takes the queue only once a fatal signal's handler is between its two
+ * reads (waiting there for it), and then never sends the batch, as a
+ * writer the scheduler left behind until the process died.
+ */
+#ifdef TR_TEST_RACE
+static int test_crashing;
+static void test_between_reads(void);
+#define TEST_HOLD()	(!__atomic_load_n(&test_crashing, __ATOMIC_ACQUIRE) && !stopping)
+#define TEST_BETWEEN_READS()	test_between_reads()
+#define TEST_NEVER_SEND(b)	do { if (b) for (;;) pause(); } while (0)
+#else
+#define TEST_HOLD()	0
+#define TEST_BETWEEN_READS()	((void)0)
+#define TEST_NEVER_SEND(b)	((void)0)
+#endif
 
 /* The clock when it is not plain rdtsc: out of line, so that the fast
  * path's callers keep their registers. */
@@ -162,7 +183,7 @@ enqueue(struct tr_bufhdr *b, uint32_t keep)
 	if (qlast)
 		qlast->next = buf_index(b) + 1;
 	else
-		queue = b;
+		__atomic_store_n(&queue, b, __ATOMIC_RELEASE);	/* for on_fatal */
 	qlast = b;
 }
 
@@ -645,7 +666,7 @@ write_loop(void *arg)
 		struct timespec until;
 
 		pthread_mutex_lock(&mu);
-		if (queue == NULL && !stopping) {
+		if ((queue == NULL || TEST_HOLD()) && !stopping) {
 			clock_gettime(CLOCK_MONOTONIC, &until);
 			until.tv_nsec += idle_ns;
 			if (until.tv_nsec >= 1000000000) {
@@ -654,14 +675,22 @@ write_loop(void *arg)
 			}
 			pthread_cond_timedwait(&wake, &mu, &until);
 		}
+		if (TEST_HOLD()) {
+			pthread_mutex_unlock(&mu);
+			continue;
+		}
 		idle_ns = queue ? 1000000 : idle_ns < 8000000 ? idle_ns * 2 : idle_ns;
 		b = queue;
+		/* In this order: a handler that finds the queue empty finds
+		 * the batch here. */
 		__atomic_store_n(&sending, b, __ATOMIC_RELEASE);
-		queue = qlast = NULL;
+		__atomic_store_n(&queue, NULL, __ATOMIC_RELEASE);
+		qlast = NULL;
 		int done = stopping && b == NULL;
 		pthread_mutex_unlock(&mu);
 		if (done)
 			return NULL;
+		TEST_NEVER_SEND(b);
 		for (; b; b = next) {
 			next = b->next ? TR_BUF(shm, b->next - 1) : NULL;
 			if (announce(b, b->pk.count, b->pk.tid, b->pk.dropped, b->pad, 0) < 0)
@@ -718,6 +747,14 @@ finish(void)
  * allocating (duplicates of packets the writer is sending are dropped by
  * trace-record), then die of the signal as the program would have.
  *
+ * The queue is read before the writer's batch, which the writer takes
+ * from it under the mutex, setting `sending` first: read the other way
+ * round, a writer taking the queue between the two reads left both
+ * empty, and a batch it had not sent when the process died was lost
+ * (the 'crash' test's spans, under load).  The batch goes first: its
+ * buffers are older, and trace-record ignores a begin numbered below
+ * one it has.
+ *
  * The writer's batch not yet announced and the queue are walked while
  * the writer may be announcing them, and a buffer trace-record has been
  * told of goes back on the shared free stack, whose links are the same
@@ -742,6 +779,18 @@ announce_list(struct tr_bufhdr *b)
 	}
 }
 
+#ifdef TR_TEST_RACE
+static NOINST void
+test_between_reads(void)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	__atomic_store_n(&test_crashing, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < 5000 && __atomic_load_n(&queue, __ATOMIC_ACQUIRE); i++)
+		nanosleep(&ms, NULL);
+}
+#endif
+
 static NOINST void
 on_fatal(int sig)
 {
@@ -749,8 +798,11 @@ on_fatal(int sig)
 
 	if (tr_recording && getpid() == pid) {
 		tr_recording = 0;
+		struct tr_bufhdr *q = __atomic_load_n(&queue, __ATOMIC_ACQUIRE);
+
+		TEST_BETWEEN_READS();
 		announce_list(__atomic_load_n(&sending, __ATOMIC_ACQUIRE));
-		announce_list(queue);
+		announce_list(q);
 		for (t = threads; t; t = t->next) {
 			uint32_t n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
 

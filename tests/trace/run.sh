@@ -28,6 +28,9 @@ build() {
 }
 build stress $lib "$top/tests/trace/stress.c" "$BUILD/libtracerecord.a"
 build lifecycle $lib "$top/tests/trace/lifecycle.c" "$BUILD/libtracerecord.a"
+# The library once more, with the crash race made to happen (TR_TEST_RACE).
+build lifecycle-race $lib -DTR_TEST_RACE "$top/tests/trace/lifecycle.c" \
+    "$top/src/libtracerecord/trace_record.c" "$BUILD/libtracerecord.a"
 build fn -O0 -finstrument-functions "$top/tests/trace/fn.c" "$BUILD/libtracerecord.a"
 build fn-shared -O0 -finstrument-functions "$top/tests/trace/fn.c" -L"$BUILD" -ltracerecord
 build clockcheck -I"$top/src" "$top/tests/trace/clockcheck.c" "$top/src/trace-record/clock.c"
@@ -111,6 +114,13 @@ while [ $i -lt 40 ]; do
 	i=$((i + 1))
 done
 expect "crash 40 times: each ends, with its spans" $good 40
+# The race behind that loop's rare failures, every time: the writer takes
+# the queue while the handler is between reading it and the writer's
+# batch, then never sends (as a writer the scheduler left behind until
+# the process died).  Read in the old order, every run lost its spans.
+timeout 60 "$BIN/trace-record" -o "$tmp/race.spans" "$tmp/lifecycle-race" crash 2> /dev/null
+expect "crash while the writer takes the queue: exit status" $? 139
+expect "crash while the writer takes the queue: its spans" "$(names "$tmp/race.spans" | grep ' step$')" "3 step"
 
 "$BIN/trace-record" -o "$tmp/fork.spans" "$tmp/lifecycle" fork
 expect "fork: exit status" $? 0

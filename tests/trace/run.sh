@@ -105,15 +105,17 @@ expect "crash: well formed" "$(verify "$tmp/crash.spans")" 5
 # once looped for ever on a buffer freed twice (about one run in a
 # hundred under load); and a batch the writer had taken but not sent
 # must still arrive.
-i=0 good=0
+# A failure says which runs failed how (status 124: the timeout).
+i=0 good=0 how=
 while [ $i -lt 40 ]; do
 	timeout 20 "$BIN/trace-record" -o "$tmp/crash2.spans" "$tmp/lifecycle" crash 2> /dev/null
 	st=$?
-	[ $st -eq 139 ] && [ "$(names "$tmp/crash2.spans" | grep ' step$')" = "3 step" ] &&
-	    good=$((good + 1))
+	steps=$(names "$tmp/crash2.spans" | grep ' step$')
+	if [ $st -eq 139 ] && [ "$steps" = "3 step" ]; then good=$((good + 1))
+	else how="$how; run $i: status $st, steps '$steps'"; fi
 	i=$((i + 1))
 done
-expect "crash 40 times: each ends, with its spans" $good 40
+expect "crash 40 times: each ends, with its spans" "$good$how" 40
 # The race behind that loop's rare failures, every time: the writer takes
 # the queue while the handler is between reading it and the writer's
 # batch, then never sends (as a writer the scheduler left behind until

@@ -84,15 +84,24 @@ $(BUILD)/%.o: src/%.c Makefile
 -include $(wildcard $(BUILD)/*/*.d)
 
 # The scripts, embedded as C strings: ui.js (what both share), then the
-# graph's own (the flame graph's in several files, its views last).
+# graph's own (the flame graph's in several files, its views last);
+# jspack also packs the flame graph's (compressed, with zlib) for
+# svg.c's loader.  jspack runs here, so it is built with the same
+# compiler and flags as the programs.
 FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js views.js)
-$(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/jsmin.awk
+JSPACK   = $(BUILD)/flamegraph-svg/jspack
+$(JSPACK): src/flamegraph-svg/tool/jspack.c src/flamegraph-svg/pack.c src/flamegraph-svg/pack.h Makefile
 	@mkdir -p $(dir $@)
-	awk -f src/flamegraph-svg/jsmin.awk $(FLAME_JS) > $@
+	$(CC) $(ALL_CFLAGS) -o $@ src/flamegraph-svg/tool/jspack.c src/flamegraph-svg/pack.c $(LDFLAGS) $(LIBS)
+$(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/jsmin.awk $(JSPACK)
+	@mkdir -p $(dir $@)
+	awk -f src/flamegraph-svg/jsmin.awk $(FLAME_JS) | $(JSPACK) -z flame_js > $@.tmp
+	mv $@.tmp $@
 $(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
-$(BUILD)/flamegraph-svg/timeline_js.h: src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js src/flamegraph-svg/jsmin.awk
+$(BUILD)/flamegraph-svg/timeline_js.h: src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js src/flamegraph-svg/jsmin.awk $(JSPACK)
 	@mkdir -p $(dir $@)
-	awk -v var=timeline_js -f src/flamegraph-svg/jsmin.awk src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js > $@
+	awk -f src/flamegraph-svg/jsmin.awk src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js | $(JSPACK) timeline_js > $@.tmp
+	mv $@.tmp $@
 $(BUILD)/flamegraph-svg/timeline.o: $(BUILD)/flamegraph-svg/timeline_js.h
 
 $(BUILD)/libft.a: $(LIB_OBJ)

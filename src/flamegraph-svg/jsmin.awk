@@ -1,7 +1,7 @@
 # jsmin.awk: join ui.js and flame.js (or timeline.js) into one script for
-# embedding, shrunk, inside one function (each script is scoped to the
-# <svg> it sits in), and write it as a C string named flame_js (or -v
-# var=NAME):  awk -f jsmin.awk ui.js flame.js
+# embedding, shrunk: the body of one function (each script is scoped to
+# the <svg> it sits in), which jspack wraps and writes as C strings:
+#   awk -f jsmin.awk ui.js flame.js | jspack flame_js
 #
 # Comments go; spaces go except between two word characters.  A line
 # ending in one of ; { } , ( is joined to the next: no automatic semicolon
@@ -155,16 +155,6 @@ function rename(    i, nd, name, uses, k, j, t, s) {
 		if (wrd[i] && (tok[i] in decl) && isname(i))
 			tok[i] = to[tok[i]]
 }
-# A C string literal; built a character at a time because awks disagree
-# on backslashes in gsub's replacement.
-function cstring(s,    out, i, c) {
-	out = ""
-	for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		out = out (c == "\\" || c == "\"" ? "\\" c : c)
-	}
-	return "\"" out "\\n\""
-}
 {
 	n0 = nt
 	tokens($0)
@@ -174,8 +164,6 @@ function cstring(s,    out, i, c) {
 END {
 	declarations()
 	rename()
-	print "static const char " (var == "" ? "flame_js" : var) "[] ="
-	print cstring("(function(){")
 	line = ""
 	for (i = 1; i <= nt; i++) {
 		if (tok[i] == ";" && tok[nx(i)] == "}")
@@ -183,7 +171,7 @@ END {
 		if (wrd[i] && (tok[i] == "true" || tok[i] == "false") && isname(i))
 			tok[i] = tok[i] == "true" ? "!0" : "!1"
 		if (tok[i] == "\n") {
-			print cstring(line)
+			print line
 			line = ""
 			continue
 		}
@@ -192,7 +180,5 @@ END {
 		line = line tok[i]
 	}
 	if (line != "")
-		print cstring(line)
-	print cstring("})();")
-	print ";"
+		print line
 }

@@ -3,6 +3,10 @@
  * (timeline.js) share.  jsmin.awk joins this file and one of them into
  * one function, run where the SVG embeds it and scoped to its own <svg>,
  * so that several graphs on one page keep apart; this file comes first.
+ * The function's arguments: me, its <script> (document.currentScript,
+ * taken by the caller: svg.c's loader runs the body later, unpacked),
+ * and J, the data's JSON when the loader unpacked it (else this file
+ * reads it from the page).  jspack.c writes the call.
  *
  * Here: the SVG, its data (the JSON block svg.c or timeline.c writes)
  * and its buttons; canvases in a foreignObject, scaled to the device and
@@ -18,14 +22,15 @@
  *   reset(all)  the Reset button; Escape passes all, to clear the rest
  */
 "use strict";
-var me = document.currentScript, svg = me ? me.parentNode : document.documentElement;
+var svg = me ? me.parentNode : document.documentElement;
 if (!svg || svg.localName !== "svg") return;
 var NS = "http://www.w3.org/2000/svg", XHTML = "http://www.w3.org/1999/xhtml",
 	XPAD = 10, MATCH = "rgb(230,0,230)";
 var q = (sel) => svg.querySelector(sel);
-var data = q("script[type='application/json']");
+/* the data: the one <script> with a type (JSON, or packed: see svg.c) */
+var data = q("script[type]");
 if (!data) return;
-var D = JSON.parse(data.textContent);
+var D = JSON.parse(J || data.textContent);
 data.remove();
 var width = svg.viewBox.baseVal.width, fontsize = +svg.getAttribute("data-fontsize"),
 	cw = fontsize * +svg.getAttribute("data-fontwidth");

@@ -11,19 +11,25 @@
 # '}' goes, and true and false are written !0 and !1.
 #
 # Names the scripts declare (var, let, const, function names and
-# parameters, arrow function parameters, catch) become one or two letters,
-# the most used the shortest: a tenth of the script.  The scripts are
-# read as a list of tokens, and a declared name is renamed wherever it
-# stands as a name: not after a '.' (a property) and not before a ':'
-# after '{' or ',' (an object's key), never inside a literal.  What is not
-# declared (window, Math, a property) keeps its name, and no new name is
-# one the scripts use, so no list is kept by hand; only the words that
-# are keywords in places (as "of" in for (x of y)) keep theirs.  The
-# renaming ignores scope, which is safe as long as the scripts use no
-# global (top, name, ...) under a name that they also declare; they use
-# no object shorthand ({ a }) either.  This is written for these
-# scripts' style, not for any JavaScript: "a - -b" would lose its
-# meaning, and they have none.
+# parameters, arrow function parameters, catch) become one or two letters:
+# a tenth of the script.  The scripts are read as a list of tokens, and a
+# declared name is renamed wherever it stands as a name: not after a '.'
+# (a property) and not before a ':' after '{' or ',' (an object's key),
+# never inside a literal.  What is not declared (window, Math, a property)
+# keeps its name, and no new name is one the scripts use, so no list is
+# kept by hand; only the words that are keywords in places (as "of" in
+# for (x of y)) keep theirs.  Names are renamed by function scope (from
+# a function's parameters to its body's end): a name refers to the
+# innermost function around it that declares it, and each function's
+# names, the most used first, take the shortest letters that no name
+# inside it uses for a function around it: so the small functions all
+# call their names a, b, c, which deflate (pack.h) finds again and again.
+# A let or const counts as its function's, which is safe as long as no
+# name is declared in a block and used in the same function outside it
+# for an outer one; a global (top, name, ...) keeps its name only where
+# no function around declares the same; and the scripts use no object
+# shorthand ({ a }).  This is written for these scripts' style, not for
+# any JavaScript: "a - -b" would lose its meaning, and they have none.
 function isword(c) { return c ~ /[A-Za-z0-9_$]/ }
 function emit(t, w) { tok[++nt] = t; wrd[nt] = w; lastc = substr(t, length(t), 1) }
 # Append the tokens of line s: names (wrd 1), and everything else, a
@@ -73,8 +79,10 @@ function pv(i) { for (i--; i > 0 && tok[i] == "\n"; i--) ; return i }
 # A word that is a keyword only in places (for (x of y), get, async, ...)
 # may also be a name, but keeps its spelling everywhere.
 function declare(i) {
-	if (wrd[i] && !(tok[i] ~ /^(of|get|set|async|await|static|let|yield|as|from)$/))
+	if (wrd[i] && !(tok[i] ~ /^(of|get|set|async|await|static|let|yield|as|from)$/)) {
 		decl[tok[i]] = 1
+		isdecl[i] = 1
+	}
 }
 # The names declared in a parameter list, from its "(" at i.
 function params(i) {
@@ -132,28 +140,116 @@ function short(n,    a, b) {
 	n -= length(a) + 1
 	return substr(a, int(n / length(b)) + 1, 1) substr(b, n % length(b) + 1, 1)
 }
-function rename(    i, nd, name, uses, k, j, t, s) {
+# The token that closes the bracket opened at i.
+function closer(i,    d) {
+	for (d = 0; i <= nt; i++)
+		if (index("([{", tok[i]) && !wrd[i]) d++
+		else if (index(")]}", tok[i]) && !wrd[i] && --d == 0) return i
+	return nt
+}
+# The last token of an arrow function's expression body, from its first
+# token i: up to a ',' ';' or line end outside brackets, or the bracket
+# that closes around it.
+function exprend(i,    d, t) {
+	for (d = 0; i <= nt; i++) {
+		t = tok[i]
+		if (wrd[i]) continue
+		if (index("([{", t)) d++
+		else if (index(")]}", t) && d-- == 0) return pv(i)
+		else if (d == 0 && (t == "," || t == ";" || t == "\n")) return pv(i)
+	}
+	return nt
+}
+# The functions' scopes, as token ranges sc0[s]..sc1[s] from their
+# parameters to the end of their body; scope 0 is the whole script.
+function scopes(    i, j, d, n) {
+	n = 0
+	sc0[0] = 1; sc1[0] = nt
+	for (i = 1; i <= nt; i++) {
+		if (wrd[i] && tok[i] == "function") {
+			j = nx(i)
+			if (wrd[j]) j = nx(j)
+			if (tok[j] != "(") continue
+			sc0[++n] = j
+			sc1[n] = closer(nx(closer(j)))
+		} else if (!wrd[i] && tok[i] == "=" && tok[i + 1] == ">") {
+			j = pv(i)
+			if (tok[j] == ")")
+				for (d = 0; j > 0; j = pv(j))
+					if (tok[j] == ")") d++
+					else if (tok[j] == "(" && --d == 0) break
+			sc0[++n] = j
+			j = nx(i + 1)
+			sc1[n] = tok[j] == "{" ? closer(j) : exprend(j)
+		}
+	}
+	nsc = n
+	# in order of their start, so that a scope comes after those around it
+	for (i = 2; i <= n; i++) {
+		j = i; d = sc0[i]; t1 = sc1[i]
+		for (; j > 1 && sc0[j - 1] > d; j--) { sc0[j] = sc0[j - 1]; sc1[j] = sc1[j - 1] }
+		sc0[j] = d; sc1[j] = t1
+	}
+}
+# Sweep the tokens with the stack of scopes around each: with pass 1 a
+# declaration belongs to the innermost; with pass 2 a name refers to the
+# innermost scope around it that declares it (ref[i]; -1: none, a global).
+function sweep(pass,    i, s, top, stk, k) {
+	top = 0; stk[0] = 0; s = 1
+	for (i = 1; i <= nt; i++) {
+		while (top > 0 && sc1[stk[top]] < i) top--
+		for (; s <= nsc && sc0[s] == i; s++) {
+			stk[++top] = s
+			if (pass == 1) { parent[s] = stk[top - 1]; depth[s] = top }
+		}
+		if (!wrd[i] || !(tok[i] in decl) || !isname(i)) continue
+		if (pass == 1) {
+			if (isdecl[i]) own[stk[top], tok[i]] = 1
+			continue
+		}
+		for (k = top; k >= 0 && !((stk[k], tok[i]) in own); k--)
+			;
+		ref[i] = k < 0 ? -1 : stk[k]
+		if (k < 0) taken[tok[i]] = 1
+		else uses[ref[i], tok[i]]++
+	}
+}
+# New names, scope by scope from the outside in: a scope's names, the
+# most used first, take the shortest that are neither a global's nor one
+# that a name inside its range refers to in a scope around it; so the
+# names of functions apart can be the same letters.
+function rename(    i, s, k, n, name, t, j, busy, sk) {
 	for (i = 1; i <= nt; i++)
 		if (wrd[i] && !(tok[i] in decl)) taken[tok[i]] = 1
-		else if (wrd[i] && isname(i)) uses[tok[i]]++
 	taken["do"] = taken["if"] = taken["in"] = 1
-	nd = 0
-	for (t in decl) name[++nd] = t
-	# most used first, ties by name, so that the output is stable
-	for (i = 2; i <= nd; i++) {
-		t = name[i]
-		for (j = i - 1; j > 0 && (uses[name[j]] < uses[t] || uses[name[j]] == uses[t] && name[j] > t); j--)
-			name[j + 1] = name[j]
-		name[j + 1] = t
-	}
-	k = 0
-	for (i = 1; i <= nd; i++) {
-		do s = short(++k); while (s in taken)
-		to[name[i]] = s
+	depth[0] = 0
+	sweep(1)
+	sweep(2)
+	for (s = 0; s <= nsc; s++) {
+		split("", busy)
+		for (i = sc0[s]; i <= sc1[s]; i++)
+			if ((i in ref) && ref[i] >= 0 && ref[i] != s && depth[ref[i]] < depth[s])
+				busy[to[ref[i], tok[i]]] = 1
+		n = 0
+		for (sk in own) {
+			split(sk, t, SUBSEP)
+			if (t[1] == s) name[++n] = t[2]
+		}
+		for (i = 2; i <= n; i++) {
+			sk = name[i]
+			for (j = i - 1; j > 0 && (uses[s, name[j]] < uses[s, sk] || uses[s, name[j]] == uses[s, sk] && name[j] > sk); j--)
+				name[j + 1] = name[j]
+			name[j + 1] = sk
+		}
+		k = 0
+		for (i = 1; i <= n; i++) {
+			do sk = short(++k); while ((sk in taken) || (sk in busy))
+			to[s, name[i]] = sk
+		}
 	}
 	for (i = 1; i <= nt; i++)
-		if (wrd[i] && (tok[i] in decl) && isname(i))
-			tok[i] = to[tok[i]]
+		if ((i in ref) && ref[i] >= 0)
+			tok[i] = to[ref[i], tok[i]]
 }
 {
 	n0 = nt
@@ -163,6 +259,7 @@ function rename(    i, nd, name, uses, k, j, t, s) {
 }
 END {
 	declarations()
+	scopes()
 	rename()
 	line = ""
 	for (i = 1; i <= nt; i++) {

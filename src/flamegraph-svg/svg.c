@@ -695,30 +695,31 @@ write_data(const struct flame *f, const struct svg_opts *o,
 }
 
 /*
- * The script, packed (pack.h), is run by this loader: it unpacks the
- * data and the script with the browser's DecompressionStream, which
- * works only asynchronously, so it takes its <script> (me) at once and
- * gives it to the script with the data's JSON (J); then it marks the
- * <svg> data-ready, which tests wait for.  Packed, the script and the
- * data take about two fifths of the room (issue 17: a graph's SVG within
- * 0.70 of flamegraph.pl's); a browser without DecompressionStream
- * ("deflate-raw": Chrome 103, Firefox 113, Safari 16.4) shows the
- * picture without the script, as --plain writes for it.
- *   u(e): e's text decoded (13 bits in two characters, see pack.h) and
+ * Packed (pack.h), the data and the script are one <script type=
+ * "x-deflate">, the data's text, a space and the script's, and this
+ * loader runs them: it unpacks both with the browser's
+ * DecompressionStream, which works only asynchronously, so it takes its
+ * <script> (me) at once and gives it to the script with the data's JSON
+ * (J); then it marks the <svg> data-ready, which tests wait for.  Packed,
+ * the script and the data take about two fifths of the room (issue 17: a
+ * graph's SVG within 0.70 of flamegraph.pl's); a browser without
+ * DecompressionStream ("deflate-raw": Chrome 103, Firefox 113, Safari
+ * 16.4) shows the picture without the script, as --plain writes for it.
+ * The loader has no '<' or '&', so it needs no CDATA.
+ *   u(t): the text t decoded (13 bits in two characters, see pack.h) and
  *         inflated, as a promise of a string
  */
 #if defined(flame_js_Z) && defined(HAVE_ZLIB)
 static const char loader[] =
-	"(async(m)=>{var s=m.parentNode,e=s.querySelectorAll(\"script[type=x-deflate]\"),"
-	"u=(e)=>{var t=e.textContent,b=new Uint8Array(t.length),n=0,a=0,k=0,i,"
-	"x=(j)=>(j=t.charCodeAt(j))-33-(j>38)-(j>60)-(j>62);"
-	"for(i=0;i<t.length;i+=2){a|=(i+1<t.length?x(i)+91*x(i+1):x(i))<<k;"
-	"k+=i+1<t.length?13:7;for(;k>7;k-=8,a>>=8)b[n++]=a}"
+	"(async m=>{var s=m.parentNode,p=s.querySelector(\"[type=x-deflate]\")"
+	".textContent.split(\" \"),u=t=>{for(var b=new Uint8Array(t.length),"
+	"n=0,a=0,k=0,i=0,x=j=>(j=t.charCodeAt(j))-33-(j>38)-(j>60)-(j>62);"
+	"t.length>i;i+=2)for(a+=(t[i+1]?x(i)+91*x(i+1):x(i))*2**k,"
+	"k+=t[i+1]?13:7;k>7;k-=8,a>>=8)b[n++]=a;"
 	"return new Response(new Blob([b.subarray(0,n)]).stream().pipeThrough("
-	"new DecompressionStream(\"deflate-raw\"))).text()},"
-	"d=await Promise.all([u(e[0]),u(e[1])]);e[1].remove();"
-	"Function(\"me\",\"J\",d[1])(m,d[0]);s.setAttribute(\"data-ready\",\"\")"
-	"})(document.currentScript)\n";
+	"new DecompressionStream(\"deflate-raw\"))).text()};"
+	"Function(\"me\",\"J\",await u(p[1]))(m,await u(p[0]));"
+	"s.setAttribute(\"data-ready\",\"\")})(document.currentScript)\n";
 #endif
 
 /*
@@ -744,11 +745,11 @@ write_script(const struct flame *f, const struct svg_opts *o,
 		out_write(z, zn);
 		free(z);
 		free(s);
-		out_str("</script>\n<script type=\"x-deflate\">");
+		out_char(' ');
 		out_str(flame_js_z);
-		out_str("</script>\n<script><![CDATA[\n");
+		out_str("</script>\n<script>");
 		out_str(loader);
-		out_str("]]></script>\n");
+		out_str("</script>\n");
 		return;
 	}
 #endif

@@ -8,7 +8,9 @@
 # can be lost there.  String and regular expression literals are copied
 # untouched: a '/' starts a regex where an operand is expected, after one
 # of ( , = : [ ! & | ? { } ; or at the start of a line.  A ';' before a
-# '}' goes, and true and false are written !0 and !1.
+# '}' goes, true and false are written !0 and !1, one var statement
+# after another is one, and === and !== are == and != next to a string
+# that no number equals (as "svg": no conversion can make them differ).
 #
 # Names the scripts declare (var, let, const, function names and
 # parameters, arrow function parameters, catch) become one or two letters:
@@ -91,7 +93,9 @@ function params(i) {
 			declare(i)
 }
 # The names of a var, let or const at i, up to the statement's end.
-function vars(i,    depth, t) {
+function vars(i,    depth, t, p) {
+	# a statement of its own (after ; { } or first), not a for's or an if's
+	p = pv(i) == 0 || index(";{}", tok[pv(i)])
 	for (;;) {
 		i = nx(i)
 		declare(i)
@@ -99,7 +103,8 @@ function vars(i,    depth, t) {
 			t = tok[i]
 			if (index("([{", t)) depth++
 			else if (index(")]}", t) && depth-- == 0) return
-			else if (depth == 0 && (t == ";" || t == "\n")) return
+			else if (depth == 0 && t == ";") { if (p) varend[i] = 1; return }
+			else if (depth == 0 && t == "\n") return
 			else if (depth == 0 && t == ",") break
 		}
 		if (i > nt) return
@@ -251,6 +256,12 @@ function rename(    i, s, k, n, name, t, j, busy, sk) {
 		if ((i in ref) && ref[i] >= 0)
 			tok[i] = to[ref[i], tok[i]]
 }
+# Whether token i is a string literal that no number equals (a letter,
+# not a number's, in it), so that == and === compare it alike.
+function nonnumber(i,    t) {
+	t = tok[i]
+	return t ~ /^["']/ && t ~ /[g-wyzG-WYZ]/ && t !~ /Infinity/
+}
 {
 	n0 = nt
 	tokens($0)
@@ -261,10 +272,20 @@ END {
 	declarations()
 	scopes()
 	rename()
+	for (i = 2; i + 3 <= nt; i++)
+		if ((tok[i] == "=" || tok[i] == "!") && tok[i + 1] == "=" && tok[i + 2] == "=" &&
+		    !index("=!<>", tok[i - 1]) && (nonnumber(i - 1) || nonnumber(i + 3)))
+			gone[i + 2] = 1
 	line = ""
 	for (i = 1; i <= nt; i++) {
-		if (tok[i] == ";" && tok[nx(i)] == "}")
+		if ((tok[i] == ";" && tok[nx(i)] == "}") || (i in gone))
 			continue
+		# var a = 1; var b = 2 is var a = 1, b = 2
+		if ((i in varend) && tok[nx(i)] == "var" && wrd[nx(i)]) {
+			line = line ","
+			i = nx(i)
+			continue
+		}
 		if (wrd[i] && (tok[i] == "true" || tok[i] == "false") && isname(i))
 			tok[i] = tok[i] == "true" ? "!0" : "!1"
 		if (tok[i] == "\n") {

@@ -85,17 +85,15 @@ $(BUILD)/%.o: src/%.c Makefile
 
 # The scripts, embedded as C strings: ui.js (what both share), then the
 # graph's own (the flame graph's in several files, its views last);
-# jspack also packs the flame graph's (compressed, with zlib) for
-# svg.c's loader.  jspack runs here, so it is built with the same
-# compiler and flags as the programs.
+# jspack (a build tool, run here) writes them as C strings.
 FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js views.js)
 JSPACK   = $(BUILD)/flamegraph-svg/jspack
-$(JSPACK): src/flamegraph-svg/tool/jspack.c src/flamegraph-svg/pack.c src/flamegraph-svg/pack.h Makefile
+$(JSPACK): src/flamegraph-svg/tool/jspack.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ src/flamegraph-svg/tool/jspack.c src/flamegraph-svg/pack.c $(LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ src/flamegraph-svg/tool/jspack.c
 $(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/jsmin.awk $(JSPACK)
 	@mkdir -p $(dir $@)
-	awk -f src/flamegraph-svg/jsmin.awk $(FLAME_JS) | $(JSPACK) -z flame_js > $@.tmp
+	awk -f src/flamegraph-svg/jsmin.awk $(FLAME_JS) | $(JSPACK) -b flame_js > $@.tmp
 	mv $@.tmp $@
 $(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
 $(BUILD)/flamegraph-svg/timeline_js.h: src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js src/flamegraph-svg/jsmin.awk $(JSPACK)

@@ -24,42 +24,56 @@ digit(unsigned v)
 	return (char)c;
 }
 
-/* Raw deflate at level 9 (window 15, memory 9), the smallest zlib makes. */
+/*
+ * The parts deflated raw at level 9 (window 15, memory 9, the smallest
+ * zlib makes), a NUL before each but the first, each part ended with a
+ * Z_BLOCK flush: its blocks end there, the window goes on.
+ */
 static unsigned char *
-deflate_raw(const void *p, size_t n, size_t *zn)
+deflate_raw(const char *const *part, const size_t *len, int n, size_t *zn)
 {
 	z_stream z = { 0 };
-	uLong cap;
+	uLong cap = 64;
 	unsigned char *out;
+	int i, r = Z_OK;
 
 	if (deflateInit2(&z, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK)
 		return NULL;
-	cap = deflateBound(&z, (uLong)n);
-	if (!(out = malloc(cap ? cap : 1))) {
+	for (i = 0; i < n; i++)
+		cap += deflateBound(&z, (uLong)len[i] + 1) + 16;
+	if (!(out = malloc(cap))) {
 		deflateEnd(&z);
 		return NULL;
 	}
-	z.next_in = (unsigned char *)(uintptr_t)p;
-	z.avail_in = (uInt)n;
 	z.next_out = out;
 	z.avail_out = (uInt)cap;
-	if (deflate(&z, Z_FINISH) != Z_STREAM_END) {
-		deflateEnd(&z);
-		free(out);
-		return NULL;
+	for (i = 0; i < n && r == Z_OK; i++) {
+		if (i) {
+			z.next_in = (unsigned char *)(uintptr_t)"";
+			z.avail_in = 1;
+			r = deflate(&z, Z_NO_FLUSH);
+		}
+		z.next_in = (unsigned char *)(uintptr_t)part[i];
+		z.avail_in = (uInt)len[i];
+		if (r == Z_OK)
+			r = deflate(&z, i + 1 < n ? Z_BLOCK : Z_FINISH);
 	}
 	*zn = z.total_out;
 	deflateEnd(&z);
+	if (r != Z_STREAM_END) {
+		free(out);
+		return NULL;
+	}
 	return out;
 }
 #endif
 
 char *
-pack(const void *p, size_t n, size_t *len)
+pack(const char *const *part, const size_t *len, int n, size_t *outlen)
 {
 #ifdef HAVE_ZLIB
 	size_t zn, i, k = 0;
-	unsigned char *z = deflate_raw(p, n, &zn);
+	unsigned char *z = deflate_raw(part, len, n, &zn);
 	unsigned long acc = 0;
 	unsigned bits = 0;
 	char *s;
@@ -84,12 +98,13 @@ pack(const void *p, size_t n, size_t *len)
 	}
 	s[k] = '\0';
 	free(z);
-	*len = k;
+	*outlen = k;
 	return s;
 #else
-	(void)p;
-	(void)n;
+	(void)part;
 	(void)len;
+	(void)n;
+	(void)outlen;
 	return NULL;
 #endif
 }

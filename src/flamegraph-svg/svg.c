@@ -696,30 +696,27 @@ write_data(const struct flame *f, const struct svg_opts *o,
 
 /*
  * Packed (pack.h), the data and the script are one <script type=
- * "x-deflate">, the data's text, a space and the script's, and this
- * loader runs them: it unpacks both with the browser's
- * DecompressionStream, which works only asynchronously, so it takes its
- * <script> (me) at once and gives it to the script with the data's JSON
- * (J); then it marks the <svg> data-ready, which tests wait for.  Packed,
- * the script and the data take about two fifths of the room (issue 17: a
- * graph's SVG within 0.70 of flamegraph.pl's); a browser without
- * DecompressionStream ("deflate-raw": Chrome 103, Firefox 113, Safari
- * 16.4) shows the picture without the script, as --plain writes for it.
- * The loader has no '<' or '&', so it needs no CDATA.
- *   u(t): the text t decoded (13 bits in two characters, see pack.h) and
- *         inflated, as a promise of a string
+ * "x-deflate">, and this loader, the next <script>, runs them: it unpacks
+ * them with the browser's DecompressionStream, which works only
+ * asynchronously, so it takes its <script> (me) at once and gives it to
+ * the script with the data's JSON (J); then it marks the <svg>
+ * data-ready, which tests wait for.  Packed, the script and the data take
+ * about two fifths of the room (issue 17: a graph's SVG within 0.70 of
+ * flamegraph.pl's); a browser without DecompressionStream ("deflate-raw":
+ * Chrome 103, Firefox 113, Safari 16.4) shows the picture without the
+ * script, as --plain writes for it.  The loader has no '<' or '&', so it
+ * needs no CDATA.
  */
-#if defined(flame_js_Z) && defined(HAVE_ZLIB)
+#ifdef HAVE_ZLIB
 static const char loader[] =
-	"(async m=>{var s=m.parentNode,p=s.querySelector(\"[type=x-deflate]\")"
-	".textContent.split(\" \"),u=t=>{for(var b=new Uint8Array(t.length),"
-	"n=0,a=0,k=0,i=0,x=j=>(j=t.charCodeAt(j))-33-(j>38)-(j>60)-(j>62);"
-	"t.length>i;i+=2)for(a+=(t[i+1]?x(i)+91*x(i+1):x(i))*2**k,"
-	"k+=t[i+1]?13:7;k>7;k-=8,a>>=8)b[n++]=a;"
-	"return new Response(new Blob([b.subarray(0,n)]).stream().pipeThrough("
-	"new DecompressionStream(\"deflate-raw\"))).text()};"
-	"Function(\"me\",\"J\",await u(p[1]))(m,await u(p[0]));"
-	"s.setAttribute(\"data-ready\",\"\")})(document.currentScript)\n";
+	"(async m=>{for(var s=m.parentNode,t=m.previousElementSibling.textContent,"
+	"b=new Uint8Array(t.length),n=0,a=0,k=0,i=0,"
+	"x=j=>(j=t.charCodeAt(j))-33-(j>38)-(j>60)-(j>62);t.length>i;i+=2)"
+	"for(a+=(t[i+1]?x(i)+91*x(i+1):x(i))*2**k,k+=t[i+1]?13:7;k>7;k-=8,a>>=8)"
+	"b[n++]=a;t=(await new Response(new Blob([b.slice(0,n)]).stream()"
+	".pipeThrough(new DecompressionStream(\"deflate-raw\"))).text())"
+	".split(\"\\0\");Function(\"me,J\",t[1])(m,t[0]);s.dataset.ready=\"\""
+	"})(document.currentScript)";
 #endif
 
 /*
@@ -731,25 +728,26 @@ static void
 write_script(const struct flame *f, const struct svg_opts *o,
     const struct jdata *d, const char *id, const char *label_y)
 {
-#if defined(flame_js_Z) && defined(HAVE_ZLIB)
+#ifdef HAVE_ZLIB
 	if (!o->plain) {
-		size_t n, zn;
+		const char *part[2];
+		size_t len[2], zn;
 		char *s, *z;
 
-		out_fmt("<script type=\"x-deflate\" id=\"%s-data\">", id);
 		out_hold();
 		write_data(f, o, d, label_y);
-		s = out_release(&n);
-		if (!(z = pack(s, n, &zn)))
-			die(EXIT_INPUT, "cannot compress the script's data");
+		part[0] = s = out_release(&len[0]);
+		part[1] = flame_js_body;
+		len[1] = sizeof flame_js_body - 1;
+		if (!(z = pack(part, len, 2, &zn)))
+			die(EXIT_INPUT, "cannot compress the script and its data");
+		out_str("<script type=\"x-deflate\">");
 		out_write(z, zn);
-		free(z);
-		free(s);
-		out_char(' ');
-		out_str(flame_js_z);
 		out_str("</script>\n<script>");
 		out_str(loader);
 		out_str("</script>\n");
+		free(z);
+		free(s);
 		return;
 	}
 #endif

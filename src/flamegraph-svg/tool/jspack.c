@@ -2,24 +2,21 @@
  * jspack: a build tool.  Reads a script's body as jsmin.awk writes it and
  * writes a C header with it as strings named after argv[1]:
  *
- *   NAME     the script to embed as it is: the body as a function of me
- *            (its <script>) and J (the data's JSON, undefined here: the
- *            body reads it from the page), run at once; then the <svg>
- *            gets data-ready, which tests wait for.
- *   NAME_z   with -z and a build with zlib: the body packed (pack.h), for
- *            svg.c's loader to unpack and run; NAME_Z is defined then.
+ *   NAME       the script to embed as it is: the body as a function of
+ *              me (its <script>) and J (the data's JSON, undefined here:
+ *              the body reads it from the page), run at once; then the
+ *              <svg> gets data-ready, which tests wait for.
+ *   NAME_body  with -b: the body alone, which svg.c packs with the data
+ *              (pack.h) for its loader, which runs it as that function.
  *
- *   awk -f jsmin.awk ui.js flame.js | jspack -z flame_js > flame_js.h
+ *   awk -f jsmin.awk ui.js flame.js | jspack -b flame_js > flame_js.h
  *
- * Built and run on the build machine, with pack.c and zlib when the
- * Makefile found it; without zlib there is no NAME_z, and the script is
- * embedded as it is.
+ * Built and run on the build machine; C, not awk, for the quoting (awks
+ * differ on backslashes) and the lines a compiler takes.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "../pack.h"
 
 /* s[0..n) as C string literals, a line of source each. */
 static void
@@ -52,13 +49,13 @@ main(int argc, char **argv)
 	const char *pre = "(function(me,J){", *post =
 	    "})(document.currentScript);"
 	    "document.currentScript.parentNode.setAttribute(\"data-ready\",\"\")\n";
-	char *body = NULL, *all, *z;
-	size_t n = 0, cap = 0, r, zn;
-	int compress = argc > 2 && strcmp(argv[1], "-z") == 0;
+	char *body = NULL, *all;
+	size_t n = 0, cap = 0, r;
+	int alone = argc > 2 && strcmp(argv[1], "-b") == 0;
 	const char *name = argv[argc - 1];
 
-	if (argc < 2 || argc > 3) {
-		fputs("usage: jspack [-z] NAME < body.js > NAME.h\n", stderr);
+	if (argc < 2 || argc > 3 || (argc == 3 && !alone)) {
+		fputs("usage: jspack [-b] NAME < body.js > NAME.h\n", stderr);
 		return 2;
 	}
 	do {
@@ -75,11 +72,10 @@ main(int argc, char **argv)
 	printf("static const char %s[] =\n", name);
 	cstring(all, strlen(all));
 	puts(";");
-	if (compress && (z = pack(body, n, &zn)) != NULL) {
-		printf("#define %s_Z 1\nstatic const char %s_z[] =\n", name, name);
-		cstring(z, zn);
+	if (alone) {
+		printf("static const char %s_body[] =\n", name);
+		cstring(body, n);
 		puts(";");
-		free(z);
 	}
 	free(all);
 	free(body);

@@ -8,8 +8,8 @@
 # can be lost there.  String and regular expression literals are copied
 # untouched: a '/' starts a regex where an operand is expected, after one
 # of ( , = : [ ! & | ? { } ; or at the start of a line.  A ';' before a
-# '}' goes, true and false are written !0 and !1, one var statement
-# after another is one, and === and !== are == and != next to a string
+# '}' goes, true and false are written !0 and !1, (a) => is a =>, one
+# var statement after another is one, and === and !== are == and != next to a string
 # that no number equals (as "svg": no conversion can make them differ).
 #
 # Names the scripts declare (var, let, const, function names and
@@ -280,6 +280,9 @@ END {
 	for (i = 1; i <= nt; i++) {
 		if ((tok[i] == ";" && tok[nx(i)] == "}") || (i in gone))
 			continue
+		# (a) => is a =>
+		if (tok[i] == "(" && wrd[i + 1] && tok[i + 2] == ")" && tok[i + 3] == "=" && tok[i + 4] == ">")
+			tok[i] = tok[i + 2] = ""
 		# var a = 1; var b = 2 is var a = 1, b = 2
 		if ((i in varend) && tok[nx(i)] == "var" && wrd[nx(i)]) {
 			line = line ","

@@ -1,7 +1,14 @@
 # jsmin.awk: join ui.js and flame.js (or timeline.js) into one script for
 # embedding, shrunk: the body of one function (each script is scoped to
-# the <svg> it sits in), which jspack wraps and writes as C strings:
-#   awk -f jsmin.awk ui.js flame.js | jspack flame_js
+# the <svg> it sits in), of me (its <script>) and J (the data's JSON, or
+# undefined: the body reads it from the page):
+#   awk -f jsmin.awk ui.js flame.js               the body
+#   awk -v var=NAME [-v body=1] -f jsmin.awk ...  a C header
+# The header's string NAME is the script to embed as it is: the function,
+# run at once with document.currentScript; then the <svg> gets data-ready,
+# which tests wait for.  With body=1, NAME_body is the body alone, which
+# svg.c packs (pack.h) with the data for its loader, which runs it as
+# that function.
 #
 # Comments go; spaces go except between two word characters.  A line
 # ending in one of ; { } , ( is joined to the next: no automatic semicolon
@@ -262,6 +269,38 @@ function nonnumber(i,    t) {
 	t = tok[i]
 	return t ~ /^["']/ && t ~ /[g-wyzG-WYZ]/ && t !~ /Infinity/
 }
+# A C string literal; built a character at a time because awks disagree
+# on backslashes in gsub's replacement.  '?' too is escaped: "??(" would
+# be a trigraph under -std=c11.
+function cstring(s,    out, i, c) {
+	out = ""
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		out = out (c == "\\" || c == "\"" || c == "?" ? "\\" c : c)
+	}
+	return "\"" out "\\n\""
+}
+# The lines out[1..nout], as they are or as the header (see the top).
+function write(    i) {
+	if (var == "") {
+		for (i = 1; i <= nout; i++)
+			print out[i]
+		return
+	}
+	print "static const char " var "[] ="
+	print cstring("(function(me,J){")
+	for (i = 1; i <= nout; i++)
+		print cstring(out[i])
+	print cstring("})(document.currentScript);" \
+	    "document.currentScript.parentNode.setAttribute(\"data-ready\",\"\")")
+	print ";"
+	if (body) {
+		print "static const char " var "_body[] ="
+		for (i = 1; i <= nout; i++)
+			print cstring(out[i])
+		print ";"
+	}
+}
 {
 	n0 = nt
 	tokens($0)
@@ -292,7 +331,7 @@ END {
 		if (wrd[i] && (tok[i] == "true" || tok[i] == "false") && isname(i))
 			tok[i] = tok[i] == "true" ? "!0" : "!1"
 		if (tok[i] == "\n") {
-			print line
+			out[++nout] = line
 			line = ""
 			continue
 		}
@@ -301,5 +340,6 @@ END {
 		line = line tok[i]
 	}
 	if (line != "")
-		print line
+		out[++nout] = line
+	write()
 }

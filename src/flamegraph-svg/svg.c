@@ -709,13 +709,13 @@ write_data(const struct flame *f, const struct svg_opts *o,
  */
 #ifdef HAVE_ZLIB
 static const char loader[] =
-	"(async m=>{for(var s=m.parentNode,t=m.previousElementSibling.textContent,"
+	"(async m=>{for(var t=m.previousElementSibling.textContent,"
 	"b=new Uint8Array(t.length),n=0,a=0,k=0,i=0,"
 	"x=j=>(j=t.charCodeAt(j))-33-(j>38)-(j>60)-(j>62);t.length>i;i+=2)"
 	"for(a+=(t[i+1]?x(i)+91*x(i+1):x(i))*2**k,k+=t[i+1]?13:7;k>7;k-=8,a>>=8)"
 	"b[n++]=a;t=(await new Response(new Blob([b.slice(0,n)]).stream()"
 	".pipeThrough(new DecompressionStream(\"deflate-raw\"))).text())"
-	".split(\"\\0\");Function(\"me,J\",t[1])(m,t[0]);s.dataset.ready=\"\""
+	".split(\"\\0\");Function(\"me,J\",t[1])(m,t[0]);m.parentNode.dataset.ready=\"\""
 	"})(document.currentScript)";
 #endif
 
@@ -849,7 +849,9 @@ write_head(const struct svg_opts *o, const struct geom *g, const char *id)
 {
 	char b[32];
 
-	svg_head(o, id, g->height, ": hover, click to zoom, Ctrl-F to search", NULL);
+	/* (the toolbar and flamegraph-svg(1) tell how to use it: every byte
+	 * counts against flamegraph.pl's size, issue 17) */
+	svg_head(o, id, g->height, "", NULL);
 	/* What every frame shares is said once: height and corners. */
 	out_fmt("#%s .f rect{height:%spx;rx:2px;ry:2px}\n", id,
 	    short1(b, o->frameheight - FRAMEPAD));

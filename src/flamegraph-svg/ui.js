@@ -56,6 +56,12 @@ function makeCanvas(parent, node) {
 function scale(m, h) {
 	return Math.min(m.a * (devicePixelRatio || 1), 16384 / width, 16384 / Math.max(h, 1));
 }
+/* Where mouse event e is, in user units; null while the SVG is not laid
+ * out (no screen matrix). */
+function userPoint(e) {
+	var m = svg.getScreenCTM();
+	return m && m.a ? [(e.clientX - m.e) / m.a, (e.clientY - m.f) / m.d] : null;
+}
 /* The part of [top, bot) inside the browser's viewport, in whole units. */
 function visible(m, top, bot) {
 	return [Math.floor(Math.max(top, -m.f / m.d)), Math.ceil(Math.min(bot, (innerHeight - m.f) / m.d))];

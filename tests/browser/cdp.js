@@ -125,6 +125,10 @@ async function openPage(browser) {
 			await send("Input.dispatchKeyEvent", Object.assign({ type: "keyUp" }, p));
 		},
 		answerPrompts(text) { promptAnswer = text; },
+		// Run src in every document from now on, before its own scripts.
+		async onNewDocument(source) {
+			await send("Page.addScriptToEvaluateOnNewDocument", { source });
+		},
 		async screenshot() {
 			const r = await send("Page.captureScreenshot", { format: "png" });
 			return Buffer.from(r.data, "base64");

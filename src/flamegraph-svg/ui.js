@@ -6,7 +6,7 @@
  * The function's arguments: me, its <script> (document.currentScript,
  * taken by the caller: svg.c's loader runs the body later, unpacked),
  * and J, the data's JSON when the loader unpacked it (else this file
- * reads it from the page).  jspack.c writes the call.
+ * reads it from the page).  jsmin.awk writes the call.
  *
  * Here: the SVG, its data (the JSON block svg.c or timeline.c writes)
  * and its buttons; canvases in a foreignObject, scaled to the device and

@@ -480,9 +480,9 @@ function drawGraph(g) {
 }
 /* The frame under the mouse: its row from y, then a binary search. */
 function at(g, e) {
-	var m = svg.getScreenCTM(), rows = g.rows;
-	if (!m || !m.a || g.hidden) return null;
-	var ux = (e.clientX - m.e) / m.a, uy = (e.clientY - m.f) / m.d;
+	var p = userPoint(e), rows = g.rows;
+	if (!p || g.hidden) return null;
+	var ux = p[0], uy = p[1];
 	var step = rows.length > 1 ? rows[1].y - rows[0].y : fh + 1;
 	var i = Math.round((uy - rows[0].y - fh / 2) / step), z = g.zoomed;
 	if (i < 0 || i >= rows.length || uy < rows[i].y || uy >= rows[i].y + fh) return null;

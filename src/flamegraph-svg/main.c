@@ -37,7 +37,8 @@ static const char usage_text[] =
 "                      [--hash | --random] [--reverse] [--inverted]\n"
 "                      [--flamechart] [--negate] [--notes TEXT] [--total N]\n"
 "                      [--factor F] [--sort name|weight] [--cp]\n"
-"                      [--palfile FILE] [--nameattr FILE] [--gzip] [FILE...]\n"
+"                      [--palfile FILE] [--nameattr FILE] [--gzip] [--plain]\n"
+"                      [FILE...]\n"
 "       flamegraph-svg --diff [--diff-width=after|before|max]\n"
 "                      [--diff-palette=rg|cb] [--diff-clamp PCT]\n"
 "                      [--normalize | --no-normalize] [OPTIONS] BEFORE AFTER\n"
@@ -70,6 +71,7 @@ static const char usage_text[] =
 "  --palfile FILE     --cp with FILE instead of palette.map\n"
 "  --nameattr FILE    per-name title, href, target, class (tab-separated)\n"
 "  --gzip             write gzip-compressed SVG (.svgz)\n"
+"  --plain            embed the script and its data uncompressed\n"
 "  --reverse          merge stacks from the leaf (stack-reversed graph)\n"
 "  --inverted         icicle graph: root at the top\n"
 "  --flamechart       keep input order (time); merge only neighbours\n"
@@ -204,7 +206,7 @@ enum {
 	O_FONTTYPE, O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE,
 	O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_REVERSE, O_INVERTED,
 	O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR, O_SORT,
-	O_CP, O_PALFILE, O_NAMEATTR, O_GZIP, O_TIMELINE, O_DIFF,
+	O_CP, O_PALFILE, O_NAMEATTR, O_GZIP, O_PLAIN, O_TIMELINE, O_DIFF,
 	O_DIFF_CLAMP, O_DIFF_PALETTE, O_DIFF_WIDTH, O_NORMALIZE, O_NO_NORMALIZE,
 };
 
@@ -235,6 +237,7 @@ static const struct option longopts[] = {
 	{ "normalize", no_argument, NULL, O_NORMALIZE },
 	{ "notes", required_argument, NULL, O_NOTES },
 	{ "palfile", required_argument, NULL, O_PALFILE },
+	{ "plain", no_argument, NULL, O_PLAIN },
 	{ "random", no_argument, NULL, O_RANDOM },
 	{ "reverse", no_argument, NULL, O_REVERSE },
 	{ "sort", required_argument, NULL, O_SORT },
@@ -355,6 +358,9 @@ parse_options(int argc, char **argv, struct opts *op)
 			break;
 		case O_GZIP:
 			op->gzip = 1;
+			break;
+		case O_PLAIN:
+			o->plain = 1;
 			break;
 		case O_HASH:
 			o->shade = SHADE_HASH;

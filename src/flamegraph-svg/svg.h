@@ -34,6 +34,7 @@ struct svg_opts {
 	const struct nameattr *nameattr;	/* --nameattr, or NULL */
 	long double total;	/* --total, 0 if not given */
 	double factor;
+	int plain;	/* --plain: script and data as they are, not packed */
 };
 
 /*

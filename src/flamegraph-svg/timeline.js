@@ -243,10 +243,6 @@ function spanBox(i) {
 	return { x: x, w: xe - x, y: dty + AXIS + RW[i] * fh, h: fh - 1 };
 }
 
-function userPoint(e) {
-	var m = svg.getScreenCTM();
-	return [(e.clientX - m.e) / m.a, (e.clientY - m.f) / m.d];
-}
 function timeOfOv(x) { return (x - XPAD) * TOTAL / (width - 2 * XPAD); }
 function timeOfDetail(x) { return W0 + (x - XPAD) * (W1 - W0) / (width - 2 * XPAD); }
 

@@ -3,6 +3,10 @@
  * (timeline.js) share.  jsmin.awk joins this file and one of them into
  * one function, run where the SVG embeds it and scoped to its own <svg>,
  * so that several graphs on one page keep apart; this file comes first.
+ * The function's arguments: me, its <script> (document.currentScript,
+ * taken by the caller: svg.c's loader runs the body later, unpacked),
+ * and J, the data's JSON when the loader unpacked it (else this file
+ * reads it from the page).  jsmin.awk writes the call.
  *
  * Here: the SVG, its data (the JSON block svg.c or timeline.c writes)
  * and its buttons; canvases in a foreignObject, scaled to the device and
@@ -18,14 +22,15 @@
  *   reset(all)  the Reset button; Escape passes all, to clear the rest
  */
 "use strict";
-var me = document.currentScript, svg = me ? me.parentNode : document.documentElement;
+var svg = me ? me.parentNode : document.documentElement;
 if (!svg || svg.localName !== "svg") return;
 var NS = "http://www.w3.org/2000/svg", XHTML = "http://www.w3.org/1999/xhtml",
 	XPAD = 10, MATCH = "rgb(230,0,230)";
 var q = (sel) => svg.querySelector(sel);
-var data = q("script[type='application/json']");
+/* the data: the one <script> with a type (JSON, or packed: see svg.c) */
+var data = q("script[type]");
 if (!data) return;
-var D = JSON.parse(data.textContent);
+var D = JSON.parse(J || data.textContent);
 data.remove();
 var width = svg.viewBox.baseVal.width, fontsize = +svg.getAttribute("data-fontsize"),
 	cw = fontsize * +svg.getAttribute("data-fontwidth");
@@ -50,6 +55,12 @@ function makeCanvas(parent, node) {
 /* Device pixels per user unit, capped so that canvases stay legal. */
 function scale(m, h) {
 	return Math.min(m.a * (devicePixelRatio || 1), 16384 / width, 16384 / Math.max(h, 1));
+}
+/* Where mouse event e is, in user units; null while the SVG is not laid
+ * out (no screen matrix). */
+function userPoint(e) {
+	var m = svg.getScreenCTM();
+	return m && m.a ? [(e.clientX - m.e) / m.a, (e.clientY - m.f) / m.d] : null;
 }
 /* The part of [top, bot) inside the browser's viewport, in whole units. */
 function visible(m, top, bot) {

@@ -21,6 +21,10 @@
 
 static char buf[OUT_BUF];
 static size_t used;
+/* while held (out_hold): what was drained, kept */
+static int holding;
+static char *held;
+static size_t nheld, capheld;
 #ifdef HAVE_ZLIB
 static z_stream *gz;
 #endif
@@ -77,6 +81,16 @@ deflate_out(int end)
 static void
 drain(int end)
 {
+	if (holding) {
+		if (nheld + used + 1 > capheld) {
+			capheld = 2 * (nheld + used + 1);
+			held = xrealloc(held, capheld);
+		}
+		memcpy(held + nheld, buf, used);
+		nheld += used;
+		used = 0;
+		return;
+	}
 #ifdef HAVE_ZLIB
 	if (gz) {
 		deflate_out(end);
@@ -92,6 +106,29 @@ void
 out_flush(void)
 {
 	drain(1);
+}
+
+void
+out_hold(void)
+{
+	drain(0);
+	holding = 1;
+	held = NULL;
+	nheld = capheld = 0;
+}
+
+char *
+out_release(size_t *n)
+{
+	char *s;
+
+	drain(0);	/* allocates held, so there is room for the NUL */
+	held[nheld] = '\0';
+	s = held;
+	*n = nheld;
+	holding = 0;
+	held = NULL;
+	return s;
 }
 
 int

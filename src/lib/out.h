@@ -40,5 +40,12 @@ int out_gzip(void);
  * profile written for a server (pprof) wants speed, as Go's own writer.
  */
 int out_gzip_level(int level);
+/*
+ * Keep what is written from now on instead of writing it, until
+ * out_release returns it (NUL-terminated, its length in *n; free it): for
+ * a part of the output that is to be compressed on its own.
+ */
+void out_hold(void);
+char *out_release(size_t *n);
 
 #endif

@@ -85,6 +85,25 @@ async function openPage(browser) {
 			const loaded = new Promise((r) => { onLoad = r; });
 			await send("Page.navigate", { url });
 			await loaded;
+			await page.ready();
+		},
+		// The graphs' scripts start asynchronously (svg.c's loader
+		// unpacks them): wait until no <svg> of ours has its data still
+		// unread (the script removes it) and each is marked data-ready,
+		// for at most 10 s.
+		async ready() {
+			const ok = await page.eval(`new Promise((done) => {
+				const t0 = Date.now(), check = () => {
+					const all = [...document.querySelectorAll(
+						"svg>script[type='x-deflate'],svg>script[type='application/json']")]
+						.map((s) => s.parentNode);
+					if (all.every((p) => p.hasAttribute("data-ready"))) return done(true);
+					if (Date.now() - t0 > 10000) return done(false);
+					setTimeout(check, 5);
+				};
+				check();
+			})`);
+			if (!ok) throw new Error("page: a graph's script did not start (no data-ready)");
 		},
 		async eval(expr) {
 			const r = await send("Runtime.evaluate", { expression: expr, returnByValue: true, awaitPromise: true });
@@ -106,6 +125,10 @@ async function openPage(browser) {
 			await send("Input.dispatchKeyEvent", Object.assign({ type: "keyUp" }, p));
 		},
 		answerPrompts(text) { promptAnswer = text; },
+		// Run src in every document from now on, before its own scripts.
+		async onNewDocument(source) {
+			await send("Page.addScriptToEvaluateOnNewDocument", { source });
+		},
 		async screenshot() {
 			const r = await send("Page.captureScreenshot", { format: "png" });
 			return Buffer.from(r.data, "base64");

@@ -178,7 +178,10 @@ echo
 echo "--call-graph=dwarf against perf record --call-graph dwarf, 999 Hz, CPU seconds, median of 5 rounds"
 printf '%-8s %-22s %7s %6s %7s %6s %7s %6s %8s %12s\n' program "" "reach %" depth \
     "prog s" slower "all s" slower samples bytes/sample
-for prog in xz python3 sqlite3; do
+progs="xz python3"
+if command -v sqlite3 > /dev/null 2>&1; then progs="$progs sqlite3"
+else echo "note: no sqlite3 (Debian: apt-get install sqlite3): no sqlite3 rows"; fi
+for prog in $progs; do
 	: > "$dir/dtimes"
 	for round in 1 2 3 4 5; do
 		for c in alone perf signal record; do

@@ -17,6 +17,7 @@
  */
 #include "elfsym.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ struct sym {
 	uint64_t	 addr, size;
 	const char	*name;
 	int		 rank;		/* among aliases, the highest is named */
+	uint32_t	 idx;		/* then the first in the table */
 };
 
 struct elffile {
@@ -45,10 +47,32 @@ struct elffile {
 static struct elffile **files;
 static size_t nfiles;
 
+/* v with room for n elements of size sz (*cap grown), or NULL (v freed,
+ * *cap 0). */
+static NOINST void *
+grow(void *v, size_t *cap, size_t n, size_t sz)
+{
+	void *nv;
+
+	if (n <= *cap)
+		return v;
+	*cap = n < 16 ? 16 : n * 2;
+	if (*cap > SIZE_MAX / sz || (nv = realloc(v, *cap * sz)) == NULL) {
+		free(v);
+		*cap = 0;
+		return NULL;
+	}
+	return nv;
+}
+
 /*
  * Which of several names for one address to show, as perf chooses: one
  * with a size, then not weak, then global, then fewer leading
- * underscores ("malloc", not "__libc_malloc"), then the longer name.
+ * underscores ("malloc", not "__libc_malloc"), then the longer name,
+ * then the first in the symbol table.  That last rule picks among
+ * glibc's versions of one function, whose names are often as long:
+ * "clock_gettime@@GLIBC_2.17" (the default version, listed first) over
+ * "clock_gettime@GLIBC_2.2.5", as perf script --no-inline prints them.
  */
 static NOINST int
 rank(const Elf64_Sym *s, const char *name)
@@ -78,7 +102,7 @@ by_addr(const void *a, const void *b)
 
 	if (nx != ny)
 		return nx < ny ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return x->idx > y->idx ? -1 : x->idx < y->idx;
 }
 
 /* Add the function symbols of table tab of img to f. */
@@ -110,6 +134,7 @@ add_syms(struct elffile *f, const struct elfimg *img, const Elf64_Shdr *tab)
 		f->syms[f->nsyms].size = sy[i].st_size;
 		f->syms[f->nsyms].name = name;
 		f->syms[f->nsyms].rank = rank(&sy[i], name);
+		f->syms[f->nsyms].idx = (uint32_t)i;
 		f->nsyms++;
 	}
 	qsort(f->syms, f->nsyms, sizeof *f->syms, by_addr);
@@ -141,21 +166,54 @@ debug_syms(struct elffile *f)
  * stubs are .plt.sec's when the file has one (x86-64 with IBT: .plt then
  * only holds the lazy-binding halves), else .plt's after its header.
  * Each is PLT_ENTRY bytes.  Relocations without a symbol (IRELATIVE)
- * take a stub and get no name.  Read with memcpy: a hostile file's
+ * take a stub and get no name.
+ *
+ * x86-64's .plt.got holds the stubs of functions whose address is also
+ * taken (so their GOT slot is filled at load, by a GLOB_DAT relocation
+ * of .rela.dyn, not lazily): each is "jmp *slot(%rip)" (after an
+ * endbr64 and a bnd prefix with IBT), sh_entsize bytes; the slot's
+ * relocation names the function.  Read with memcpy: a hostile file's
  * sections need not be aligned.
  */
 #define PLT_ENTRY	16
 
-static NOINST void
-plt_syms(struct elffile *f)
+/* The dynamic symbol si's name of table dsym (of img), or NULL. */
+static NOINST const char *
+dyn_name(const struct elfimg *img, const Elf64_Shdr *dsym, uint64_t si, size_t *len)
 {
-	const struct elfimg *img = &f->img;
-	const Elf64_Shdr *rel = elfimg_section_name(img, ".rela.plt"), *sec, *dsym, *dstr;
-	const unsigned char *r, *sy;
-	const char *str;
-	uint64_t base, header;
-	size_t n, k, used = 0, cap = 0;
-	struct sym *v;
+	const unsigned char *sy = elfimg_data(img, dsym);
+	const Elf64_Shdr *dstr;
+	const char *str, *nul;
+	Elf64_Sym es;
+
+	if (sy == NULL || si == 0 || si >= dsym->sh_size / sizeof es ||
+	    dsym->sh_link >= img->nsh)
+		return NULL;
+	dstr = &img->sh[dsym->sh_link];
+	if ((str = elfimg_data(img, dstr)) == NULL)
+		return NULL;
+	memcpy(&es, sy + si * sizeof es, sizeof es);
+	if (es.st_name >= dstr->sh_size ||
+	    (nul = memchr(str + es.st_name, '\0', dstr->sh_size - es.st_name)) == NULL ||
+	    nul == str + es.st_name)
+		return NULL;
+	*len = (size_t)(nul - (str + es.st_name));
+	return str + es.st_name;
+}
+
+struct stub {
+	uint64_t	 addr, size;
+	const char	*name;
+	size_t		 len;
+};
+
+/* The .rela.plt stubs of img, appended to *v. */
+static NOINST void
+plt_stubs(const struct elfimg *img, struct stub **v, size_t *n, size_t *cap)
+{
+	const Elf64_Shdr *rel = elfimg_section_name(img, ".rela.plt"), *sec;
+	const unsigned char *r;
+	uint64_t header, k;
 
 	if (img->eh->e_machine == EM_X86_64)
 		header = 16;
@@ -167,62 +225,123 @@ plt_syms(struct elffile *f)
 		header = 0;
 	else if ((sec = elfimg_section_name(img, ".plt")) == NULL)
 		return;
-	if (rel == NULL || (r = elfimg_data(img, rel)) == NULL || rel->sh_link >= img->nsh)
+	if (rel == NULL || (r = elfimg_data(img, rel)) == NULL ||
+	    rel->sh_link >= img->nsh || sec->sh_size < header)
 		return;
-	dsym = &img->sh[rel->sh_link];
-	if (dsym->sh_link >= img->nsh)
-		return;
-	dstr = &img->sh[dsym->sh_link];
-	if ((sy = elfimg_data(img, dsym)) == NULL || (str = elfimg_data(img, dstr)) == NULL)
-		return;
-	base = sec->sh_addr + header;
-	n = rel->sh_size / sizeof(Elf64_Rela);
-	if (sec->sh_size < header || n > (sec->sh_size - header) / PLT_ENTRY)
-		n = (sec->sh_size - (sec->sh_size < header ? sec->sh_size : header)) / PLT_ENTRY;
-	/* the names' bytes first, so that the strings never move */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < n; i++) {
-			Elf64_Rela ra;
-			Elf64_Sym es;
-			uint64_t si;
+	k = rel->sh_size / sizeof(Elf64_Rela);
+	if (k > (sec->sh_size - header) / PLT_ENTRY)
+		k = (sec->sh_size - header) / PLT_ENTRY;
+	for (uint64_t i = 0; i < k; i++) {
+		Elf64_Rela ra;
+		struct stub st;
 
-			memcpy(&ra, r + i * sizeof ra, sizeof ra);
-			si = ELF64_R_SYM(ra.r_info);
-			if (si == 0 || si >= dsym->sh_size / sizeof es)
-				continue;
-			memcpy(&es, sy + si * sizeof es, sizeof es);
-			if (es.st_name >= dstr->sh_size)
-				continue;
-			const char *nm = str + es.st_name;
-			const char *nul = memchr(nm, '\0', dstr->sh_size - es.st_name);
-
-			if (nul == NULL || nul == nm)
-				continue;
-			k = (size_t)(nul - nm);
-			if (pass == 0) {
-				cap += k + 5;
-				continue;
-			}
-			memcpy(f->plt + used, nm, k);
-			memcpy(f->plt + used + k, "@plt", 5);
-			f->syms[f->nsyms].addr = base + i * PLT_ENTRY;
-			f->syms[f->nsyms].size = PLT_ENTRY;
-			f->syms[f->nsyms].name = f->plt + used;
-			f->syms[f->nsyms].rank = 0;
-			f->nsyms++;
-			used += k + 5;
+		memcpy(&ra, r + i * sizeof ra, sizeof ra);
+		if ((st.name = dyn_name(img, &img->sh[rel->sh_link], ELF64_R_SYM(ra.r_info),
+		    &st.len)) == NULL)
+			continue;
+		if ((*v = grow(*v, cap, *n + 1, sizeof **v)) == NULL) {
+			*n = 0;
+			return;
 		}
-		if (pass == 0) {
-			if (cap == 0 || (f->plt = malloc(cap)) == NULL)
-				return;
-			if ((v = realloc(f->syms, (f->nsyms + n) * sizeof *v)) == NULL) {
-				free(f->plt);
-				f->plt = NULL;
-				return;
-			}
-			f->syms = v;
-		}
+		st.addr = sec->sh_addr + header + i * PLT_ENTRY;
+		st.size = PLT_ENTRY;
+		(*v)[(*n)++] = st;
 	}
+}
+
+static NOINST int
+by_offset(const void *a, const void *b)
+{
+	const Elf64_Rela *x = a, *y = b;
+
+	return x->r_offset < y->r_offset ? -1 : x->r_offset > y->r_offset;
+}
+
+/* The .plt.got stubs of img (x86-64), appended to *v. */
+static NOINST void
+plt_got_stubs(const struct elfimg *img, struct stub **v, size_t *n, size_t *cap)
+{
+	const Elf64_Shdr *sec = elfimg_section_name(img, ".plt.got"),
+	    *rel = elfimg_section_name(img, ".rela.dyn");
+	const unsigned char *code, *r;
+	Elf64_Rela *ra;
+	uint64_t ent, nr;
+
+	if (img->eh->e_machine != EM_X86_64 || sec == NULL || rel == NULL ||
+	    (code = elfimg_data(img, sec)) == NULL || (r = elfimg_data(img, rel)) == NULL ||
+	    rel->sh_link >= img->nsh)
+		return;
+	ent = sec->sh_entsize == 8 || sec->sh_entsize == 16 ? sec->sh_entsize : 8;
+	nr = rel->sh_size / sizeof *ra;
+	if ((ra = malloc((nr ? nr : 1) * sizeof *ra)) == NULL)
+		return;
+	memcpy(ra, r, nr * sizeof *ra);
+	qsort(ra, nr, sizeof *ra, by_offset);
+	for (uint64_t o = 0; o + ent <= sec->sh_size; o += ent) {
+		const unsigned char *c = code + o, *end = c + ent;
+		int32_t disp;
+		uint64_t slot;
+		size_t lo = 0, hi = nr;
+		struct stub st;
+
+		if (end - c >= 4 && memcmp(c, "\xf3\x0f\x1e\xfa", 4) == 0)
+			c += 4;		/* endbr64 */
+		if (end - c >= 1 && *c == 0xf2)
+			c++;		/* bnd */
+		if (end - c < 6 || c[0] != 0xff || c[1] != 0x25)
+			continue;
+		memcpy(&disp, c + 2, 4);
+		slot = sec->sh_addr + (uint64_t)(c + 6 - code) + (uint64_t)(int64_t)disp;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (ra[mid].r_offset < slot)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == nr || ra[lo].r_offset != slot ||
+		    (st.name = dyn_name(img, &img->sh[rel->sh_link],
+		    ELF64_R_SYM(ra[lo].r_info), &st.len)) == NULL)
+			continue;
+		if ((*v = grow(*v, cap, *n + 1, sizeof **v)) == NULL) {
+			*n = 0;
+			break;
+		}
+		st.addr = sec->sh_addr + o;
+		st.size = ent;
+		(*v)[(*n)++] = st;
+	}
+	free(ra);
+}
+
+/* The stubs of f->img as symbols "name@plt" (their bytes in f->plt). */
+static NOINST void
+plt_syms(struct elffile *f)
+{
+	struct stub *v = NULL;
+	size_t n = 0, cap = 0, bytes = 0, used = 0;
+	struct sym *ns;
+
+	plt_stubs(&f->img, &v, &n, &cap);
+	plt_got_stubs(&f->img, &v, &n, &cap);
+	for (size_t i = 0; i < n; i++)
+		bytes += v[i].len + 5;
+	if (n == 0 || (f->plt = malloc(bytes)) == NULL ||
+	    (ns = realloc(f->syms, (f->nsyms + n) * sizeof *ns)) == NULL) {
+		free(f->plt);
+		f->plt = NULL;
+		free(v);
+		return;
+	}
+	f->syms = ns;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(f->plt + used, v[i].name, v[i].len);
+		memcpy(f->plt + used + v[i].len, "@plt", 5);
+		f->syms[f->nsyms++] = (struct sym){ v[i].addr, v[i].size, f->plt + used, 0, 0 };
+		used += v[i].len + 5;
+	}
+	free(v);
 	qsort(f->syms, f->nsyms, sizeof *f->syms, by_addr);
 }
 

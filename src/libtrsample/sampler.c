@@ -285,13 +285,15 @@ send_maps(void)
 			cap *= 2;
 		}
 	}
-	/* Keep "start-end r-xp off dev inode /path" lines: code in files. */
+	/* Keep "start-end r-xp off dev inode /path" lines: code in files,
+	 * and the vDSO's, which trace-record names from its own. */
 	for (size_t i = 0; i < len;) {
 		char *nl = memchr(buf + i, '\n', len - i);
 		size_t e = nl ? (size_t)(nl - buf) + 1 : len;
 		char *sp = memchr(buf + i, ' ', e - i);
 
-		if (sp && sp + 3 < buf + e && sp[3] == 'x' && memchr(buf + i, '/', e - i)) {
+		if (sp && sp + 3 < buf + e && sp[3] == 'x' && (memchr(buf + i, '/', e - i) ||
+		    (e - i > 8 && memcmp(buf + e - 6 - (nl != NULL), "[vdso]", 6) == 0))) {
 			memmove(buf + keep, buf + i, e - i);
 			keep += e - i;
 		}

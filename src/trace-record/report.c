@@ -9,7 +9,8 @@
  * address then becomes a file offset through its mapping, and the ELF
  * file's symbol tables (elfsym.c) give the function; an address in no
  * file mapping is looked up in /tmp/perf-PID.map (JIT code), a kernel
- * address in /proc/kallsyms.  Return addresses are looked up one byte
+ * address in /proc/kallsyms, a vDSO one in trace-record's own vDSO (the
+ * same kernel's, as perf does).  Return addresses are looked up one byte
  * back, so that a call at the very end of a function is not credited
  * to the next one.
  *
@@ -72,7 +73,7 @@ struct thread {
 
 struct file {
 	const char	*path;
-	struct elffile	*elf;		/* NULL: not a file ("[vdso]") */
+	struct elffile	*elf;		/* NULL: no symbols ("[heap]") */
 	struct cfi_file	*cfi;		/* NULL: not loaded yet */
 };
 
@@ -181,6 +182,47 @@ thread_get(struct replay *p, uint32_t tid)
 	return &p->threads[p->nthreads++];
 }
 
+/* The vDSO's image in this process: the sampled one's, same kernel. */
+static const void *
+vdso_image(size_t *len)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Phdr *ph;
+	size_t end;
+
+	if (eh == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	end = (size_t)eh->e_shoff + (size_t)eh->e_shnum * sizeof(Elf64_Shdr);
+	ph = (const Elf64_Phdr *)(const void *)((const char *)eh + eh->e_phoff);
+	for (size_t i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
+			end = (size_t)(ph[i].p_offset + ph[i].p_filesz);
+	*len = end;
+	return eh;
+}
+
+/*
+ * The symbols of a mapped file: an ELF file's by its path; the vDSO's
+ * from a copy of trace-record's (perf names its functions,
+ * "__vdso_clock_gettime", from the same image); none for the rest.
+ */
+static struct elffile *
+file_syms(const char *path)
+{
+	const void *img;
+	size_t len = 0;
+	char *copy;
+
+	if (path[0] == '/')
+		return elffile_get(path);
+	if (strcmp(path, "[vdso]") != 0 || (img = vdso_image(&len)) == NULL)
+		return NULL;
+	copy = xmalloc(len);
+	memcpy(copy, img, len);
+	return elffile_parse(copy, len);
+}
+
 static uint32_t
 file_id(struct replay *p, const char *path)
 {
@@ -190,7 +232,7 @@ file_id(struct replay *p, const char *path)
 	if (isnew) {
 		p->files = xgrow(p->files, &p->filecap, (size_t)id + 1, sizeof *p->files);
 		p->files[id].path = intern_str(&p->paths, id);
-		p->files[id].elf = path[0] == '/' ? elffile_get(path) : NULL;
+		p->files[id].elf = file_syms(path);
 		p->files[id].cfi = NULL;
 	}
 	return id;
@@ -337,26 +379,6 @@ resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
 	}
 	if (f->sym)
 		f->symoff += a - look;
-}
-
-/* The vDSO's image in this process: the sampled one's, same kernel. */
-static const void *
-vdso_image(size_t *len)
-{
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Phdr *ph;
-	size_t end;
-
-	if (eh == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64)
-		return NULL;
-	end = (size_t)eh->e_shoff + (size_t)eh->e_shnum * sizeof(Elf64_Shdr);
-	ph = (const Elf64_Phdr *)(const void *)((const char *)eh + eh->e_phoff);
-	for (size_t i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
-			end = (size_t)(ph[i].p_offset + ph[i].p_filesz);
-	*len = end;
-	return eh;
 }
 
 /* What cfi_walk needs of one sample: its process's map and stack copy. */
@@ -596,11 +618,14 @@ report_write(struct recs *r, const struct report_opts *o)
 		free(p.procs[i].m);
 	free(p.procs);
 	free(p.threads);
-	for (size_t i = 0; i < p.paths.nents; i++)
+	for (size_t i = 0; i < p.paths.nents; i++) {
 		if (p.files[i].cfi) {
 			cfi_file_close(p.files[i].cfi);
 			free(p.files[i].cfi);
 		}
+		if (p.files[i].path[0] != '/')	/* file_syms' copy; elffile_get's stay */
+			elffile_free(p.files[i].elf);
+	}
 	free(p.files);
 	free(p.frames);
 	free(p.line);

@@ -353,6 +353,48 @@ else
 	printf 'skip C++ names: no C++ compiler (%s)\n' "$CXX"
 fi
 
+# Names perf gives beyond a function's own symbol (plt.c, no frame
+# pointers, so with dwarf stacks): PLT stubs of .plt and of .plt.got as
+# name@plt, the vDSO's functions named, by both mechanisms; and where
+# perf is installed, each name perf script --no-inline gives 5 or more
+# frames in libc or the vDSO on its own run is ours too (which of
+# glibc's aliases and versions, "clock_gettime@@GLIBC_2.17").  Not
+# compared: perf 6.1 names a sample in a .plt stub after the symbol
+# before it (_init+0x50), where newer perfs and we say plt_add@plt.
+if "$TR" --sample --mechanism=perf -o /dev/null -- true 2> /dev/null &&
+    $CC -O2 -fomit-frame-pointer -shared -fPIC -o "$tmp/libpltlib.so" \
+    "$top/tests/sample/pltlib.c" 2> "$tmp/plt.cc" &&
+    $CC -O2 -fomit-frame-pointer -o "$tmp/plt" "$top/tests/sample/plt.c" -L"$tmp" -lpltlib \
+    -Wl,-rpath,"$tmp" 2>> "$tmp/plt.cc"; then
+	for m in perf signal; do
+		n=1000000000
+		[ $m = signal ] && n=3000000000
+		"$TR" --sample --call-graph=dwarf -F 999 --mechanism=$m --folded -o "$tmp/$m.plt" \
+		    -- "$tmp/plt" $n 2> "$tmp/$m.plt.err"
+		got=$(for f in ';main;plt_add@plt ' ';main;plt_got@plt ' ';__vdso_clock_gettime '; do
+			grep -qF -- "$f" "$tmp/$m.plt" || printf '%s, ' "$f"
+		done; grep -c -e '\[\[vdso\]\]' -e ';main;\[plt\] ' "$tmp/$m.plt")
+		expect "$m: PLT stubs (.plt, .plt.got) and the vDSO's functions named" "$got" 0
+	done
+	if command -v perf > /dev/null 2>&1 &&
+	    perf record -q -e cpu-clock -F 999 --call-graph dwarf -o "$tmp/plt.data" -- "$tmp/plt" 1000000000 \
+	    > /dev/null 2>&1 && perf script --no-inline -i "$tmp/plt.data" > "$tmp/plt.perf" 2> /dev/null; then
+		awk 'NF >= 3 && $2 != "[unknown]" && ($NF == "([vdso])" || $NF ~ /\/libc\.so\.6\)$/) {
+		    $1 = ""; $NF = ""; sub(/^ /, ""); sub(/\+0x[0-9a-f]+ $/, ""); print }' "$tmp/plt.perf" |
+		    sort | uniq -c | awk '$1 >= 5 { $1 = ""; sub(/^ /, ""); print }' > "$tmp/plt.theirs"
+		missing=$(while read -r n; do
+			grep -qF ";$n;" "$tmp/perf.plt" || grep -qF ";$n " "$tmp/perf.plt" || printf '%s, ' "$n"
+		done < "$tmp/plt.theirs")
+		k=$(wc -l < "$tmp/plt.theirs" | tr -d ' ')
+		expect "names perf script --no-inline gives libc's and the vDSO's frames, ours too ($k)" \
+		    "$missing$([ "$k" -ge 2 ] || echo "perf named $k")" ""
+	else
+		printf 'skip PLT and vDSO names against perf script: perf record did not run here\n'
+	fi
+else
+	printf 'skip PLT and vDSO names: perf_event_open not permitted, or plt.c not built\n'
+fi
+
 # --call-graph=dwarf: split.c built -O2 -fomit-frame-pointer, where a
 # frame-pointer walk loses the callers.  Each leaf's share within 5
 # points of the truth (50, 30, 20), and at least 90% of the samples with

@@ -451,6 +451,7 @@ xctrace_collapse(struct reader *r)
 			memcpy(carry, p + used, ncarry);
 		} else if (ncarry)
 			memmove(carry, p + used, ncarry);
+		r->in->lines = r->line - 1;	/* for input.h's line too long */
 	}
 	if (rr < 0)
 		ret = -1;

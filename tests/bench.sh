@@ -340,6 +340,24 @@ for f in "$dir/gen1m.spans" "$dir/uftrace-pigz.json" "$dir/uftrace-lua.json" \
 done
 rm -f "$dir/uftrace.json"
 
+# spanlayout against the TiDB article's algorithm (tests/spanlayout/
+# article.c: calcDepth as published, with the same reading, sorting and
+# writing around it) on the 1M generated spans: wall and CPU time (user +
+# sys, the machine being shared), each the best of 5, interleaved.
+$CC -O2 -o "$dir/article" "$top/tests/spanlayout/article.c"
+cpu_best() {	# cpu_best CMD...: "WALL CPU", each the best of 5 runs
+	for i in 1 2 3 4 5; do
+		/usr/bin/time -f '%e %U %S' -o "$dir/cpu" "$@" > /dev/null 2>&1 &&
+		    tail -n 1 "$dir/cpu"
+	done | awk '{ c = $2 + $3 } NR == 1 || $1 < w { w = $1 }
+	    NR == 1 || c < b { b = c } END { printf "%.3f %.3f", w, b }'
+}
+if [ -x /usr/bin/time ]; then
+	set -- $(cpu_best "$SL" "$dir/gen1m.spans") $(cpu_best "$dir/article" "$dir/gen1m.spans")
+	echo "$@" | awk '{ printf "spanlayout vs the article (gen 1M): ours %.3f s (CPU %.3f), article %.3f s (CPU %.3f): %.2fx (CPU %.2fx)\n",
+	    $1, $2, $3, $4, $3 / ($1 > 0 ? $1 : 1e-9), $4 / ($2 > 0 ? $2 : 1e-9) }'
+fi
+
 # flamegraph-svg timelines of 10k, 100k and 1M generated spans (gen.c,
 # through spanlayout): time to write the SVG, its size, and in Chromium
 # the time to open it and to handle one wheel or drag step.

@@ -130,19 +130,24 @@ add_sums(struct reader *rd, struct part *t)
  */
 static const char *
 parse_window(const struct format *f, struct reader *rd, const char *file,
-    const char *p, const char *e, int k)
+    const char *p, const char *seen, const char *e, int k)
 {
 	struct part parts[FMT_MAX_THREADS];
 	pthread_t tids[FMT_MAX_THREADS];
-	const char *cut, *b = p;
-	size_t len = (size_t)(e - p), w = 64u << 10;
+	const char *cut, *b = p, *lo;
+	size_t w = 64u << 10;
 	int np = 0, i, ret = 0;
 
-	/* The window's end: a record start near it. */
+	/*
+	 * The window's end: a record start near it.  Bytes before seen held
+	 * none (but for a line across seen), so a record longer than the
+	 * windows is not searched again and again.
+	 */
+	lo = (size_t)(seen - p) > w ? seen - w : p;
 	for (cut = e;; w *= 2) {
-		const char *from = w < len ? e - w : p;
+		const char *from = (size_t)(e - lo) > w ? e - w : lo;
 
-		if ((cut = record_at(f, from, e)) < e || from == p)
+		if ((cut = record_at(f, from, e)) < e || from == lo)
 			break;
 	}
 	if (cut >= e || cut == p)
@@ -197,7 +202,8 @@ split_collapse(const struct format *f, struct reader *rd, int nthreads)
 	while ((r = input_next(in, &p, &n, &at)) > 0) {
 		if (rest == NULL)
 			rest = p;
-		if ((rest = parse_window(f, rd, file, rest, p + n, nthreads)) == NULL)
+		if ((rest = parse_window(f, rd, file, rest, p, p + n,
+		    nthreads)) == NULL)
 			return -1;
 	}
 	if (r < 0)

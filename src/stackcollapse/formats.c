@@ -168,7 +168,7 @@ blank(char c)
 size_t
 fmt_split_blank(const char *p, size_t n)
 {
-	const char *b = memmem(p, n, "\n\n", 2);
+	const char *b = scan_mem(p, n, "\n\n", 2);
 
 	return b ? (size_t)(b - p) + 2 : n;
 }

@@ -5,7 +5,10 @@
 # Inputs: FlameGraph's example-perf-stacks (from ../shared/corpus) and a
 # capture of at least 100 MB recorded here with perf (BENCH_CAPTURE names an
 # existing one instead).  Times are the best of 5 (the Perl: 1 run); peak
-# RSS comes from GNU time when it is installed.
+# RSS comes from GNU time when it is installed.  INFERNO_DIR names a
+# directory holding inferno-collapse-perf and inferno-flamegraph
+# (tests/build-inferno.sh builds them offline): columns against inferno,
+# wall and CPU time.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 SC="$top/bin/stackcollapse"
@@ -48,6 +51,22 @@ best() {
 		i=$((i + 1))
 	done
 	echo "$b" | awk '{ printf "%.4f", $1 / 1e9 }'
+}
+
+# cpu_best CMD...: "WALL CPU" in seconds per run, each the best of 5
+# batches (CPU: user + sys, from GNU time): the machine is shared, and CPU
+# time moves less with the load than wall time does.  A batch is one run,
+# or as many as make about a second for short ones (GNU time counts in
+# hundredths).
+cpu_best() {
+	/usr/bin/time -f '%e' -o "$dir/cpu" "$@" > /dev/null 2>&1 || true
+	n=$(awk '{ n = int(1 / ($1 > 0.01 ? $1 : 0.01)); print n < 1 ? 1 : n }' "$dir/cpu")
+	for i in 1 2 3 4 5; do
+		/usr/bin/time -f '%e %U %S' -o "$dir/cpu" sh -c 'n=$1; shift; i=0
+		    while [ $i -lt "$n" ]; do "$@" > /dev/null 2>&1; i=$((i + 1)); done' \
+		    sh "$n" "$@" && tail -n 1 "$dir/cpu"
+	done | awk -v n="$n" '{ c = $2 + $3 } NR == 1 || $1 < w { w = $1 }
+	    NR == 1 || c < b { b = c } END { printf "%.4f %.4f", w / n, b / n }'
 }
 
 inputs=
@@ -107,11 +126,20 @@ for f in $inputs; do
 		perl=$(best 1 2 perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" --all "$f")
 		vs=$(echo "$perl $jn" | awk '{ printf "%.0fx", $1 / $2 }')
 	fi
+	if [ -n "${INFERNO_DIR:-}" ] && [ -x /usr/bin/time ]; then
+		set -- $(cpu_best "$SC" -j1 --all "$f") $(cpu_best "$SC" --all "$f") \
+		    $(cpu_best "$INFERNO_DIR/inferno-collapse-perf" --all "$f") \
+		    $(cpu_best wc -l "$f")
+		echo "$@" | awk -v f="$(basename "$f")" 'function d(x) { return x > 0 ? x : 1e-9 }
+		    { printf "  %s, wall (CPU) s: ours -j1 %.4f (%.4f), ours %.4f (%.4f), inferno %.4f (%.4f), wc -l %.4f (%.4f); inferno / ours %.2fx (CPU %.2fx), ours / wc -l %.1fx (CPU %.1fx)\n",
+		    f, $1, $2, $3, $4, $5, $6, $7, $8, $5 / d($3), $6 / d($4), $3 / d($7), $4 / d($8) }' > "$dir/inf-$$.txt"
+	fi
 	x1=$(echo "$j1 $wc" | awk '{ printf "%.1f", $1 / $2 }')
 	xn=$(echo "$jn $wc" | awk '{ printf "%.1f", $1 / $2 }')
 	mbs=$(echo "$mb $jn" | awk '{ printf "%.0f", $1 / $2 }')
 	printf '%-26s %7s %8s %16s %16s %8s %8s %6s %9s\n' "$(basename "$f")" "$mb" \
 	    "$wc" "$j1 ($x1)" "$jn ($xn)" "$perl" "$vs" "$mbs" "${rss:-?} KB"
+	[ -f "$dir/inf-$$.txt" ] && cat "$dir/inf-$$.txt" && rm -f "$dir/inf-$$.txt"
 done
 
 # flamegraph-svg against flamegraph.pl: time and SVG size on the same
@@ -143,6 +171,31 @@ if [ -n "$fgin" ]; then
 		fi
 		printf '%-42s %8s %10s %10s %9s %9s %7s\n' "$(basename "$f")" "$frames" \
 		    "$t" "$perl" "$vs" "$kb" "$sz"
+	done
+fi
+
+# flamegraph-svg against inferno-flamegraph at equal elision (--minwidth
+# 0.01%, inferno's default) on real profiles: the corpus captures and the
+# system-wide capture, collapsed.  Wall and CPU time, best of 5.
+if [ -n "${INFERNO_DIR:-}" ] && [ -x /usr/bin/time ]; then
+	"$SC" "$big" > "$dir/system-wide.folded" 2> /dev/null || true
+	echo
+	printf '%-44s %7s %7s %15s %15s %12s\n' "flamegraph-svg vs inferno, input" \
+	    frames "inf fr" "ours s (CPU)" "inferno s (CPU)" "x (CPU x)"
+	for f in "$CORPUS"/captures/*.collapsed-all.txt.gz "$dir/system-wide.folded"; do
+		[ -s "$f" ] || continue
+		case $f in
+		*.gz) gzip -dc "$f" > "$dir/fgi.folded" ;;
+		*) cp "$f" "$dir/fgi.folded" ;;
+		esac
+		fr=$("$FG" --minwidth 0.01% "$dir/fgi.folded" 2> /dev/null | grep -o '<title>' | wc -l)
+		ifr=$("$INFERNO_DIR/inferno-flamegraph" "$dir/fgi.folded" 2> /dev/null |
+		    grep -o '<g>' | wc -l)
+		set -- $(cpu_best "$FG" --minwidth 0.01% "$dir/fgi.folded") \
+		    $(cpu_best "$INFERNO_DIR/inferno-flamegraph" --minwidth 0.01 "$dir/fgi.folded")
+		echo "$(basename "$f" .txt.gz) $fr $ifr $*" | awk '{
+		    printf "%-44s %7d %7d %7.4f (%.4f) %7.4f (%.4f) %5.2f (%.2f)\n", $1, $2, $3,
+		    $4, $5, $6, $7, $6 / ($4 > 0 ? $4 : 1e-9), $7 / ($5 > 0 ? $5 : 1e-9) }'
 	done
 fi
 
@@ -346,6 +399,17 @@ for f in "$dir/gen1m.spans" "$dir/uftrace-pigz.json" "$dir/uftrace-lua.json" \
 	    $6 * 1024 / ($2 > 0 ? $2 : 1) }'
 done
 rm -f "$dir/uftrace.json"
+
+# spanlayout against the TiDB article's algorithm (tests/spanlayout/
+# article.c: calcDepth as published, with the same reading, sorting and
+# writing around it) on the 1M generated spans: wall and CPU time (user +
+# sys, the machine being shared), each the best of 5.
+$CC -O2 -o "$dir/article" "$top/tests/spanlayout/article.c"
+if [ -x /usr/bin/time ]; then
+	set -- $(cpu_best "$SL" "$dir/gen1m.spans") $(cpu_best "$dir/article" "$dir/gen1m.spans")
+	echo "$@" | awk '{ printf "spanlayout vs the article (gen 1M): ours %.3f s (CPU %.3f), article %.3f s (CPU %.3f): %.2fx (CPU %.2fx)\n",
+	    $1, $2, $3, $4, $3 / ($1 > 0 ? $1 : 1e-9), $4 / ($2 > 0 ? $2 : 1e-9) }'
+fi
 
 # flamegraph-svg timelines of 10k, 100k and 1M generated spans (gen.c,
 # through spanlayout): time to write the SVG, its size, and in Chromium

@@ -464,9 +464,6 @@ input_next(struct input *in, const char **p, size_t *n, int *at_boundary)
 	if (in->map)
 		return next_mapped(in, p, n, at_boundary);
 	if (in->start) {
-		/* Only for the number of a line too long: no cap without one. */
-		if (in->boundlen)
-			in->lines += count_nl(in->buf, in->start);
 		memmove(in->buf, in->buf + in->start, in->len - in->start);
 		in->len -= in->start;
 		in->start = 0;

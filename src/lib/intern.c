@@ -130,6 +130,26 @@ intern_hash(const void *vp, size_t len)
 	return mix(tail ^ k1 ^ ((uint64_t)n << 56), h ^ k0);
 }
 
+/*
+ * Whether the n bytes at a and b are equal, n being a hit's length: a
+ * word at a time, the last word overlapping the one before, without the
+ * call and the length dispatch of memcmp, which were a fifth of
+ * stackcollapse perf's time on keys of 20 to 200 bytes.  Keys under 8
+ * bytes compare as rdtail reads them.
+ */
+static inline int
+key_eq(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	size_t i;
+
+	if (n < 8)
+		return n == 0 || rdtail(a, n, n) == rdtail(b, n, n);
+	for (i = 0; i + 8 < n; i += 8)
+		if (rd64(a + i) != rd64(b + i))
+			return 0;
+	return rd64(a + n - 8) == rd64(b + n - 8);
+}
+
 static void
 grow(struct intern *t)
 {
@@ -159,7 +179,8 @@ intern_put_h(struct intern *t, const void *key, size_t len, uint64_t h,
 		die(EXIT_INPUT, "name of %zu bytes is too long", len);
 	while ((s = t->slots[i]) != 0) {
 		e = &t->ents[s - 1];
-		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
+		if (e->hash == h && e->len == len &&
+		    key_eq((const unsigned char *)e->key, key, len)) {
 			if (isnew)
 				*isnew = 0;
 			return s - 1;

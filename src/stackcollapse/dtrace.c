@@ -215,7 +215,7 @@ collapse(struct reader *r, int stap)
 	const char *l, *t;
 	size_t n, k;
 	uint64_t count;
-	int ret, c, header = !stap;
+	int ret, c, header = !stap && !r->part;
 
 	fs_init(&d.fs);
 	while ((ret = rd_line(r, &l, &n)) > 0) {
@@ -250,6 +250,52 @@ collapse(struct reader *r, int stap)
 	fs_free(&d.fs);
 	free(d.tmp);
 	return ret;
+}
+
+/*
+ * split: the line after a count line (stap), or after the blank line
+ * that follows one (dtrace: DTrace's header, ended by a blank line, is
+ * then behind, even where the count line was in it).
+ */
+static size_t
+split_after_count(const char *p, size_t n, int blank)
+{
+	const char *e = p + n, *l = memchr(p, '\n', n), *nl, *t, *b;
+	uint64_t v;
+
+	for (l = l ? l + 1 : e; l < e; l = nl + 1) {
+		size_t len;
+
+		if ((nl = memchr(l, '\n', (size_t)(e - l))) == NULL)
+			break;
+		len = (size_t)(nl - l);
+		if (len && l[len - 1] == '\r')
+			len--;
+		if (count_line(l, len, &v) != 1)
+			continue;
+		if (!blank)
+			return (size_t)(nl + 1 - p);
+		t = nl + 1;	/* the next line: blank? */
+		b = t < e ? memchr(t, '\n', (size_t)(e - t)) : NULL;
+		if (b == NULL)
+			break;
+		if (fmt_trim(&t, (size_t)(b - t)) == 0)
+			return (size_t)(b + 1 - p);
+		/* else that line is looked at next (l = nl + 1) */
+	}
+	return n;
+}
+
+static size_t
+dtrace_split(const char *p, size_t n)
+{
+	return split_after_count(p, n, 1);
+}
+
+static size_t
+stap_split(const char *p, size_t n)
+{
+	return split_after_count(p, n, 0);
 }
 
 static int
@@ -319,11 +365,13 @@ const struct format stap_format = {
 	.name = "stap",
 	.detect = stap_detect,
 	.collapse = stap_collapse,
+	.split = stap_split,
 };
 
 const struct format dtrace_format = {
 	.name = "dtrace",
 	.detect = dtrace_detect,
 	.collapse = dtrace_collapse,
+	.split = dtrace_split,
 	.options = dtrace_options,
 };

@@ -166,6 +166,14 @@ blank(char c)
 }
 
 size_t
+fmt_split_blank(const char *p, size_t n)
+{
+	const char *b = scan_mem(p, n, "\n\n", 2);
+
+	return b ? (size_t)(b - p) + 2 : n;
+}
+
+size_t
 fmt_trim(const char **s, size_t n)
 {
 	/* Blanks first, eight at a time: DTrace indents by a dozen or more. */
@@ -220,6 +228,10 @@ rd_fail(struct reader *r, const char *fmt, ...)
 	char msg[512];
 	va_list ap;
 
+	if (r->quiet) {
+		r->noisy = 1;
+		return -1;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
@@ -232,7 +244,8 @@ rd_skip(struct reader *r, const char *l, size_t n)
 {
 	char q[4 * 60 + 8];
 
-	if (r->nskipped++ < SHOWN)
+	r->noisy |= r->quiet;
+	if (r->nskipped++ < SHOWN && !r->quiet)
 		warn_at(r->name, r->line, "skipped unrecognized line %s",
 		    err_quote(q, l, n, 60));
 }

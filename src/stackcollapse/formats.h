@@ -102,6 +102,10 @@ struct reader {
 	uint64_t line;		/* of the line last returned */
 	struct sink *sink;
 	uint64_t nskipped;
+	int part;		/* a later part of a split input (split.c):
+				 * no file header before its first line */
+	int quiet;		/* messages not said but noted in noisy */
+	int noisy;
 };
 
 /* The next line (newline and '\r' removed); 1, 0 at the end, -1 error. */
@@ -176,6 +180,13 @@ struct format {
 	const struct fmt_option *options;
 	/* Or, with collapse NULL, the driver that reads its inputs. */
 	const struct fmt_driver *driver;
+	/*
+	 * Or NULL: where, in p[0..n), the first record starts after a line
+	 * (wholly in p[0..n)) at which collapse's state is as at the start
+	 * of a file, a header aside; n when there is none.  Such an input
+	 * is collapsed on several threads (split.c).
+	 */
+	size_t (*split)(const char *p, size_t n);
 	/* Write nothing when an input failed: a sum missing one looks whole. */
 	int all_or_nothing;
 	/*
@@ -213,6 +224,14 @@ void fmt_option_all(const struct format *f, int on);
 	memcmp(s, lit, sizeof lit - 1) == 0)
 #define FMT_ENDS(s, n, lit) ((n) >= sizeof lit - 1 && \
 	memcmp((s) + (n) - (sizeof lit - 1), lit, sizeof lit - 1) == 0)
+
+/*
+ * Collapse r's input, a mapped one, with f->collapse on up to nthreads
+ * threads (split.c); 0, or -1 after a reported error.
+ */
+int split_collapse(const struct format *f, struct reader *r, int nthreads);
+/* split for formats whose records end at a blank line (gdb, jstack). */
+size_t fmt_split_blank(const char *p, size_t n);
 
 /* Line helpers for the parsers. */
 int fmt_nextline(const char **p, const char *e, const char **l, size_t *n);

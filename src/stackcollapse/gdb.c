@@ -111,4 +111,5 @@ const struct format gdb_format = {
 	.name = "gdb",
 	.detect = gdb_detect,
 	.collapse = gdb_collapse,
+	.split = fmt_split_blank,	/* a blank line ends the stack */
 };

@@ -293,5 +293,6 @@ const struct format jstack_format = {
 	.name = "jstack",
 	.detect = jstack_detect,
 	.collapse = jstack_collapse,
+	.split = fmt_split_blank,	/* a blank line ends the thread */
 	.options = jstack_options,
 };

@@ -207,7 +207,10 @@ collapse_input(const struct format *f, struct input *in, struct sink *sink)
 	r.name = in->name;
 	r.sink = sink;
 	sink->rd = &r;
-	ret = f->collapse(&r);
+	if (f->split && sink->run->nthreads > 1 && !sink->noagg && in->map)
+		ret = split_collapse(f, &r, sink->run->nthreads);
+	else
+		ret = f->collapse(&r);
 	sink->rd = NULL;
 	if (sink->failed)
 		ret = -1;

@@ -177,6 +177,7 @@ collapse_perf(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
 			ret = -1;
 			break;
 		}
+		in->lines = pl.line;	/* for input.h's line too long */
 	}
 	if (r < 0)
 		ret = -1;

@@ -50,8 +50,9 @@ sink_put(struct sink *s, const char *st, size_t n, uint64_t count, int replace)
 	if (replace)
 		merge_set(&s->m, st, n, &c);
 	else if (merge_add(&s->m, st, n, &c, 0) < 0 && !s->failed) {
-		warn_at(s->rd ? s->rd->name : NULL, s->rd ? s->rd->line : 0,
-		    "a stack's counts sum to 2^64 or more");
+		if (!s->rd || !s->rd->quiet)
+			warn_at(s->rd ? s->rd->name : NULL, s->rd ? s->rd->line : 0,
+			    "a stack's counts sum to 2^64 or more");
 		s->failed = 1;
 	}
 }

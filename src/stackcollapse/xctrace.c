@@ -44,6 +44,7 @@ struct xc {
 	uint64_t *rows;		/* per backtrace: samples */
 	size_t rcap;
 	int done;
+	uint64_t uncounted;	/* newlines after a block's last tag */
 	char *tmp;
 	size_t tmpcap;
 	struct fstack fs;
@@ -389,6 +390,9 @@ scan(struct xc *x, const char *p, size_t n)
 			x->r->line += *c == '\n';
 		q = gt + 1;
 	}
+	if (!x->done)	/* not in r->line, but lines all the same */
+		for (const char *c = q; c < e; c++)
+			x->uncounted += *c == '\n';
 	return x->done ? (long long)n : (long long)(e - p);
 }
 
@@ -451,6 +455,10 @@ xctrace_collapse(struct reader *r)
 			memcpy(carry, p + used, ncarry);
 		} else if (ncarry)
 			memmove(carry, p + used, ncarry);
+		/* For input.h's line too long: the unfinished tag's too. */
+		r->in->lines = r->line - 1 + x.uncounted;
+		for (size_t i = 0; i < ncarry; i++)
+			r->in->lines += carry[i] == '\n';
 	}
 	if (rr < 0)
 		ret = -1;

@@ -1,7 +1,10 @@
 /*
- * pprofout: see pprofout.h.  The profile is built whole in memory and
- * then written (gzip when zlib is there: pprof reads both, and servers
- * take either), so that an error found on the way writes nothing.
+ * pprofout: see pprofout.h.  The counts are checked first, so that an
+ * error writes nothing; then the samples are written as they are made
+ * (gzip when zlib is there: pprof reads both, and servers take either),
+ * and the names, functions and locations after them, which
+ * profile.proto allows: a sample's message is the only copy of it, where
+ * building the whole profile first copied every sample once more.
  * Frame names are interned in the order the sorted stacks first show
  * them; name id i is function i + 1, its location i + 1 (one line, no
  * address: folded stacks carry none) and string i + 3, after "" and the
@@ -171,6 +174,11 @@ pprof_write(const struct folded_sum *a, const char *unit)
 	if (check_counts(a) < 0)
 		return -1;
 	intern_init(&names);
+	/*
+	 * Level 1, as Go's runtime writes its profiles: level 9 took three
+	 * times the rest of the run for a few percent less.
+	 */
+	(void)out_gzip_level(1);
 	pb_put_uint(&m, VT_TYPE, 1);
 	pb_put_uint(&m, VT_UNIT, 2);
 	pb_put_bytes(&b, P_SAMPLE_TYPE, m.p, m.len);
@@ -206,15 +214,13 @@ pprof_write(const struct folded_sum *a, const char *unit)
 		m.len = 0;
 		pb_put_packed(&m, S_LOCATION, f.leaf, nids);
 		pb_put_packed(&m, S_VALUE, &v, 1);
-		pb_put_bytes(&b, P_SAMPLE, m.p, m.len);
+		pb_put_varint(&b, (uint64_t)P_SAMPLE << 3 | PB_LEN);
+		pb_put_varint(&b, m.len);
+		out_write(b.p, b.len);
+		out_write(m.p, m.len);
+		b.len = 0;
 	}
 	put_names(&b, &names, type, typelen, u);
-	/*
-	 * Plain without zlib: pprof reads both.  Level 1, as Go's runtime
-	 * writes its profiles: level 9 took three times the rest of the run
-	 * for a few percent less.
-	 */
-	(void)out_gzip_level(1);
 	out_write(b.p, b.len);
 	free(order);
 	free(f.id);

@@ -36,7 +36,7 @@ function child(a, x) {
 /* Add frame f's subtree into merged frame a. */
 function add(a, f, self) {
 	a.n += f.n;
-	if (dnodes) { a.b += f.b; a.a += f.a; a.sb += self ? f.sb : f.b; a.sa += self ? f.sa : f.a; }
+	if (D.diff) { a.b += f.b; a.a += f.a; a.sb += self ? f.sb : f.b; a.sa += self ? f.sa : f.a; }
 }
 function addUnder(a, f) {
 	add(a, f, 1);
@@ -80,7 +80,7 @@ function sandwich(top) {
 		[up, down].forEach((r, i) => {
 			var rs = rowsOf(r, 0, i ? step : -step), g = graph(rs[0], details);
 			g.frames = rs[1];
-			if (dnodes) g.frames.forEach((f) => { f.fill = diffFill(f); });
+			if (D.diff) g.frames.forEach((f) => { f.fill = diffFill(f); });
 			if (curRe) g.frames.forEach((f) => { f.hit = curRe.test(f.name); });
 			g.up = !i;
 			sw[i ? "down" : "up"] = g;

@@ -739,8 +739,10 @@ write_script(const struct flame *f, const struct svg_opts *o,
 		out_hold();
 		write_data(f, o, d, label_y);
 		part[0] = s = out_release(&len[0]);
-		part[1] = flame_js_body;
-		len[1] = sizeof flame_js_body - 1;
+		/* --diff's views only in --diff graphs (diffview.js) */
+		part[1] = f->diff ? flame_diff_js_body : flame_js_body;
+		len[1] = f->diff ? sizeof flame_diff_js_body - 1 :
+		    sizeof flame_js_body - 1;
 		if (!(z = pack(part, len, 2, &zn)))
 			die(EXIT_INPUT, "cannot compress the script and its data");
 		out_str("<script type=\"x-deflate\">");
@@ -756,7 +758,7 @@ write_script(const struct flame *f, const struct svg_opts *o,
 	out_fmt("<script type=\"application/json\" id=\"%s-data\">", id);
 	write_data(f, o, d, label_y);
 	out_str("</script>\n<script><![CDATA[\n");
-	out_str(flame_js);
+	out_str(f->diff ? flame_diff_js : flame_js);
 	out_str("]]></script>\n");
 }
 

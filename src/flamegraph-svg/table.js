@@ -27,15 +27,10 @@
  *   COLS                   the columns' sort keys, the first the default
  * and it calls select(x) (views.js) when a row is chosen.
  *
- * A --diff graph's table (diffStats) has Self and Total before and after
- * (sb, tb, sa, ta) and their differences (ds, dt: points of share when
- * normalized, else counts), from the whole merged tree (flame.js's
- * dnodes), whatever the width drawn: the numbers of stackcollapse --diff
- * --to=table, first in its order (the largest growth of self share).
+ * A --diff graph's table has columns of its own (diffview.js sets COLS,
+ * HEADS, sortKey, and the hooks rowText and cellOf).
  */
-var COLS = D.diff ? ["ds", "sb", "sa", "dt", "tb", "ta", "name"] : ["self", "total", "name"],
-	HEADS = { self: "Self", total: "Total", name: "Name", sb: "Self before", sa: "Self after", ds: "Self Δ",
-		tb: "Total before", ta: "Total after", dt: "Total Δ" },
+var COLS = ["self", "total", "name"], HEADS = { self: "Self", total: "Total", name: "Name" },
 	RH = 18, tab = null, shown = [], shownBy = "", sortKey = COLS[0], sortDesc = true,
 	tfo = null, tableEl, tbody, thead, cur = 0;
 
@@ -82,51 +77,18 @@ function stats() {
 	return tab;
 }
 
-/* The diff table: a name's totals once per stack (open), as stats(). */
-function diffStats() {
-	var X = D.diff, open = new Int32Array(nm.length), st = [rootFrame, 0], f, r, dec = 0;
-	tab = nm.map((name, x) => ({ name: name, x: x, sb: 0, sa: 0, tb: 0, ta: 0, places: 0 }));
-	while (st.length) {
-		var exit = st.pop();
-		f = st.pop();
-		if (exit) { open[f.x]--; continue; }
-		if (f !== rootFrame) {
-			r = tab[f.x];
-			r.places++;
-			r.sb += f.sb;
-			r.sa += f.sa;
-			if (!open[f.x]++) { r.tb += f.b; r.ta += f.a; }
-			st.push(f, 1);
-		}
-		for (var i = f.all.length; i--; ) st.push(f.all[i], 0);
-	}
-	/* Fractions back to the decimals they were read with (see stats). */
-	dnodes.forEach((f) => [f.b, f.a].forEach((v) => {
-		if (!Number.isInteger(v)) dec = Math.max(dec, /(?:\.(\d+))?$/.exec(v.toPrecision(15).replace(/0+$/, ""))[1].length);
-	}));
-	tab.forEach((r) => {
-		if (dec) ["sb", "sa", "tb", "ta"].forEach((k) => { r[k] = +r[k].toFixed(dec); });
-		/* stackcollapse's order: the growth of self share; shown in points */
-		r.key = (X.ta > 0 ? r.sa / X.ta : 0) - (X.tb > 0 ? r.sb / X.tb : 0);
-		r.ds = X.norm ? 100 * r.key : r.sa - r.sb;
-		r.dt = X.norm ? 100 * ((X.ta > 0 ? r.ta / X.ta : 0) - (X.tb > 0 ? r.tb / X.tb : 0)) : r.ta - r.tb;
-		r.b = r.tb;
-		r.a = r.ta;
-		r.fill = diffFill(r);
-	});
-	return tab;
-}
-/* A difference as the table shows it: points (or a count), and percent (or "new"). */
-function change(d, vb, va, part) {
-	var c = [D.diff.norm ? signed(d) + " pts" : (d > 0 ? "+" : "") + cell(d), vb > 0 ? signed(100 * (va - vb) / vb) + "%" : va > 0 ? "new" : ""];
-	return part ? c[0] : c.join(" ").trim();
-}
-
 /* A share of the whole, as the titles write it. */
 function share(v) { return pct(v, total); }
 /* A count as shown (times --factor): in its unit, or for a cell, exact in samples. */
 function inUnit(v) { return amount(v * D.factor); }
 function cell(v) { return D.countname === "samples" ? exact(v * D.factor) : inUnit(v); }
+/* A cell's bar: p percent of it. */
+function gradient(p) { return "linear-gradient(90deg,rgba(255,140,0,.4) " + p + "%,transparent " + p + "%)"; }
+/* Row r's total in the header, its details line, and its cell of column k: text, title, background. */
+var totalText = (r) => inUnit(r.total) + " (" + share(r.total) + ")",
+	rowText = (r) => "self " + inUnit(r.self) + " (" + share(r.self) + "), total " + totalText(r),
+	cellOf = (r, k) => [cell(r[k]) + "  " + share(r[k]), exact(r[k] * D.factor) + " " + D.countname,
+		gradient(total > 0 ? 100 * r[k] / total : 0)];
 
 function tableView(x, y, w, h) {
 	if (!tfo) build();
@@ -168,10 +130,8 @@ function build() {
 	svg.insertBefore(tfo, details);
 	listen(tableEl, "scroll", drawTable);
 	listen(tbody, "mousemove", (e) => {
-		var row = e.target.closest("[data-i]"), r = row && shown[+row.dataset.i], X = D.diff;
-		details.textContent = !r ? " " : nametype + " " + r.name + ": " + (X ? "self " + inUnit(r.sb) + " → " + inUnit(r.sa) + " (" +
-			change(r.ds, r.sb, r.sa) + "), total " + inUnit(r.tb) + " → " + inUnit(r.ta) + " (" + change(r.dt, r.tb, r.ta) + ")" :
-			"self " + inUnit(r.self) + " (" + share(r.self) + "), total " + inUnit(r.total) + " (" + share(r.total) + ")") + ", in " + places(r.places);
+		var row = e.target.closest("[data-i]"), r = row && shown[+row.dataset.i];
+		details.textContent = !r ? " " : nametype + " " + r.name + ": " + rowText(r) + ", in " + places(r.places);
 	});
 	listen(tbody, "click", (e) => {
 		var row = e.target.closest("[data-i]");
@@ -219,14 +179,10 @@ function drawTable() {
 		row.dataset.i = i;
 		COLS.forEach((k) => {
 			if (k === "name") return;
-			var c = document.createElementNS(XHTML, "span"), v = r[k], all = D.diff ? D.diff[k[1] === "a" ? "ta" : "tb"] : total,
-				p = all > 0 ? 100 * v / all : 0;
-			setAttr(c, "style", "flex:1;min-width:0;overflow:hidden;padding:0 4px;background:" + (k[0] === "d" ? k === "ds" ? r.fill : "#eee" :
-				"linear-gradient(90deg,rgba(255,140,0,.4) " + p + "%,transparent " + p + "%)"));
-			/* a diff table has seven columns: the share and percent in the cell's title */
-			var t = k[0] === "d" ? change(v, r["s" === k[1] ? "sb" : "tb"], r["s" === k[1] ? "sa" : "ta"]) : exact(v * D.factor) + " " + D.countname;
-			c.textContent = !D.diff ? cell(v) + "  " + pct(v, all) : k[0] === "d" ? change(v, 0, 0, 1) : cell(v);
-			setAttr(c, "title", D.diff && k[0] !== "d" ? t + ", " + pct(v, all) : t);
+			var c = document.createElementNS(XHTML, "span"), a = cellOf(r, k);
+			setAttr(c, "style", "flex:1;min-width:0;overflow:hidden;padding:0 4px;background:" + a[2]);
+			c.textContent = a[0];
+			setAttr(c, "title", a[1]);
 			row.appendChild(c);
 		});
 		var c = document.createElementNS(XHTML, "span");

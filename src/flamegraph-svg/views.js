@@ -14,8 +14,7 @@
  * The URL (ui.js's saveState) keeps, besides zoom and search: v= the
  * view, fn= the selected function, o= the table's order (a column, "-"
  * first when the other way than its first click), l=tail; and a --diff
- * graph's toggles, dw= its width side and dp= its palette (rg or cb),
- * when not the file's.
+ * graph's toggles (diffview.js).
  *
  * Contract: views() builds it all, before ui.js's begin(); viewState(p)
  * and viewRestore(p) are flame.js's view() and restore() for it;
@@ -53,10 +52,7 @@ function views() {
 		saveState();
 		draw();
 	});
-	if (D.diff) {
-		button("dw", "", () => setSide(SIDES[(SIDES.indexOf(dside) + 1) % 3]));
-		button("dp", "", () => setPalette(!dcb));
-	}
+	if (D.diff) diffButtons(button);
 	head = document.createElementNS(XHTML, "span");
 	setAttr(head, "style", "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
 	bar.appendChild(head);
@@ -90,16 +86,12 @@ function grow(h) {
 }
 /* The buttons' state: pressed for the view shown and the toggles on. */
 function bars() {
-	var now = cview + tail + ignorecase + term + sel + dside + dcb;
+	var now = cview + tail + ignorecase + term + sel + (D.diff && diffBars());
 	if (now === barsNow) return;
 	barsNow = now;
 	Object.keys(VIEWS).forEach((v) => setAttr(btn[v], "aria-pressed", v === cview));
 	[["fit", tail], ["ic", ignorecase], ["search", term !== null]].forEach((a) => setAttr(btn[a[0]], "aria-pressed", a[1]));
 	btn.fit.textContent = "Labels: " + (tail ? "tail" : "head") + " first";
-	if (D.diff) {
-		btn.dw.textContent = "Width: " + dside;
-		btn.dp.textContent = "Palette: " + (dcb ? "blue-orange" : "red-green");
-	}
 	Object.keys(btn).forEach((k) => { btn[k].style.fontWeight = btn[k].getAttribute("aria-pressed") === "true" ? "bold" : ""; });
 	btn.sandwich.disabled = sel < 0;
 }
@@ -127,17 +119,15 @@ function setView(v) {
 function select(x) {
 	sel = x >= 0 && x < nm.length ? x : -1;
 	var r = sel >= 0 && stats()[sel];
-	head.textContent = !r ? "" : "Selected: " + r.name + " — total " + (D.diff ? "before " + inUnit(r.tb) + " (" + pct(r.tb, D.diff.tb) +
-		"), after " + inUnit(r.ta) + " (" + pct(r.ta, D.diff.ta) + ")" : inUnit(r.total) + " (" + share(r.total) + ")") + " in " + places(r.places);
+	head.textContent = !r ? "" : "Selected: " + r.name + " — total " + totalText(r) + " in " + places(r.places);
 	if (cview === "sandwich") setView(sel < 0 ? "flame" : "sandwich");
 	draw();
 	saveState();
 }
 
 function viewState(p) {
-	["v", "fn", "o", "l", "dw", "dp"].forEach((k) => p.delete(k));
-	if (D.diff && dside !== D.diff.w) p.set("dw", dside);
-	if (D.diff && dcb !== !!D.diff.cb) p.set("dp", dcb ? "cb" : "rg");
+	["v", "fn", "o", "l"].forEach((k) => p.delete(k));
+	if (D.diff) diffState(p);
 	if (cview !== "flame") p.set("v", cview);
 	if (sel >= 0) p.set("fn", nm[sel]);
 	if (sortKey !== COLS[0] || !sortDesc) p.set("o", (sortDesc === (sortKey === "name") ? "-" : "") + sortKey);
@@ -149,43 +139,6 @@ function viewRestore(p) {
 	tail = p.get("l") === "tail";
 	if (p.get("fn") !== null) select(nm.indexOf(p.get("fn")));
 	setView(p.get("v"));
-}
-
-/*
- * A --diff graph's toggles: the width side lays the rows out again
- * (flame.js's relayout), keeping the zoom if its frame is still drawn;
- * the palette recolours.  Neither regenerates anything but the picture.
- */
-var SIDES = ["after", "before", "max"];
-function setSide(v, quiet) {
-	var X = D.diff;
-	/* A side with nothing has no width: the next one. */
-	while ((v === "after" && !X.ta) || (v === "before" && !X.tb)) v = SIDES[SIDES.indexOf(v) + 1];
-	dside = v;
-	relayout();
-	main.eps = 1e-9 * total;
-	if (!main.zoomed.shown) main.zoomed = rootFrame;
-	resetBtn.classList.toggle("hide", main.zoomed === rootFrame);
-	var st = q(".st");
-	if (st) st.textContent = st.textContent.replace(/width: \w+$/, "width: " + v);
-	if (sw) sw.x = -1;
-	if (quiet) return;
-	/* One redraw: the search's, the sandwich's (made anew), or draw's. */
-	setHover(main, null);
-	if (term !== null) search(term);
-	if (cview === "sandwich") setView(cview);
-	else if (term === null) { draw(); saveState(); }
-}
-function setPalette(cb, quiet) {
-	dcb = cb;
-	recolor();
-	if (tab) tab.forEach((r) => { r.fill = diffFill(r); });
-	if (!quiet) { draw(); saveState(); }
-}
-function diffRestore(p) {
-	var w = p.get("dw"), c = p.get("dp");
-	if (SIDES.indexOf(w) >= 0 && w !== dside) setSide(w, true);
-	if (c === "cb" || c === "rg") setPalette(c === "cb", true);
 }
 
 /*

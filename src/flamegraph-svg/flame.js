@@ -22,7 +22,7 @@ var PROMPT = "Enter a search term (regexp allowed, eg: ^ext4_)", MINW = 0.1;
 var root = q(".f"), details = q(".d");
 if (!root) return;
 var nametype = D.nametype, total = D.total, fh = D.fh, labelY = D.label;
-var rows = [], frames = [], nm, fillOf = [], rootFrame, main, graphs = [], hover = null, hoverG, font,
+var rows = [], frames = [], nm, fillOf = [], rootFrame, main, graphs = [], hover = null, hoverG, font, family,
 	sel = -1, tail = false, curRe = null, SEL = "rgb(0,160,255)";
 
 /*
@@ -189,13 +189,13 @@ function tree() {
 function graph(rows, node) {
 	var a = makeCanvas(svg, node), g = {
 		rows: rows, root: rows[0].frames[0], x0: XPAD, w: width - 2 * XPAD, fo: a[0], canvas: a[1],
-		ctx: a[1].getContext("2d"), outline: document.createElementNS(NS, "rect"), hidden: false
+		ctx: a[1].getContext("2d"), outline: el("rect", null, "fill:none;stroke:#000;stroke-width:.5;pointer-events:none;rx:2px"),
+		hidden: false
 	};
 	g.zoomed = g.root;
 	g.eps = 1e-9 * g.root.n;
 	setAttr(g.outline, "height", fh);
 	setAttr(g.outline, "width", 0);
-	setAttr(g.outline, "style", "fill:none;stroke:#000;stroke-width:.5;pointer-events:none;rx:2px");
 	svg.insertBefore(g.outline, node);
 	listen(g.canvas, "mousemove", (e) => { active = true; setHover(g, at(g, e)); });
 	listen(g.canvas, "mouseleave", () => setHover(g, null));
@@ -473,7 +473,8 @@ function start() {
 	 * would still cost a style pass over every element.
 	 */
 	root.remove();
-	font = fontsize + "px " + getComputedStyle(details).fontFamily;
+	family = getComputedStyle(details).fontFamily;
+	font = fontsize + "px " + family;
 	/* For tests and embedding pages: the same actions as the mouse and keys. */
 	svg.flamegraph = {
 		zoom: (name) => {
@@ -481,11 +482,11 @@ function start() {
 			if (f) zoom(main, f);
 		},
 		unzoom: reset, search: search, resetSearch: resetSearch,
-		frames: (g) => (g || main).frames.map((f) => {
-			var p = !(g || main).hidden && place(g || main, f) || { x: 0, w: 0, state: "hide" };
+		frames: (g) => (g = g || main).frames.map((f) => {
+			var p = !g.hidden && place(g, f) || { x: 0, w: 0, state: "hide" };
 			return {
 				name: f.name, title: title(f), n: f.n, fill: f.fill, hit: f.hit, label: f.label,
-				x: p.x, y: (g || main).rows[f.row].y, w: p.w, h: fh, state: p.state
+				x: p.x, y: g.rows[f.row].y, w: p.w, h: fh, state: p.state
 			};
 		})
 	};

@@ -102,16 +102,9 @@ function tableView(x, y, w, h) {
 
 /* The box: a header of sort buttons, and the scrolling rows. */
 function build() {
-	var el = (tag, parent, style, text) => {
-		var e = document.createElementNS(XHTML, tag);
-		if (style) setAttr(e, "style", style);
-		if (text) e.textContent = text;
-		if (parent) parent.appendChild(e);
-		return e;
-	};
-	tfo = document.createElementNS(NS, "foreignObject");
+	tfo = el("foreignObject");
 	var box = el("div", tfo, "display:flex;flex-direction:column;height:100%;font:12px " +
-		getComputedStyle(details).fontFamily + ";background:#fff;border:1px solid #ccc;box-sizing:border-box");
+		family + ";background:#fff;border:1px solid #ccc;box-sizing:border-box");
 	thead = el("div", box, "display:flex;flex:none;border-bottom:1px solid #ccc");
 	COLS.forEach((k) => {
 		var b = el("button", thead, "flex:" + (k === "name" ? 2 : 1) + ";min-width:0;overflow:hidden;text-align:left;border:0;background:#eee;font:inherit;cursor:pointer");
@@ -172,23 +165,15 @@ function drawTable() {
 	var first = Math.floor(tableEl.scrollTop / RH), n = Math.ceil(tableEl.clientHeight / RH) + 1;
 	tbody.textContent = "";
 	for (var i = first; i < shown.length && i < first + n; i++) {
-		var r = shown[i], row = document.createElementNS(XHTML, "div");
-		setAttr(row, "style", "position:absolute;left:0;right:0;display:flex;white-space:pre;cursor:pointer;top:" + i * RH +
+		var r = shown[i], row = el("div", tbody, "position:absolute;left:0;right:0;display:flex;white-space:pre;cursor:pointer;top:" + i * RH +
 			"px;height:" + RH + "px;line-height:" + RH + "px" + (i === cur ? ";outline:1px dotted #000;outline-offset:-1px" : "") +
 			(r.x === sel ? ";background:rgba(0,160,255,.3)" : ""));
 		row.dataset.i = i;
 		COLS.forEach((k) => {
 			if (k === "name") return;
-			var c = document.createElementNS(XHTML, "span"), a = cellOf(r, k);
-			setAttr(c, "style", "flex:1;min-width:0;overflow:hidden;padding:0 4px;background:" + a[2]);
-			c.textContent = a[0];
-			setAttr(c, "title", a[1]);
-			row.appendChild(c);
+			var a = cellOf(r, k);
+			setAttr(el("span", row, "flex:1;min-width:0;overflow:hidden;padding:0 4px;background:" + a[2], a[0]), "title", a[1]);
 		});
-		var c = document.createElementNS(XHTML, "span");
-		setAttr(c, "style", "flex:2;overflow:hidden;text-overflow:ellipsis;padding:0 4px");
-		c.textContent = r.name;
-		row.appendChild(c);
-		tbody.appendChild(row);
+		el("span", row, "flex:2;overflow:hidden;text-overflow:ellipsis;padding:0 4px", r.name);
 	}
 }

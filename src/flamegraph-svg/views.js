@@ -24,24 +24,18 @@ var TB, TMIN = 500, VIEWS = { flame: "Flame graph", table: "Table", both: "Both"
 	cview = "flame", H0, detY, bar, btn = {}, head, menuFo = null, vtop, barsNow;
 
 function views() {
-	var fo = document.createElementNS(NS, "foreignObject");
+	var fo = el("foreignObject");
 	H0 = svg.viewBox.baseVal.height;
 	detY = [details, matched].map((e) => +e.getAttribute("y"));
 	vtop = fontsize * (q(".st") ? 5 : 3);
 	setAttr(fo, "width", width);
-	bar = document.createElementNS(XHTML, "div");
+	bar = el("div", fo, "display:flex;flex-wrap:wrap;align-items:center;gap:3px 4px;padding:3px " + XPAD +
+		"px;white-space:nowrap;font:12px " + family);
 	setAttr(bar, "class", "tbar");
-	setAttr(bar, "style", "display:flex;flex-wrap:wrap;align-items:center;gap:3px 4px;padding:3px " + XPAD +
-		"px;white-space:nowrap;font:12px " + getComputedStyle(details).fontFamily);
-	fo.appendChild(bar);
 	svg.insertBefore(fo, svg.firstChild);
 	var button = (key, text, f) => {
-		var b = document.createElementNS(XHTML, "button");
-		b.textContent = text;
-		setAttr(b, "style", "font:inherit;padding:1px 6px");
+		var b = btn[key] = el("button", bar, "font:inherit;padding:1px 6px", text);
 		listen(b, "click", (e) => { e.stopPropagation(); active = true; f(); });
-		bar.appendChild(b);
-		btn[key] = b;
 	};
 	Object.keys(VIEWS).forEach((v) => button(v, VIEWS[v], () => setView(v)));
 	button("search", "Search", () => (term === null ? promptSearch() : resetSearch()));
@@ -53,9 +47,7 @@ function views() {
 		draw();
 	});
 	if (D.diff) diffButtons(button);
-	head = document.createElementNS(XHTML, "span");
-	setAttr(head, "style", "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
-	bar.appendChild(head);
+	head = el("span", bar, "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
 	/* As tall as its buttons need: a narrow graph's wrap. */
 	setAttr(fo, "height", 500);
 	TB = Math.ceil(bar.offsetHeight);
@@ -147,30 +139,25 @@ function viewRestore(p) {
  */
 function menu(g, f, e) {
 	closeMenu();
-	var m = svg.getScreenCTM(), x = (e.clientX - m.e) / m.a, y = (e.clientY - m.f) / m.d,
-		box = document.createElementNS(XHTML, "div"), items = [
+	var p = userPoint(e), items = [
 			["Copy name", () => copy(f.name)],
 			["Copy stack", () => copy(stackOf(g, f))],
 			["Focus on this function", () => { select(f.x); setView("sandwich"); }],
 			["Zoom", () => zoom(g, f)],
 			["Search for this name", () => search("^" + f.name.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&") + "$")]
 		];
-	menuFo = document.createElementNS(NS, "foreignObject");
-	setAttr(menuFo, "x", Math.min(x, width - 190));
+	menuFo = el("foreignObject");
+	var box = el("div", menuFo, "display:flex;flex-direction:column;background:#fff;border:1px solid #888;padding:2px;font:12px " + family);
+	setAttr(menuFo, "x", Math.min(p[0], width - 190));
 	/* Inside the SVG, which clips what is outside its viewBox. */
-	setAttr(menuFo, "y", Math.max(-TB, Math.min(y, svg.viewBox.baseVal.y + svg.viewBox.baseVal.height - 22 * items.length - 6)));
+	setAttr(menuFo, "y", Math.max(-TB, Math.min(p[1], svg.viewBox.baseVal.y + svg.viewBox.baseVal.height - 22 * items.length - 6)));
 	setAttr(menuFo, "width", 180);
 	setAttr(menuFo, "height", 22 * items.length + 6);
-	setAttr(box, "style", "display:flex;flex-direction:column;background:#fff;border:1px solid #888;padding:2px;font:12px " +
-		getComputedStyle(details).fontFamily);
 	setAttr(box, "role", "menu");
 	items.forEach((a) => {
-		var b = document.createElementNS(XHTML, "button");
-		b.textContent = a[0];
-		setAttr(b, "style", "font:inherit;text-align:left;height:22px;border:0;background:none;cursor:pointer");
+		var b = el("button", box, "font:inherit;text-align:left;height:22px;border:0;background:none;cursor:pointer", a[0]);
 		setAttr(b, "role", "menuitem");
 		listen(b, "click", (ev) => { ev.stopPropagation(); closeMenu(); a[1](); });
-		box.appendChild(b);
 	});
 	listen(box, "keydown", (ev) => {
 		var k = { ArrowDown: 1, ArrowUp: -1 }[ev.key], bs = Array.from(box.children);
@@ -178,7 +165,6 @@ function menu(g, f, e) {
 		ev.preventDefault();
 		bs[(bs.indexOf(document.activeElement) + k + bs.length) % bs.length].focus();
 	});
-	menuFo.appendChild(box);
 	svg.appendChild(menuFo);
 	box.firstChild.focus();
 }

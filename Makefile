@@ -85,15 +85,14 @@ $(BUILD)/%.o: src/%.c Makefile
 
 # The scripts, embedded as C strings: ui.js (what both share), then the
 # graph's own (the flame graph's in several files, its views last); the
-# flame graph's also as a bare body, which svg.c packs (pack.h), and
-# twice: flame_js, and flame_diff_js for --diff graphs, with diffview.js.
-FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js views.js)
-FLAME_DIFF_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js diffview.js views.js)
-$(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_DIFF_JS) src/flamegraph-svg/jsmin.awk
+# flame graph's in parts, one a file, of which svg.c takes those its
+# graph needs: diffview.js (--diff), units.js (a --countname other than
+# samples), delta.js (three columns), frac.js (fractional counts).
+FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js \
+	diffview.js units.js delta.js frac.js views.js)
+$(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/jsmin.awk
 	@mkdir -p $(dir $@)
-	awk -v var=flame_js -v body=1 -f src/flamegraph-svg/jsmin.awk $(FLAME_JS) > $@.tmp
-	awk -v var=flame_diff_js -v body=1 -f src/flamegraph-svg/jsmin.awk $(FLAME_DIFF_JS) >> $@.tmp
-	mv $@.tmp $@
+	awk -v var=flame_js -v parts=1 -f src/flamegraph-svg/jsmin.awk $(FLAME_JS) > $@
 $(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
 $(BUILD)/flamegraph-svg/timeline_js.h: src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js src/flamegraph-svg/jsmin.awk
 	@mkdir -p $(dir $@)

@@ -224,7 +224,7 @@ function setSide(v, quiet) {
 	relayout();
 	main.eps = 1e-9 * total;
 	if (!main.zoomed.shown) main.zoomed = rootFrame;
-	resetBtn.classList.toggle("hide", main.zoomed === rootFrame);
+	showReset();
 	var st = q(".st");
 	if (st) st.textContent = st.textContent.replace(/width: \w+$/, "width: " + v);
 	if (sw) sw.x = -1;

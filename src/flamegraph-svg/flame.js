@@ -42,19 +42,9 @@ function samples(v) {
 }
 /* A count as it was read: exact, a fraction with its digits (not 0.1 + 0.2's). */
 function exact(v) { return Number.isInteger(v) ? samples(v) : String(+v.toPrecision(15)); }
-/*
- * A count in --countname's unit, as Pyroscope's Duration and Bytes
- * formatters show it: a time (ns, us, ms, s) or a size (bytes, KiB,
- * ...) in the largest unit that keeps it at least 1, with two decimals;
- * anything else (samples, objects) exact, and its name.
- */
-function amount(v) {
-	var c = D.countname, u = ["ns", "µs", "ms", "s"], i = u.indexOf(c === "us" ? "µs" : c), k = 1000;
-	if (i < 0) { u = ["bytes", "KiB", "MiB", "GiB", "TiB"]; i = u.indexOf(c === "B" ? "bytes" : c); k = 1024; }
-	if (i < 0) return exact(v) + " " + c;
-	for (; i < u.length - 1 && Math.abs(v) >= k; i++) v /= k;
-	return (Number.isInteger(v) ? v : v.toFixed(2)) + " " + u[i];
-}
+/* A count in --countname's unit: samples exact, and their name (units.js
+ * has the units; svg.c packs it where --countname is not samples). */
+var amount = (v) => exact(v) + " " + D.countname;
 /* The title flamegraph.pl gives a frame (or the one --nameattr gave). */
 function title(f) { return f.title || (f.title = titleOf(f)); }
 function titleOf(f) {
@@ -64,11 +54,8 @@ function titleOf(f) {
 	if (f === rootFrame) return "all (" + c + "100%)";
 	if (D.countname !== "samples") c = amount(f.n * D.factor) + ", ";
 	var t = f.name + " (" + c + fixed(100 * +fixed(f.n * D.factor, 0) / (total * D.factor), 2) + "%";
-	if (f.d !== undefined) {
-		var d = D.negate ? -f.d : f.d;
-		t += "; " + (d > 0 ? "+" : "") + fixed(100 * d / (total * D.factor), 2) + "%";
-	}
-	return t + ")";
+	/* a classic differential graph's delta (f.d): delta.js, which svg.c packs with it */
+	return t + (f.d !== undefined ? deltaOf(f) : "") + ")";
 }
 /* Whole numbers written as VLQ (see svg.c): those of a, from a[at[0]]
  * on, or all of them; at[0] is left after the last digit read. */
@@ -387,11 +374,13 @@ function setHover(g, f) {
 
 function zoom(g, f) {
 	g.zoomed = f;
-	if (g === main) resetBtn.classList.toggle("hide", f === rootFrame);
+	if (g === main) showReset();
 	setHover(g, null);
 	draw();
 	saveState();
 }
+/* The Reset button, shown while the main graph is zoomed. */
+function showReset() { resetBtn.classList.toggle("hide", main.zoomed === rootFrame); }
 function reset() { graphs.forEach((g) => { g.zoomed = g.root; }); zoom(main, rootFrame); }
 
 /* Count each sample once: a match inside a match adds nothing. */
@@ -437,7 +426,7 @@ function restore(p) {
 		frames.forEach((f) => {
 			if (f !== rootFrame && Math.abs(rows[f.row].y - y) < 0.051 && Math.abs(xOf(f) - x) < 0.051) main.zoomed = f;
 		});
-	resetBtn.classList.toggle("hide", main.zoomed === rootFrame);
+	showReset();
 	viewRestore(p);
 }
 
@@ -456,7 +445,7 @@ function scrollToZoomed() {
 	/* The window's height without the scrollbar a wide graph adds. */
 	var h = window.visualViewport ? visualViewport.height : innerHeight,
 		y = rows[zoomed.row].y, up = D.rowy[1] < 0,
-		bot = up && zoomed === rootFrame ? svg.viewBox.baseVal.y + svg.viewBox.baseVal.height : y + fh;
+		bot = up && zoomed === rootFrame ? vbox.y + vbox.height : y + fh;
 	if (m.f + (y + fh) * m.d <= h) return;
 	scrollBy(0, Math.ceil(up ? m.f + bot * m.d - h : m.f + y * m.d));
 	draw();

@@ -27,12 +27,13 @@
  *   COLS                   the columns' sort keys, the first the default
  * and it calls select(x) (views.js) when a row is chosen.
  *
+ * A graph with fractional counts rounds the sums (fractions: frac.js).
  * A --diff graph's table has columns of its own (diffview.js sets COLS,
  * HEADS, sortKey, and the hooks rowText and cellOf).
  */
 var COLS = ["self", "total", "name"], HEADS = { self: "Self", total: "Total", name: "Name" },
 	RH = 18, tab = null, shown = [], shownBy = "", sortKey = COLS[0], sortDesc = true,
-	tfo = null, tableEl, tbody, thead, cur = 0;
+	tfo = null, tableEl, tbody, thead, cur = 0, fractions = null;
 
 function stats() {
 	if (tab) return tab;
@@ -62,18 +63,7 @@ function stats() {
 			tab[r].total += fix[i + 2];
 		}
 	}
-	/*
-	 * Fractions summed in binary come back to the decimals they were
-	 * read with, the most any count has: 0.1 + 0.2 is 0.3.
-	 */
-	var dec = 0, digits = (v) => {
-		var m = /(?:\.(\d+))?(?:e-(\d+))?$/.exec(String(v));
-		return (m[1] ? m[1].length : 0) + (m[2] ? +m[2] : 0);
-	};
-	frames.concat(typeof D.tfix === "object" ? D.tfix.map((v) => ({ n: v })) : []).forEach((f) => {
-		if (!Number.isInteger(f.n)) dec = Math.max(dec, digits(f.n));
-	});
-	if (dec) tab.forEach((r) => { r.self = +r.self.toFixed(dec); r.total = +r.total.toFixed(dec); });
+	if (fractions) fractions();
 	return tab;
 }
 

@@ -32,7 +32,7 @@ var data = q("script[type]");
 if (!data) return;
 var D = JSON.parse(J || data.textContent);
 data.remove();
-var width = svg.viewBox.baseVal.width, fontsize = +svg.getAttribute("data-fontsize"),
+var vbox = svg.viewBox.baseVal, width = vbox.width, fontsize = +svg.getAttribute("data-fontsize"),
 	cw = fontsize * +svg.getAttribute("data-fontwidth");
 var resetBtn = q(".u"), searchBtn = q(".s"), icBtn = q(".ic"), matched = q(".m");
 var term = null, ignorecase = false, queued = false, active = false;

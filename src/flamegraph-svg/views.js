@@ -25,7 +25,7 @@ var TB, TMIN = 500, VIEWS = { flame: "Flame graph", table: "Table", both: "Both"
 
 function views() {
 	var fo = el("foreignObject");
-	H0 = svg.viewBox.baseVal.height;
+	H0 = vbox.height;
 	detY = [details, matched].map((e) => +e.getAttribute("y"));
 	vtop = fontsize * (q(".st") ? 5 : 3);
 	setAttr(fo, "width", width);
@@ -81,10 +81,11 @@ function bars() {
 	var now = cview + tail + ignorecase + term + sel + (D.diff && diffBars());
 	if (now === barsNow) return;
 	barsNow = now;
-	Object.keys(VIEWS).forEach((v) => setAttr(btn[v], "aria-pressed", v === cview));
-	[["fit", tail], ["ic", ignorecase], ["search", term !== null]].forEach((a) => setAttr(btn[a[0]], "aria-pressed", a[1]));
+	Object.keys(VIEWS).map((v) => [v, v === cview]).concat([["fit", tail], ["ic", ignorecase], ["search", term !== null]]).forEach((a) => {
+		setAttr(btn[a[0]], "aria-pressed", a[1]);
+		btn[a[0]].style.fontWeight = a[1] ? "bold" : "";
+	});
 	btn.fit.textContent = "Labels: " + (tail ? "tail" : "head") + " first";
-	Object.keys(btn).forEach((k) => { btn[k].style.fontWeight = btn[k].getAttribute("aria-pressed") === "true" ? "bold" : ""; });
 	btn.sandwich.disabled = sel < 0;
 }
 
@@ -150,7 +151,7 @@ function menu(g, f, e) {
 	var box = el("div", menuFo, "display:flex;flex-direction:column;background:#fff;border:1px solid #888;padding:2px;font:12px " + family);
 	setAttr(menuFo, "x", Math.min(p[0], width - 190));
 	/* Inside the SVG, which clips what is outside its viewBox. */
-	setAttr(menuFo, "y", Math.max(-TB, Math.min(p[1], svg.viewBox.baseVal.y + svg.viewBox.baseVal.height - 22 * items.length - 6)));
+	setAttr(menuFo, "y", Math.max(-TB, Math.min(p[1], vbox.y + vbox.height - 22 * items.length - 6)));
 	setAttr(menuFo, "width", 180);
 	setAttr(menuFo, "height", 22 * items.length + 6);
 	setAttr(box, "role", "menu");

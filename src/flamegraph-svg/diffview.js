@@ -14,7 +14,7 @@
  *   diffState(p)      put the toggles in URLSearchParams p (dw=, dp=)
  *   diffRestore(p)    set them from p
  * and on its load it sets table.js's columns (COLS, HEADS, sortKey) and
- * hooks (totalText, rowText, cellOf).
+ * hooks (totalText, rowText, cellOf, tableRow) and sandwich.js's add().
  *
  * The diff table has Self and Total before and after (sb, tb, sa, ta)
  * and their differences (ds, dt: points of share when normalized, else
@@ -28,6 +28,7 @@ Object.assign(HEADS, { sb: "Self before", sa: "Self after", ds: "Self Δ", tb: "
 totalText = (r) => "before " + inUnit(r.tb) + " (" + pct(r.tb, D.diff.tb) + "), after " + inUnit(r.ta) + " (" + pct(r.ta, D.diff.ta) + ")";
 rowText = (r) => "self " + inUnit(r.sb) + " → " + inUnit(r.sa) + " (" + change(r.ds, r.sb, r.sa) + "), total " +
 	inUnit(r.tb) + " → " + inUnit(r.ta) + " (" + change(r.dt, r.tb, r.ta) + ")";
+tableRow = (r) => [r.sb, r.tb, r.sa, r.ta];
 /* Seven columns: a count's share, a change's percent, in the cell's title. */
 cellOf = (r, k) => {
 	var v = r[k], s = k[1] === "s", all = D.diff[k[1] === "a" ? "ta" : "tb"];
@@ -247,6 +248,14 @@ function diffRestore(p) {
 	if (c === "cb" || c === "rg") setPalette(c === "cb", true);
 }
 
+/* The sandwich's merged frames sum both sides: self, or (callers) total. */
+add = (a, f, self) => {
+	a.n += f.n;
+	a.b = (a.b || 0) + f.b;
+	a.a = (a.a || 0) + f.a;
+	a.sb = (a.sb || 0) + (self ? f.sb : f.b);
+	a.sa = (a.sa || 0) + (self ? f.sa : f.a);
+};
 function diffButtons(button) {
 	button("dw", "", () => setSide(SIDES[(SIDES.indexOf(dside) + 1) % 3]));
 	button("dp", "", () => setPalette(!dcb));

@@ -74,7 +74,8 @@ function inUnit(v) { return amount(v * D.factor); }
 function cell(v) { return D.countname === "samples" ? exact(v * D.factor) : inUnit(v); }
 /* A cell's bar: p percent of it. */
 function gradient(p) { return "linear-gradient(90deg,rgba(255,140,0,.4) " + p + "%,transparent " + p + "%)"; }
-/* Row r's total in the header, its details line, and its cell of column k: text, title, background. */
+/* Row r's counts (for tests), its total in the header, its details line, and its cell of column k: text, title, background. */
+var tableRow = (r) => [r.self, r.total];
 var totalText = (r) => inUnit(r.total) + " (" + share(r.total) + ")",
 	rowText = (r) => "self " + inUnit(r.self) + " (" + share(r.self) + "), total " + totalText(r),
 	cellOf = (r, k) => [cell(r[k]) + "  " + share(r[k]), exact(r[k] * D.factor) + " " + D.countname,

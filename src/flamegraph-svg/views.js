@@ -65,8 +65,7 @@ function views() {
 	listen(document, "mousedown", (e) => { if (menuFo && !menuFo.contains(e.target)) closeMenu(); });
 	svg.flamegraph.view = setView;
 	svg.flamegraph.select = (name) => select(nm.indexOf(name));
-	svg.flamegraph.table = () => shown.map((r) => [r.name].concat((D.diff ? [r.sb, r.tb, r.sa, r.ta] : [r.self, r.total])
-		.map((v) => +v.toPrecision(15)), r.places));
+	svg.flamegraph.table = () => shown.map((r) => [r.name].concat(tableRow(r).map((v) => +v.toPrecision(15)), r.places));
 	svg.flamegraph.sandwich = () => sw && [sw.up, sw.down];
 	bars();
 }

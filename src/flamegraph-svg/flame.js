@@ -23,7 +23,7 @@ var root = q(".f"), details = q(".d");
 if (!root) return;
 var nametype = D.nametype, total = D.total, fh = D.fh, labelY = D.label;
 var rows = [], frames = [], nm, fillOf = [], rootFrame, main, graphs = [], hover = null, hoverG, font, family,
-	sel = -1, tail = false, curRe = null, SEL = "rgb(0,160,255)";
+	sel = -1, tail = false, curRe = null, SEL = "rgb(0,160,255)", link = null;
 
 /*
  * printf's "%.Nf": toFixed rounds a tie away from zero, printf to even.
@@ -101,14 +101,11 @@ function hot(name) {
  * its gap follows.
  */
 function load() {
-	if (D.diff) {
-		nm = names(D.names);
-		return loadDiff();
-	}
+	nm = names(D.names);
+	if (D.diff) return loadDiff();
 	var i = 0, u = D.unit, name = vlq(D.name), fills = [], byName = [],
 		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
 		color = D.color && vlq(D.color), ncolor = D.ncolor && vlq(D.ncolor);
-	nm = names(D.names);
 	/* The colours: 24 bits each in four base-64 digits, highest first. */
 	for (var c = 0; c < D.colors.length; c += 4) {
 		for (var k = c, v = 1; k < c + 4; k++) v = v * 64 + B64.indexOf(D.colors[k]);
@@ -186,16 +183,10 @@ function graph(rows, node) {
 	svg.insertBefore(g.outline, node);
 	listen(g.canvas, "mousemove", (e) => { active = true; setHover(g, at(g, e)); });
 	listen(g.canvas, "mouseleave", () => setHover(g, null));
+	/* A click zooms, Ctrl copies the name; on a link, link() (links.js). */
 	listen(g.canvas, "click", (e) => {
 		var f = at(g, e);
-		if (!f) return;
-		if (e.ctrlKey || e.metaKey) {
-			/* A frame made a link by --nameattr: a click follows it, Ctrl zooms. */
-			if (f.attr && f.attr.href) return zoom(g, f);
-			return copy(f.name);
-		}
-		if (f.attr && f.attr.href) return follow(f);
-		zoom(g, f);
+		if (f && !(link && link(g, f, e))) e.ctrlKey || e.metaKey ? copy(f.name) : zoom(g, f);
 	});
 	listen(g.canvas, "contextmenu", (e) => {
 		var f = at(g, e);
@@ -451,8 +442,6 @@ function scrollToZoomed() {
 	draw();
 }
 
-/* A frame made a link by --nameattr; its target is _top by default. */
-function follow(f) { window.open(f.attr.href, f.attr.target); }
 function start() {
 	load();
 	main = graph(rows, root);

@@ -740,6 +740,8 @@ script_needs(const struct flame *f, const struct svg_opts *o,
 		return f->differential;
 	case flame_js_frac:
 		return d->frac;
+	case flame_js_links:
+		return o->nameattr != NULL;
 	default:
 		return 1;
 	}

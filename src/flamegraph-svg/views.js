@@ -63,10 +63,11 @@ function views() {
 		}
 	});
 	listen(document, "mousedown", (e) => { if (menuFo && !menuFo.contains(e.target)) closeMenu(); });
-	svg.flamegraph.view = setView;
-	svg.flamegraph.select = (name) => select(nm.indexOf(name));
-	svg.flamegraph.table = () => shown.map((r) => [r.name].concat(tableRow(r).map((v) => +v.toPrecision(15)), r.places));
-	svg.flamegraph.sandwich = () => sw && [sw.up, sw.down];
+	Object.assign(svg.flamegraph, {
+		view: setView, select: (name) => select(nm.indexOf(name)),
+		table: () => shown.map((r) => [r.name].concat(tableRow(r).map((v) => +v.toPrecision(15)), r.places)),
+		sandwich: () => sw && [sw.up, sw.down]
+	});
 	bars();
 }
 /* The SVG h units tall under its toolbar, the details line at its bottom. */

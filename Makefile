@@ -85,11 +85,15 @@ $(BUILD)/%.o: src/%.c Makefile
 
 # The scripts, embedded as C strings: ui.js (what both share), then the
 # graph's own (the flame graph's in several files, its views last); the
-# flame graph's also as a bare body, which svg.c packs (pack.h).
-FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js views.js)
+# flame graph's in parts, one a file, of which svg.c takes those its
+# graph needs: diffview.js (--diff), units.js (a --countname other than
+# samples), delta.js (three columns), frac.js (fractional counts),
+# links.js (--nameattr).
+FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js \
+	diffview.js units.js delta.js frac.js links.js views.js)
 $(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/jsmin.awk
 	@mkdir -p $(dir $@)
-	awk -v var=flame_js -v body=1 -f src/flamegraph-svg/jsmin.awk $(FLAME_JS) > $@
+	awk -v var=flame_js -v parts=1 -f src/flamegraph-svg/jsmin.awk $(FLAME_JS) > $@
 $(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
 $(BUILD)/flamegraph-svg/timeline_js.h: src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js src/flamegraph-svg/jsmin.awk
 	@mkdir -p $(dir $@)

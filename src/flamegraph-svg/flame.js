@@ -22,8 +22,8 @@ var PROMPT = "Enter a search term (regexp allowed, eg: ^ext4_)", MINW = 0.1;
 var root = q(".f"), details = q(".d");
 if (!root) return;
 var nametype = D.nametype, total = D.total, fh = D.fh, labelY = D.label;
-var rows = [], frames = [], nm, fillOf = [], rootFrame, main, graphs = [], hover = null, hoverG, font,
-	sel = -1, tail = false, curRe = null, SEL = "rgb(0,160,255)";
+var rows = [], frames = [], nm, fillOf = [], rootFrame, main, graphs = [], hover = null, hoverG, font, family,
+	sel = -1, tail = false, curRe = null, SEL = "rgb(0,160,255)", link = null;
 
 /*
  * printf's "%.Nf": toFixed rounds a tie away from zero, printf to even.
@@ -42,19 +42,9 @@ function samples(v) {
 }
 /* A count as it was read: exact, a fraction with its digits (not 0.1 + 0.2's). */
 function exact(v) { return Number.isInteger(v) ? samples(v) : String(+v.toPrecision(15)); }
-/*
- * A count in --countname's unit, as Pyroscope's Duration and Bytes
- * formatters show it: a time (ns, us, ms, s) or a size (bytes, KiB,
- * ...) in the largest unit that keeps it at least 1, with two decimals;
- * anything else (samples, objects) exact, and its name.
- */
-function amount(v) {
-	var c = D.countname, u = ["ns", "µs", "ms", "s"], i = u.indexOf(c === "us" ? "µs" : c), k = 1000;
-	if (i < 0) { u = ["bytes", "KiB", "MiB", "GiB", "TiB"]; i = u.indexOf(c === "B" ? "bytes" : c); k = 1024; }
-	if (i < 0) return exact(v) + " " + c;
-	for (; i < u.length - 1 && Math.abs(v) >= k; i++) v /= k;
-	return (Number.isInteger(v) ? v : v.toFixed(2)) + " " + u[i];
-}
+/* A count in --countname's unit: samples exact, and their name (units.js
+ * has the units; svg.c packs it where --countname is not samples). */
+var amount = (v) => exact(v) + " " + D.countname;
 /* The title flamegraph.pl gives a frame (or the one --nameattr gave). */
 function title(f) { return f.title || (f.title = titleOf(f)); }
 function titleOf(f) {
@@ -64,38 +54,8 @@ function titleOf(f) {
 	if (f === rootFrame) return "all (" + c + "100%)";
 	if (D.countname !== "samples") c = amount(f.n * D.factor) + ", ";
 	var t = f.name + " (" + c + fixed(100 * +fixed(f.n * D.factor, 0) / (total * D.factor), 2) + "%";
-	if (f.d !== undefined) {
-		var d = D.negate ? -f.d : f.d;
-		t += "; " + (d > 0 ? "+" : "") + fixed(100 * d / (total * D.factor), 2) + "%";
-	}
-	return t + ")";
-}
-/* A --diff frame's title, as diff.c's diff_title writes it. */
-function diffTitle(f, X) {
-	var b = f.b, a = f.a, t = f.name + " (";
-	function side(v, all) {
-		return samples(v * D.factor) + " " + D.countname + ", " + fixed(all > 0 ? 100 * v / all : 0, 2) + "%";
-	}
-	function change(vb, va) {
-		var c;
-		if (X.norm) {
-			vb = X.tb > 0 ? vb / X.tb : 0;
-			va = X.ta > 0 ? va / X.ta : 0;
-			c = signed(100 * (va - vb)) + " points";
-		} else c = (va > vb ? "+" : "") + samples((va - vb) * D.factor) + " " + D.countname;
-		return c + ", " + (vb > 0 ? signed(100 * (va - vb) / vb) + "%" : "new");
-	}
-	if (a === 0 || b === 0)
-		return t + (a === 0 ? "only in before: " + side(b, X.tb) : "only in after: " + side(a, X.ta)) + ")";
-	t += "before: " + side(b, X.tb) + "; after: " + side(a, X.ta) + "; " + change(b, a);
-	if (f.sb > 0 || f.sa > 0) t += "; self: " + change(f.sb, f.sa);
-	return t + ")";
-}
-/* A signed number with two decimals, as diff.c's out_signed2. */
-function signed(v) {
-	if (Math.abs(v) >= 1e12) return v > 0 ? "+>1e12" : "-<1e12";
-	var s = fixed(v, 2);
-	return /^-?0\.00$/.test(s) ? "0.00" : (v > 0 ? "+" : "") + s;
+	/* a classic differential graph's delta (f.d): delta.js, which svg.c packs with it */
+	return t + (f.d !== undefined ? deltaOf(f) : "") + ")";
 }
 /* Whole numbers written as VLQ (see svg.c): those of a, from a[at[0]]
  * on, or all of them; at[0] is left after the last digit read. */
@@ -141,14 +101,11 @@ function hot(name) {
  * its gap follows.
  */
 function load() {
-	if (D.diff) {
-		nm = names(D.names);
-		return loadDiff();
-	}
+	nm = names(D.names);
+	if (D.diff) return loadDiff();
 	var i = 0, u = D.unit, name = vlq(D.name), fills = [], byName = [],
 		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
 		color = D.color && vlq(D.color), ncolor = D.ncolor && vlq(D.ncolor);
-	nm = names(D.names);
 	/* The colours: 24 bits each in four base-64 digits, highest first. */
 	for (var c = 0; c < D.colors.length; c += 4) {
 		for (var k = c, v = 1; k < c + 4; k++) v = v * 64 + B64.indexOf(D.colors[k]);
@@ -184,114 +141,6 @@ function load() {
 	rootFrame.name = "all";
 }
 
-/*
- * --diff (diff.c's data): the whole merged tree, drawn or not, breadth
- * first; node k's callees (all) are the next D.diff.k[k] nodes not yet
- * taken.  The rows are laid out from it (relayout) by the width side
- * (dside: "after", "before" or "max") and coloured by the palette (dcb:
- * blue-orange), both toggled in the toolbar (views.js).
- */
-var dnodes = null, dside, dcb, ENDS = [[[50, 170, 80], [220, 220, 220], [230, 60, 50]],
-	[[40, 120, 220], [220, 220, 220], [240, 140, 30]]];
-function loadDiff() {
-	var X = D.diff, x = vlq(X.nm), nk = vlq(X.k), next = 1;
-	["b", "a", "sb", "sa"].forEach((k) => { if (typeof X[k] === "string") X[k] = vlq(X[k]); });
-	/*
-	 * Every field set here, widths as doubles (0.5, not 0): a field added
-	 * later, or an integer field given a fraction, changes the shape of
-	 * 100,000 objects, which costs V8 more than the layout.
-	 */
-	dnodes = x.map((x, i) => ({
-		name: nm[x], x: x, b: X.b[i], a: X.a[i], sb: X.sb[i], sa: X.sa[i], all: [], kids: [], p: null,
-		row: 0, s: 0.5, n: 0.5, at: 0.5, cs: 0.5, shown: false, pos: 0.5, fill: "", attr: D.attrs[x],
-		title: "", hit: false, chars: -1, label: ""
-	}));
-	dnodes.forEach((f, i) => {
-		f.pos = diffPos(f) * (D.negate ? -1 : 1);
-		for (var j = 0; j < nk[i]; j++) {
-			var c = dnodes[next++];
-			c.p = f;
-			c.row = f.row + 1;
-			f.all.push(c);
-		}
-	});
-	rootFrame = dnodes[0];
-	rootFrame.name = "all";
-	rootFrame.s = 0;
-	dside = X.w;
-	dcb = !!X.cb;
-	relayout();
-	recolor();
-}
-/*
- * The rows by the width dside, as diff.c's diff_build: after's or
- * before's totals, or the larger of the two (before scaled to after's
- * total when normalized) and at least the callees' sum plus the larger
- * self; a frame of width 0, or narrower than --minwidth, is not drawn.
- */
-function relayout() {
-	var X = D.diff, k = X.norm && X.tb > 0 && X.ta > 0 ? X.ta / X.tb : 1, n = dnodes.length, i, j, f, c, w, at, all, min;
-	/* Plain loops, no arrays made: this runs on every toggle, over every node. */
-	for (i = 0; i < n; i++) dnodes[i].cs = 0;
-	/* Callees first: cs sums their widths into their caller. */
-	for (i = n; i--; ) {
-		f = dnodes[i];
-		w = dside === "before" ? f.b : f.a;
-		if (dside === "max") w = Math.max(w, f.b * k, f.cs + Math.max(f.sb * k, f.sa));
-		f.n = w;
-		if (f.p) f.p.cs += w;
-	}
-	if (dside === X.w) rootFrame.n = Math.max(rootFrame.n, D.total);
-	total = rootFrame.n;
-	min = X.pct ? total * X.minw / 100 : X.minw * total / (width - 2 * XPAD);
-	rows.length = frames.length = 0;
-	for (i = 0; i < n; i++) {
-		f = dnodes[i];
-		at = f.s;
-		f.kids.length = 0;
-		f.shown = f === rootFrame || (f.p.shown && f.n > 0 && f.n >= min);
-		/* --sort weight: the widest callees first, as flame.c's flame_sort_weight */
-		all = X.sw ? f.all.slice().sort((a, b) => b.n - a.n) : f.all;
-		for (j = 0; j < all.length; j++) {
-			c = all[j];
-			c.s = at;
-			at += c.n;
-		}
-		if (!f.shown) continue;
-		if (f.p) f.p.kids.push(f);
-		if (!rows[f.row]) rows.push({ y: D.rowy[0] + f.row * D.rowy[1], frames: [] });
-		rows[f.row].frames.push(f);
-		frames.push(f);
-	}
-	if (X.sw) rows.forEach((r) => r.frames.sort((a, b) => a.s - b.s));
-}
-/* The change of a frame's self on the colour scale, -1 to 1, as diff.c's scale_pos. */
-function diffPos(f) {
-	var X = D.diff, vb = f.sb, va = f.sa, t;
-	if (!f.a || !f.b) return f.a > 0 ? 1 : f.b > 0 ? -1 : 0;
-	if (X.norm) { vb = X.tb > 0 ? vb / X.tb : 0; va = X.ta > 0 ? va / X.ta : 0; }
-	if (!vb) return va > 0 ? 1 : 0;
-	t = (va - vb) / vb * 100 / X.clamp;
-	return t > 1 ? 1 : t < -1 ? -1 : t;
-}
-/* Its fill: pos, the change, kept on the frame (it does not change with the palette). */
-function diffFill(f) {
-	if (f.name === "--" || f.name === "-") return f.name === "-" ? "#c8c8c8" : "#a0a0a0";
-	if (f.pos === undefined) f.pos = diffPos(f) * (D.negate ? -1 : 1);
-	var t = f.pos, e = ENDS[+dcb], to = e[t < 0 ? 0 : 2], a = Math.abs(t), c = 1;
-	for (var i = 0; i < 3; i++) c = c * 256 + Math.floor(e[1][i] + (to[i] - e[1][i]) * a + 0.5);
-	return "#" + c.toString(16).slice(1);
-}
-/* Every frame's fill and the legend's stops by the palette dcb. */
-function recolor() {
-	dnodes.forEach((f) => { f.fill = diffFill(f); });
-	graphs.forEach((g) => { if (g !== main) g.frames.forEach((f) => { f.fill = diffFill(f); }); });
-	svg.querySelectorAll("linearGradient[id$='-dl'] stop").forEach((s, k) => {
-		var c = ENDS[+dcb][D.negate ? 2 - k : k];
-		setAttr(s, "stop-color", "rgb(" + c + ")");
-	});
-}
-
 /* The first frame of a row that ends after sample position v. */
 function first(list, v) {
 	var lo = 0, hi = list.length;
@@ -324,26 +173,20 @@ function tree() {
 function graph(rows, node) {
 	var a = makeCanvas(svg, node), g = {
 		rows: rows, root: rows[0].frames[0], x0: XPAD, w: width - 2 * XPAD, fo: a[0], canvas: a[1],
-		ctx: a[1].getContext("2d"), outline: document.createElementNS(NS, "rect"), hidden: false
+		ctx: a[1].getContext("2d"), outline: el("rect", null, "fill:none;stroke:#000;stroke-width:.5;pointer-events:none;rx:2px"),
+		hidden: false
 	};
 	g.zoomed = g.root;
 	g.eps = 1e-9 * g.root.n;
 	setAttr(g.outline, "height", fh);
 	setAttr(g.outline, "width", 0);
-	setAttr(g.outline, "style", "fill:none;stroke:#000;stroke-width:.5;pointer-events:none;rx:2px");
 	svg.insertBefore(g.outline, node);
 	listen(g.canvas, "mousemove", (e) => { active = true; setHover(g, at(g, e)); });
 	listen(g.canvas, "mouseleave", () => setHover(g, null));
+	/* A click zooms, Ctrl copies the name; on a link, link() (links.js). */
 	listen(g.canvas, "click", (e) => {
 		var f = at(g, e);
-		if (!f) return;
-		if (e.ctrlKey || e.metaKey) {
-			/* A frame made a link by --nameattr: a click follows it, Ctrl zooms. */
-			if (f.attr && f.attr.href) return zoom(g, f);
-			return copy(f.name);
-		}
-		if (f.attr && f.attr.href) return follow(f);
-		zoom(g, f);
+		if (f && !(link && link(g, f, e))) e.ctrlKey || e.metaKey ? copy(f.name) : zoom(g, f);
 	});
 	listen(g.canvas, "contextmenu", (e) => {
 		var f = at(g, e);
@@ -522,11 +365,13 @@ function setHover(g, f) {
 
 function zoom(g, f) {
 	g.zoomed = f;
-	if (g === main) resetBtn.classList.toggle("hide", f === rootFrame);
+	if (g === main) showReset();
 	setHover(g, null);
 	draw();
 	saveState();
 }
+/* The Reset button, shown while the main graph is zoomed. */
+function showReset() { resetBtn.classList.toggle("hide", main.zoomed === rootFrame); }
 function reset() { graphs.forEach((g) => { g.zoomed = g.root; }); zoom(main, rootFrame); }
 
 /* Count each sample once: a match inside a match adds nothing. */
@@ -572,7 +417,7 @@ function restore(p) {
 		frames.forEach((f) => {
 			if (f !== rootFrame && Math.abs(rows[f.row].y - y) < 0.051 && Math.abs(xOf(f) - x) < 0.051) main.zoomed = f;
 		});
-	resetBtn.classList.toggle("hide", main.zoomed === rootFrame);
+	showReset();
 	viewRestore(p);
 }
 
@@ -591,14 +436,12 @@ function scrollToZoomed() {
 	/* The window's height without the scrollbar a wide graph adds. */
 	var h = window.visualViewport ? visualViewport.height : innerHeight,
 		y = rows[zoomed.row].y, up = D.rowy[1] < 0,
-		bot = up && zoomed === rootFrame ? svg.viewBox.baseVal.y + svg.viewBox.baseVal.height : y + fh;
+		bot = up && zoomed === rootFrame ? vbox.y + vbox.height : y + fh;
 	if (m.f + (y + fh) * m.d <= h) return;
 	scrollBy(0, Math.ceil(up ? m.f + bot * m.d - h : m.f + y * m.d));
 	draw();
 }
 
-/* A frame made a link by --nameattr; its target is _top by default. */
-function follow(f) { window.open(f.attr.href, f.attr.target); }
 function start() {
 	load();
 	main = graph(rows, root);
@@ -608,7 +451,8 @@ function start() {
 	 * would still cost a style pass over every element.
 	 */
 	root.remove();
-	font = fontsize + "px " + getComputedStyle(details).fontFamily;
+	family = getComputedStyle(details).fontFamily;
+	font = fontsize + "px " + family;
 	/* For tests and embedding pages: the same actions as the mouse and keys. */
 	svg.flamegraph = {
 		zoom: (name) => {
@@ -616,11 +460,11 @@ function start() {
 			if (f) zoom(main, f);
 		},
 		unzoom: reset, search: search, resetSearch: resetSearch,
-		frames: (g) => (g || main).frames.map((f) => {
-			var p = !(g || main).hidden && place(g || main, f) || { x: 0, w: 0, state: "hide" };
+		frames: (g) => (g = g || main).frames.map((f) => {
+			var p = !g.hidden && place(g, f) || { x: 0, w: 0, state: "hide" };
 			return {
 				name: f.name, title: title(f), n: f.n, fill: f.fill, hit: f.hit, label: f.label,
-				x: p.x, y: (g || main).rows[f.row].y, w: p.w, h: fh, state: p.state
+				x: p.x, y: g.rows[f.row].y, w: p.w, h: fh, state: p.state
 			};
 		})
 	};

@@ -3,12 +3,16 @@
 # the <svg> it sits in), of me (its <script>) and J (the data's JSON, or
 # undefined: the body reads it from the page):
 #   awk -f jsmin.awk ui.js flame.js               the body
-#   awk -v var=NAME [-v body=1] -f jsmin.awk ...  a C header
+#   awk -v var=NAME [-v parts=1] -f jsmin.awk ... a C header
 # The header's string NAME is the script to embed as it is: the function,
 # run at once with document.currentScript; then the <svg> gets data-ready,
-# which tests wait for.  With body=1, NAME_body is the body alone, which
-# svg.c packs (pack.h) with the data for its loader, which runs it as
-# that function.
+# which tests wait for.  With parts=1 it is in pieces instead, from which
+# svg.c takes those its graph needs (a file that only some graphs use):
+# NAME_part[NAME_FILE] is the body's part from FILE.js, its names renamed
+# as in the whole (a part left out leaves names unused, never taken);
+# NAME_head, the parts taken, then NAME_tail are the script to embed; the
+# parts alone are the body, which svg.c packs (pack.h) with the data for
+# its loader, which runs it as that function.
 #
 # Comments go; spaces go except between two word characters.  A line
 # ending in one of ; { } , ( is joined to the next: no automatic semicolon
@@ -280,26 +284,56 @@ function cstring(s,    out, i, c) {
 	}
 	return "\"" out "\\n\""
 }
+# Whether a part ends between token i and the next.
+function crosses(i,    j) {
+	for (j = i + 1; j < nx(i); j++)
+		if (j in partat)
+			return 1
+	return 0
+}
 # The lines out[1..nout], as they are or as the header (see the top).
-function write(    i) {
+function write(    i, head, tail, f) {
 	if (var == "") {
 		for (i = 1; i <= nout; i++)
 			print out[i]
 		return
 	}
+	head = cstring("(function(me,J){")
+	tail = cstring("})(document.currentScript);" \
+	    "document.currentScript.parentNode.setAttribute(\"data-ready\",\"\")")
+	if (parts) {
+		printf "enum {"
+		for (f = 1; f <= nfiles; f++)
+			printf " %s_%s,", var, file[f]
+		print " " var "_nparts };"
+		print "static const char " var "_head[] = " head ";"
+		print "static const char " var "_tail[] = " tail ";"
+		print "static const char *const " var "_part[] = {"
+		for (i = 1; i <= nout; i++) {
+			print "\t" cstring(out[i])
+			if (i in partend || i == nout)
+				print "\t,"
+		}
+		print "};"
+		return
+	}
 	print "static const char " var "[] ="
-	print cstring("(function(me,J){")
+	print head
 	for (i = 1; i <= nout; i++)
 		print cstring(out[i])
-	print cstring("})(document.currentScript);" \
-	    "document.currentScript.parentNode.setAttribute(\"data-ready\",\"\")")
+	print tail
 	print ";"
-	if (body) {
-		print "static const char " var "_body[] ="
-		for (i = 1; i <= nout; i++)
-			print cstring(out[i])
-		print ";"
-	}
+}
+# Each file starts a line, and with parts=1 a part (partat: the line end
+# before it, across which no var statement is joined).
+FNR == 1 {
+	file[++nfiles] = FILENAME
+	sub(/.*\//, "", file[nfiles])
+	sub(/\.js$/, "", file[nfiles])
+	if (nt > 0 && tok[nt] != "\n")
+		emit("\n", 0)
+	if (nt > 0)
+		partat[nt] = 1
 }
 {
 	n0 = nt
@@ -323,7 +357,7 @@ END {
 		if (tok[i] == "(" && wrd[i + 1] && tok[i + 2] == ")" && tok[i + 3] == "=" && tok[i + 4] == ">")
 			tok[i] = tok[i + 2] = ""
 		# var a = 1; var b = 2 is var a = 1, b = 2
-		if ((i in varend) && tok[nx(i)] == "var" && wrd[nx(i)]) {
+		if ((i in varend) && tok[nx(i)] == "var" && wrd[nx(i)] && !crosses(i)) {
 			line = line ","
 			i = nx(i)
 			continue
@@ -333,6 +367,8 @@ END {
 		if (tok[i] == "\n") {
 			out[++nout] = line
 			line = ""
+			if (i in partat)
+				partend[nout] = 1
 			continue
 		}
 		if (isword(substr(line, length(line), 1)) && isword(substr(tok[i], 1, 1)))

@@ -11,7 +11,7 @@
  * frame of the same name below them: so a recursive function counts once
  * per stack, and the function's width is its total in the table.  Like
  * the main graph's, callees are in name order.  In a --diff graph the
- * merged frames sum both sides too and are coloured by diff as the
+ * merged frames sum both sides too (diffview.js) and are coloured by diff as the
  * graph's (diffFill): callees by the change of their self; callers, and
  * the function above, by the change of the function's total through them.
  *
@@ -25,19 +25,15 @@ var sw = null;
 
 /* A merged frame: count, callees by name, and what a graph's frame has. */
 function node(x, p) {
-	return { name: nm[x], x: x, n: 0, s: 0, row: 0, p: p, fill: fillOf[x], by: null, hit: false, title: "", chars: -1, label: "",
-		b: 0, a: 0, sb: 0, sa: 0 };
+	return { name: nm[x], x: x, n: 0, s: 0, row: 0, p: p, fill: fillOf[x], by: null, hit: false, title: "", chars: -1, label: "" };
 }
 function child(a, x) {
 	var c = a.by && a.by.get(x);
 	if (!c) (a.by || (a.by = new Map())).set(x, (c = node(x, a)));
 	return c;
 }
-/* Add frame f's subtree into merged frame a. */
-function add(a, f, self) {
-	a.n += f.n;
-	if (dnodes) { a.b += f.b; a.a += f.a; a.sb += self ? f.sb : f.b; a.sa += self ? f.sa : f.a; }
-}
+/* Add frame f's subtree into merged frame a (a --diff graph's: both sides too, diffview.js). */
+var add = (a, f) => { a.n += f.n; };
 function addUnder(a, f) {
 	add(a, f, 1);
 	for (var i = 0; i < f.kids.length; i++) addUnder(child(a, f.kids[i].x), f.kids[i]);
@@ -80,7 +76,7 @@ function sandwich(top) {
 		[up, down].forEach((r, i) => {
 			var rs = rowsOf(r, 0, i ? step : -step), g = graph(rs[0], details);
 			g.frames = rs[1];
-			if (dnodes) g.frames.forEach((f) => { f.fill = diffFill(f); });
+			if (D.diff) g.frames.forEach((f) => { f.fill = diffFill(f); });
 			if (curRe) g.frames.forEach((f) => { f.hit = curRe.test(f.name); });
 			g.up = !i;
 			sw[i ? "down" : "up"] = g;

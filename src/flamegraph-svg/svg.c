@@ -300,6 +300,7 @@ struct jdata {
 	long double total;
 	const long double *fix;	/* by name: self, total to add; or NULL */
 	const uint32_t *dnames;	/* --diff: each node's name id in names */
+	int frac;		/* a count, drawn or not, has a fraction */
 };
 
 static void
@@ -722,6 +723,56 @@ static const char loader[] =
 #endif
 
 /*
+ * Whether graph f's script needs part p of the script (jsmin.awk): the
+ * files that only some graphs use are left out of the others (a plain
+ * graph's script is a fifth smaller without them), and only those.
+ */
+static int
+script_needs(const struct flame *f, const struct svg_opts *o,
+    const struct jdata *d, int p)
+{
+	switch (p) {
+	case flame_js_diffview:
+		return f->diff != NULL;
+	case flame_js_units:
+		return strcmp(o->countname, "samples") != 0;
+	case flame_js_delta:
+		return f->differential;
+	case flame_js_frac:
+		return d->frac;
+	case flame_js_links:
+		return o->nameattr != NULL;
+	default:
+		return 1;
+	}
+}
+
+/* Whether a frame's count (before layout leaves some out) has a fraction. */
+static int
+fractional(const struct flame *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nframes; i++)
+		if (f->frames[i].stime != floorl(f->frames[i].stime) ||
+		    f->frames[i].etime != floorl(f->frames[i].etime))
+			return 1;
+	return 0;
+}
+
+/* The script's body: the parts graph f needs, in order. */
+static void
+write_body(const struct flame *f, const struct svg_opts *o,
+    const struct jdata *d)
+{
+	int p;
+
+	for (p = 0; p < flame_js_nparts; p++)
+		if (script_needs(f, o, d, p))
+			out_str(flame_js_part[p]);
+}
+
+/*
  * The model (write_data) and the script: as they are (JSON, and the
  * script run at once), or with zlib (unless --plain) packed, and the
  * loader above.
@@ -734,13 +785,14 @@ write_script(const struct flame *f, const struct svg_opts *o,
 	if (!o->plain) {
 		const char *part[2];
 		size_t len[2], zn;
-		char *s, *z;
+		char *s, *b, *z;
 
 		out_hold();
 		write_data(f, o, d, label_y);
 		part[0] = s = out_release(&len[0]);
-		part[1] = flame_js_body;
-		len[1] = sizeof flame_js_body - 1;
+		out_hold();
+		write_body(f, o, d);
+		part[1] = b = out_release(&len[1]);
 		if (!(z = pack(part, len, 2, &zn)))
 			die(EXIT_INPUT, "cannot compress the script and its data");
 		out_str("<script type=\"x-deflate\">");
@@ -749,6 +801,7 @@ write_script(const struct flame *f, const struct svg_opts *o,
 		out_str(loader);
 		out_str("</script>\n");
 		free(z);
+		free(b);
 		free(s);
 		return;
 	}
@@ -756,7 +809,9 @@ write_script(const struct flame *f, const struct svg_opts *o,
 	out_fmt("<script type=\"application/json\" id=\"%s-data\">", id);
 	write_data(f, o, d, label_y);
 	out_str("</script>\n<script><![CDATA[\n");
-	out_str(flame_js);
+	out_str(flame_js_head);
+	write_body(f, o, d);
+	out_str(flame_js_tail);
 	out_str("]]></script>\n");
 }
 
@@ -1171,6 +1226,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	/* --diff: table.js makes its table from diff.c's data, not these */
 	long double *all = f->diff ? NULL : name_table(f->frames, f->nframes,
 	    intern_count(&f->names)), *fix;
+	int frac = fractional(f);
 	size_t elided = layout(f, o, &g);
 	char id[SVG_ID_SIZE], b[32];
 	uint32_t rows, *dnames;
@@ -1194,7 +1250,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	{
 		struct jdata d = { m.fd, &m.names, &m.colors, m.attrs,
 		    o->inverted ? g.ypad1 : g.height - g.ypad2 - g.fh + FRAMEPAD,
-		    o->inverted ? g.fh : -g.fh, rows, g.timemax, fix, dnames };
+		    o->inverted ? g.fh : -g.fh, rows, g.timemax, fix, dnames,
+		    frac };
 
 		write_script(f, o, &d, id, g.label_y);
 	}

@@ -27,17 +27,13 @@
  *   COLS                   the columns' sort keys, the first the default
  * and it calls select(x) (views.js) when a row is chosen.
  *
- * A --diff graph's table (diffStats) has Self and Total before and after
- * (sb, tb, sa, ta) and their differences (ds, dt: points of share when
- * normalized, else counts), from the whole merged tree (flame.js's
- * dnodes), whatever the width drawn: the numbers of stackcollapse --diff
- * --to=table, first in its order (the largest growth of self share).
+ * A graph with fractional counts rounds the sums (fractions: frac.js).
+ * A --diff graph's table has columns of its own (diffview.js sets COLS,
+ * HEADS, sortKey, and the hooks rowText and cellOf).
  */
-var COLS = D.diff ? ["ds", "sb", "sa", "dt", "tb", "ta", "name"] : ["self", "total", "name"],
-	HEADS = { self: "Self", total: "Total", name: "Name", sb: "Self before", sa: "Self after", ds: "Self Δ",
-		tb: "Total before", ta: "Total after", dt: "Total Δ" },
+var COLS = ["self", "total", "name"], HEADS = { self: "Self", total: "Total", name: "Name" },
 	RH = 18, tab = null, shown = [], shownBy = "", sortKey = COLS[0], sortDesc = true,
-	tfo = null, tableEl, tbody, thead, cur = 0;
+	tfo = null, tableEl, tbody, thead, cur = 0, fractions = null;
 
 function stats() {
 	if (tab) return tab;
@@ -67,59 +63,8 @@ function stats() {
 			tab[r].total += fix[i + 2];
 		}
 	}
-	/*
-	 * Fractions summed in binary come back to the decimals they were
-	 * read with, the most any count has: 0.1 + 0.2 is 0.3.
-	 */
-	var dec = 0, digits = (v) => {
-		var m = /(?:\.(\d+))?(?:e-(\d+))?$/.exec(String(v));
-		return (m[1] ? m[1].length : 0) + (m[2] ? +m[2] : 0);
-	};
-	frames.concat(typeof D.tfix === "object" ? D.tfix.map((v) => ({ n: v })) : []).forEach((f) => {
-		if (!Number.isInteger(f.n)) dec = Math.max(dec, digits(f.n));
-	});
-	if (dec) tab.forEach((r) => { r.self = +r.self.toFixed(dec); r.total = +r.total.toFixed(dec); });
+	if (fractions) fractions();
 	return tab;
-}
-
-/* The diff table: a name's totals once per stack (open), as stats(). */
-function diffStats() {
-	var X = D.diff, open = new Int32Array(nm.length), st = [rootFrame, 0], f, r, dec = 0;
-	tab = nm.map((name, x) => ({ name: name, x: x, sb: 0, sa: 0, tb: 0, ta: 0, places: 0 }));
-	while (st.length) {
-		var exit = st.pop();
-		f = st.pop();
-		if (exit) { open[f.x]--; continue; }
-		if (f !== rootFrame) {
-			r = tab[f.x];
-			r.places++;
-			r.sb += f.sb;
-			r.sa += f.sa;
-			if (!open[f.x]++) { r.tb += f.b; r.ta += f.a; }
-			st.push(f, 1);
-		}
-		for (var i = f.all.length; i--; ) st.push(f.all[i], 0);
-	}
-	/* Fractions back to the decimals they were read with (see stats). */
-	dnodes.forEach((f) => [f.b, f.a].forEach((v) => {
-		if (!Number.isInteger(v)) dec = Math.max(dec, /(?:\.(\d+))?$/.exec(v.toPrecision(15).replace(/0+$/, ""))[1].length);
-	}));
-	tab.forEach((r) => {
-		if (dec) ["sb", "sa", "tb", "ta"].forEach((k) => { r[k] = +r[k].toFixed(dec); });
-		/* stackcollapse's order: the growth of self share; shown in points */
-		r.key = (X.ta > 0 ? r.sa / X.ta : 0) - (X.tb > 0 ? r.sb / X.tb : 0);
-		r.ds = X.norm ? 100 * r.key : r.sa - r.sb;
-		r.dt = X.norm ? 100 * ((X.ta > 0 ? r.ta / X.ta : 0) - (X.tb > 0 ? r.tb / X.tb : 0)) : r.ta - r.tb;
-		r.b = r.tb;
-		r.a = r.ta;
-		r.fill = diffFill(r);
-	});
-	return tab;
-}
-/* A difference as the table shows it: points (or a count), and percent (or "new"). */
-function change(d, vb, va, part) {
-	var c = [D.diff.norm ? signed(d) + " pts" : (d > 0 ? "+" : "") + cell(d), vb > 0 ? signed(100 * (va - vb) / vb) + "%" : va > 0 ? "new" : ""];
-	return part ? c[0] : c.join(" ").trim();
 }
 
 /* A share of the whole, as the titles write it. */
@@ -127,6 +72,14 @@ function share(v) { return pct(v, total); }
 /* A count as shown (times --factor): in its unit, or for a cell, exact in samples. */
 function inUnit(v) { return amount(v * D.factor); }
 function cell(v) { return D.countname === "samples" ? exact(v * D.factor) : inUnit(v); }
+/* A cell's bar: p percent of it. */
+function gradient(p) { return "linear-gradient(90deg,rgba(255,140,0,.4) " + p + "%,transparent " + p + "%)"; }
+/* Row r's counts (for tests), its total in the header, its details line, and its cell of column k: text, title, background. */
+var tableRow = (r) => [r.self, r.total];
+var totalText = (r) => inUnit(r.total) + " (" + share(r.total) + ")",
+	rowText = (r) => "self " + inUnit(r.self) + " (" + share(r.self) + "), total " + totalText(r),
+	cellOf = (r, k) => [cell(r[k]) + "  " + share(r[k]), exact(r[k] * D.factor) + " " + D.countname,
+		gradient(total > 0 ? 100 * r[k] / total : 0)];
 
 function tableView(x, y, w, h) {
 	if (!tfo) build();
@@ -140,16 +93,9 @@ function tableView(x, y, w, h) {
 
 /* The box: a header of sort buttons, and the scrolling rows. */
 function build() {
-	var el = (tag, parent, style, text) => {
-		var e = document.createElementNS(XHTML, tag);
-		if (style) setAttr(e, "style", style);
-		if (text) e.textContent = text;
-		if (parent) parent.appendChild(e);
-		return e;
-	};
-	tfo = document.createElementNS(NS, "foreignObject");
+	tfo = el("foreignObject");
 	var box = el("div", tfo, "display:flex;flex-direction:column;height:100%;font:12px " +
-		getComputedStyle(details).fontFamily + ";background:#fff;border:1px solid #ccc;box-sizing:border-box");
+		family + ";background:#fff;border:1px solid #ccc;box-sizing:border-box");
 	thead = el("div", box, "display:flex;flex:none;border-bottom:1px solid #ccc");
 	COLS.forEach((k) => {
 		var b = el("button", thead, "flex:" + (k === "name" ? 2 : 1) + ";min-width:0;overflow:hidden;text-align:left;border:0;background:#eee;font:inherit;cursor:pointer");
@@ -168,10 +114,8 @@ function build() {
 	svg.insertBefore(tfo, details);
 	listen(tableEl, "scroll", drawTable);
 	listen(tbody, "mousemove", (e) => {
-		var row = e.target.closest("[data-i]"), r = row && shown[+row.dataset.i], X = D.diff;
-		details.textContent = !r ? " " : nametype + " " + r.name + ": " + (X ? "self " + inUnit(r.sb) + " → " + inUnit(r.sa) + " (" +
-			change(r.ds, r.sb, r.sa) + "), total " + inUnit(r.tb) + " → " + inUnit(r.ta) + " (" + change(r.dt, r.tb, r.ta) + ")" :
-			"self " + inUnit(r.self) + " (" + share(r.self) + "), total " + inUnit(r.total) + " (" + share(r.total) + ")") + ", in " + places(r.places);
+		var row = e.target.closest("[data-i]"), r = row && shown[+row.dataset.i];
+		details.textContent = !r ? " " : nametype + " " + r.name + ": " + rowText(r) + ", in " + places(r.places);
 	});
 	listen(tbody, "click", (e) => {
 		var row = e.target.closest("[data-i]");
@@ -212,27 +156,15 @@ function drawTable() {
 	var first = Math.floor(tableEl.scrollTop / RH), n = Math.ceil(tableEl.clientHeight / RH) + 1;
 	tbody.textContent = "";
 	for (var i = first; i < shown.length && i < first + n; i++) {
-		var r = shown[i], row = document.createElementNS(XHTML, "div");
-		setAttr(row, "style", "position:absolute;left:0;right:0;display:flex;white-space:pre;cursor:pointer;top:" + i * RH +
+		var r = shown[i], row = el("div", tbody, "position:absolute;left:0;right:0;display:flex;white-space:pre;cursor:pointer;top:" + i * RH +
 			"px;height:" + RH + "px;line-height:" + RH + "px" + (i === cur ? ";outline:1px dotted #000;outline-offset:-1px" : "") +
 			(r.x === sel ? ";background:rgba(0,160,255,.3)" : ""));
 		row.dataset.i = i;
 		COLS.forEach((k) => {
 			if (k === "name") return;
-			var c = document.createElementNS(XHTML, "span"), v = r[k], all = D.diff ? D.diff[k[1] === "a" ? "ta" : "tb"] : total,
-				p = all > 0 ? 100 * v / all : 0;
-			setAttr(c, "style", "flex:1;min-width:0;overflow:hidden;padding:0 4px;background:" + (k[0] === "d" ? k === "ds" ? r.fill : "#eee" :
-				"linear-gradient(90deg,rgba(255,140,0,.4) " + p + "%,transparent " + p + "%)"));
-			/* a diff table has seven columns: the share and percent in the cell's title */
-			var t = k[0] === "d" ? change(v, r["s" === k[1] ? "sb" : "tb"], r["s" === k[1] ? "sa" : "ta"]) : exact(v * D.factor) + " " + D.countname;
-			c.textContent = !D.diff ? cell(v) + "  " + pct(v, all) : k[0] === "d" ? change(v, 0, 0, 1) : cell(v);
-			setAttr(c, "title", D.diff && k[0] !== "d" ? t + ", " + pct(v, all) : t);
-			row.appendChild(c);
+			var a = cellOf(r, k);
+			setAttr(el("span", row, "flex:1;min-width:0;overflow:hidden;padding:0 4px;background:" + a[2], a[0]), "title", a[1]);
 		});
-		var c = document.createElementNS(XHTML, "span");
-		setAttr(c, "style", "flex:2;overflow:hidden;text-overflow:ellipsis;padding:0 4px");
-		c.textContent = r.name;
-		row.appendChild(c);
-		tbody.appendChild(row);
+		el("span", row, "flex:2;overflow:hidden;text-overflow:ellipsis;padding:0 4px", r.name);
 	}
 }

@@ -378,24 +378,18 @@ function start() {
 	ofo = a[0]; ocanvas = a[1]; octx = ocanvas.getContext("2d");
 	a = makeCanvas(tlv);
 	dfo = a[0]; dcanvas = a[1]; ctx = dcanvas.getContext("2d");
-	off = document.createElementNS(XHTML, "canvas");
+	off = el("canvas");
 	offctx = off.getContext("2d");
-	outline = document.createElementNS(NS, "rect");
+	outline = el("rect", tlv, "fill:none;stroke:#000;stroke-width:1.5;pointer-events:none");
 	setAttr(outline, "height", fh - 1);
 	setAttr(outline, "width", 0);
-	setAttr(outline, "style", "fill:none;stroke:#000;stroke-width:1.5;pointer-events:none");
-	tlv.appendChild(outline);
-	tip = document.createElementNS(NS, "g");
+	tip = el("g", null, "pointer-events:none");
 	setAttr(tip, "class", "hide");
-	setAttr(tip, "style", "pointer-events:none");
-	var bg = document.createElementNS(NS, "rect");
-	setAttr(bg, "style", "fill:#fffff0;stroke:#888;stroke-width:.5");
-	tip.appendChild(bg);
+	var bg = el("rect", tip, "fill:#fffff0;stroke:#888;stroke-width:.5");
 	for (var n = 0; n < 5; n++) {
-		var t = document.createElementNS(NS, "text");
+		var t = el("text", tip);
 		setAttr(t, "x", 6);
 		setAttr(t, "y", 4 + (n + 1) * (fontsize + 3) - 2);
-		tip.appendChild(t);
 	}
 	svg.appendChild(tip);
 	begin();

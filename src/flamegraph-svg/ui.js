@@ -32,7 +32,7 @@ var data = q("script[type]");
 if (!data) return;
 var D = JSON.parse(J || data.textContent);
 data.remove();
-var width = svg.viewBox.baseVal.width, fontsize = +svg.getAttribute("data-fontsize"),
+var vbox = svg.viewBox.baseVal, width = vbox.width, fontsize = +svg.getAttribute("data-fontsize"),
 	cw = fontsize * +svg.getAttribute("data-fontwidth");
 var resetBtn = q(".u"), searchBtn = q(".s"), icBtn = q(".ic"), matched = q(".m");
 var term = null, ignorecase = false, queued = false, active = false;
@@ -40,15 +40,21 @@ var term = null, ignorecase = false, queued = false, active = false;
 /* The DOM calls both scripts make most, in short. */
 function setAttr(e, name, v) { e.setAttribute(name, v); }
 function listen(target, type, f, opts) { target.addEventListener(type, f, opts); }
+/* A new element (SVG's if tag is one of SVG's few we make, else HTML's)
+ * put in parent, with style and text if given. */
+function el(tag, parent, style, text) {
+	var e = document.createElementNS(/^(foreignObject|rect|g|text)$/.test(tag) ? NS : XHTML, tag);
+	if (style) setAttr(e, "style", style);
+	if (text) e.textContent = text;
+	if (parent) parent.appendChild(e);
+	return e;
+}
 
 /* A canvas in a foreignObject as wide as the SVG, put in parent before node. */
 function makeCanvas(parent, node) {
-	var fo = document.createElementNS(NS, "foreignObject"),
-		c = document.createElementNS(XHTML, "canvas");
+	var fo = el("foreignObject"), c = el("canvas", fo, "display:block;width:100%;height:100%");
 	setAttr(fo, "x", 0);
 	setAttr(fo, "width", width);
-	setAttr(c, "style", "display:block;width:100%;height:100%");
-	fo.appendChild(c);
 	parent.insertBefore(fo, node || null);
 	return [fo, c];
 }

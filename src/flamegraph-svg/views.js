@@ -14,8 +14,7 @@
  * The URL (ui.js's saveState) keeps, besides zoom and search: v= the
  * view, fn= the selected function, o= the table's order (a column, "-"
  * first when the other way than its first click), l=tail; and a --diff
- * graph's toggles, dw= its width side and dp= its palette (rg or cb),
- * when not the file's.
+ * graph's toggles (diffview.js).
  *
  * Contract: views() builds it all, before ui.js's begin(); viewState(p)
  * and viewRestore(p) are flame.js's view() and restore() for it;
@@ -25,24 +24,18 @@ var TB, TMIN = 500, VIEWS = { flame: "Flame graph", table: "Table", both: "Both"
 	cview = "flame", H0, detY, bar, btn = {}, head, menuFo = null, vtop, barsNow;
 
 function views() {
-	var fo = document.createElementNS(NS, "foreignObject");
-	H0 = svg.viewBox.baseVal.height;
+	var fo = el("foreignObject");
+	H0 = vbox.height;
 	detY = [details, matched].map((e) => +e.getAttribute("y"));
 	vtop = fontsize * (q(".st") ? 5 : 3);
 	setAttr(fo, "width", width);
-	bar = document.createElementNS(XHTML, "div");
+	bar = el("div", fo, "display:flex;flex-wrap:wrap;align-items:center;gap:3px 4px;padding:3px " + XPAD +
+		"px;white-space:nowrap;font:12px " + family);
 	setAttr(bar, "class", "tbar");
-	setAttr(bar, "style", "display:flex;flex-wrap:wrap;align-items:center;gap:3px 4px;padding:3px " + XPAD +
-		"px;white-space:nowrap;font:12px " + getComputedStyle(details).fontFamily);
-	fo.appendChild(bar);
 	svg.insertBefore(fo, svg.firstChild);
 	var button = (key, text, f) => {
-		var b = document.createElementNS(XHTML, "button");
-		b.textContent = text;
-		setAttr(b, "style", "font:inherit;padding:1px 6px");
+		var b = btn[key] = el("button", bar, "font:inherit;padding:1px 6px", text);
 		listen(b, "click", (e) => { e.stopPropagation(); active = true; f(); });
-		bar.appendChild(b);
-		btn[key] = b;
 	};
 	Object.keys(VIEWS).forEach((v) => button(v, VIEWS[v], () => setView(v)));
 	button("search", "Search", () => (term === null ? promptSearch() : resetSearch()));
@@ -53,13 +46,8 @@ function views() {
 		saveState();
 		draw();
 	});
-	if (D.diff) {
-		button("dw", "", () => setSide(SIDES[(SIDES.indexOf(dside) + 1) % 3]));
-		button("dp", "", () => setPalette(!dcb));
-	}
-	head = document.createElementNS(XHTML, "span");
-	setAttr(head, "style", "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
-	bar.appendChild(head);
+	if (D.diff) diffButtons(button);
+	head = el("span", bar, "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
 	/* As tall as its buttons need: a narrow graph's wrap. */
 	setAttr(fo, "height", 500);
 	TB = Math.ceil(bar.offsetHeight);
@@ -75,11 +63,11 @@ function views() {
 		}
 	});
 	listen(document, "mousedown", (e) => { if (menuFo && !menuFo.contains(e.target)) closeMenu(); });
-	svg.flamegraph.view = setView;
-	svg.flamegraph.select = (name) => select(nm.indexOf(name));
-	svg.flamegraph.table = () => shown.map((r) => [r.name].concat((D.diff ? [r.sb, r.tb, r.sa, r.ta] : [r.self, r.total])
-		.map((v) => +v.toPrecision(15)), r.places));
-	svg.flamegraph.sandwich = () => sw && [sw.up, sw.down];
+	Object.assign(svg.flamegraph, {
+		view: setView, select: (name) => select(nm.indexOf(name)),
+		table: () => shown.map((r) => [r.name].concat(tableRow(r).map((v) => +v.toPrecision(15)), r.places)),
+		sandwich: () => sw && [sw.up, sw.down]
+	});
 	bars();
 }
 /* The SVG h units tall under its toolbar, the details line at its bottom. */
@@ -90,17 +78,14 @@ function grow(h) {
 }
 /* The buttons' state: pressed for the view shown and the toggles on. */
 function bars() {
-	var now = cview + tail + ignorecase + term + sel + dside + dcb;
+	var now = cview + tail + ignorecase + term + sel + (D.diff && diffBars());
 	if (now === barsNow) return;
 	barsNow = now;
-	Object.keys(VIEWS).forEach((v) => setAttr(btn[v], "aria-pressed", v === cview));
-	[["fit", tail], ["ic", ignorecase], ["search", term !== null]].forEach((a) => setAttr(btn[a[0]], "aria-pressed", a[1]));
+	Object.keys(VIEWS).map((v) => [v, v === cview]).concat([["fit", tail], ["ic", ignorecase], ["search", term !== null]]).forEach((a) => {
+		setAttr(btn[a[0]], "aria-pressed", a[1]);
+		btn[a[0]].style.fontWeight = a[1] ? "bold" : "";
+	});
 	btn.fit.textContent = "Labels: " + (tail ? "tail" : "head") + " first";
-	if (D.diff) {
-		btn.dw.textContent = "Width: " + dside;
-		btn.dp.textContent = "Palette: " + (dcb ? "blue-orange" : "red-green");
-	}
-	Object.keys(btn).forEach((k) => { btn[k].style.fontWeight = btn[k].getAttribute("aria-pressed") === "true" ? "bold" : ""; });
 	btn.sandwich.disabled = sel < 0;
 }
 
@@ -127,17 +112,15 @@ function setView(v) {
 function select(x) {
 	sel = x >= 0 && x < nm.length ? x : -1;
 	var r = sel >= 0 && stats()[sel];
-	head.textContent = !r ? "" : "Selected: " + r.name + " — total " + (D.diff ? "before " + inUnit(r.tb) + " (" + pct(r.tb, D.diff.tb) +
-		"), after " + inUnit(r.ta) + " (" + pct(r.ta, D.diff.ta) + ")" : inUnit(r.total) + " (" + share(r.total) + ")") + " in " + places(r.places);
+	head.textContent = !r ? "" : "Selected: " + r.name + " — total " + totalText(r) + " in " + places(r.places);
 	if (cview === "sandwich") setView(sel < 0 ? "flame" : "sandwich");
 	draw();
 	saveState();
 }
 
 function viewState(p) {
-	["v", "fn", "o", "l", "dw", "dp"].forEach((k) => p.delete(k));
-	if (D.diff && dside !== D.diff.w) p.set("dw", dside);
-	if (D.diff && dcb !== !!D.diff.cb) p.set("dp", dcb ? "cb" : "rg");
+	["v", "fn", "o", "l"].forEach((k) => p.delete(k));
+	if (D.diff) diffState(p);
 	if (cview !== "flame") p.set("v", cview);
 	if (sel >= 0) p.set("fn", nm[sel]);
 	if (sortKey !== COLS[0] || !sortDesc) p.set("o", (sortDesc === (sortKey === "name") ? "-" : "") + sortKey);
@@ -152,72 +135,30 @@ function viewRestore(p) {
 }
 
 /*
- * A --diff graph's toggles: the width side lays the rows out again
- * (flame.js's relayout), keeping the zoom if its frame is still drawn;
- * the palette recolours.  Neither regenerates anything but the picture.
- */
-var SIDES = ["after", "before", "max"];
-function setSide(v, quiet) {
-	var X = D.diff;
-	/* A side with nothing has no width: the next one. */
-	while ((v === "after" && !X.ta) || (v === "before" && !X.tb)) v = SIDES[SIDES.indexOf(v) + 1];
-	dside = v;
-	relayout();
-	main.eps = 1e-9 * total;
-	if (!main.zoomed.shown) main.zoomed = rootFrame;
-	resetBtn.classList.toggle("hide", main.zoomed === rootFrame);
-	var st = q(".st");
-	if (st) st.textContent = st.textContent.replace(/width: \w+$/, "width: " + v);
-	if (sw) sw.x = -1;
-	if (quiet) return;
-	/* One redraw: the search's, the sandwich's (made anew), or draw's. */
-	setHover(main, null);
-	if (term !== null) search(term);
-	if (cview === "sandwich") setView(cview);
-	else if (term === null) { draw(); saveState(); }
-}
-function setPalette(cb, quiet) {
-	dcb = cb;
-	recolor();
-	if (tab) tab.forEach((r) => { r.fill = diffFill(r); });
-	if (!quiet) { draw(); saveState(); }
-}
-function diffRestore(p) {
-	var w = p.get("dw"), c = p.get("dp");
-	if (SIDES.indexOf(w) >= 0 && w !== dside) setSide(w, true);
-	if (c === "cb" || c === "rg") setPalette(c === "cb", true);
-}
-
-/*
  * The menu of a frame of graph g, at the mouse: HTML buttons, the first
  * focused, arrows move, Enter acts, Escape or a click elsewhere closes.
  */
 function menu(g, f, e) {
 	closeMenu();
-	var m = svg.getScreenCTM(), x = (e.clientX - m.e) / m.a, y = (e.clientY - m.f) / m.d,
-		box = document.createElementNS(XHTML, "div"), items = [
+	var p = userPoint(e), items = [
 			["Copy name", () => copy(f.name)],
 			["Copy stack", () => copy(stackOf(g, f))],
 			["Focus on this function", () => { select(f.x); setView("sandwich"); }],
 			["Zoom", () => zoom(g, f)],
 			["Search for this name", () => search("^" + f.name.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&") + "$")]
 		];
-	menuFo = document.createElementNS(NS, "foreignObject");
-	setAttr(menuFo, "x", Math.min(x, width - 190));
+	menuFo = el("foreignObject");
+	var box = el("div", menuFo, "display:flex;flex-direction:column;background:#fff;border:1px solid #888;padding:2px;font:12px " + family);
+	setAttr(menuFo, "x", Math.min(p[0], width - 190));
 	/* Inside the SVG, which clips what is outside its viewBox. */
-	setAttr(menuFo, "y", Math.max(-TB, Math.min(y, svg.viewBox.baseVal.y + svg.viewBox.baseVal.height - 22 * items.length - 6)));
+	setAttr(menuFo, "y", Math.max(-TB, Math.min(p[1], vbox.y + vbox.height - 22 * items.length - 6)));
 	setAttr(menuFo, "width", 180);
 	setAttr(menuFo, "height", 22 * items.length + 6);
-	setAttr(box, "style", "display:flex;flex-direction:column;background:#fff;border:1px solid #888;padding:2px;font:12px " +
-		getComputedStyle(details).fontFamily);
 	setAttr(box, "role", "menu");
 	items.forEach((a) => {
-		var b = document.createElementNS(XHTML, "button");
-		b.textContent = a[0];
-		setAttr(b, "style", "font:inherit;text-align:left;height:22px;border:0;background:none;cursor:pointer");
+		var b = el("button", box, "font:inherit;text-align:left;height:22px;border:0;background:none;cursor:pointer", a[0]);
 		setAttr(b, "role", "menuitem");
 		listen(b, "click", (ev) => { ev.stopPropagation(); closeMenu(); a[1](); });
-		box.appendChild(b);
 	});
 	listen(box, "keydown", (ev) => {
 		var k = { ArrowDown: 1, ArrowUp: -1 }[ev.key], bs = Array.from(box.children);
@@ -225,7 +166,6 @@ function menu(g, f, e) {
 		ev.preventDefault();
 		bs[(bs.indexOf(document.activeElement) + k + bs.length) % bs.length].focus();
 	});
-	menuFo.appendChild(box);
 	svg.appendChild(menuFo);
 	box.firstChild.focus();
 }

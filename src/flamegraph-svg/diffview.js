@@ -1,0 +1,273 @@
+/*
+ * diffview: what only a --diff graph's script has (svg.c packs this file
+ * into --diff graphs only, after sandwich.js): the merged tree laid out
+ * by the width toggle and coloured by the palette toggle, the frames'
+ * titles, the diff table's columns and the toolbar's two toggles.
+ *
+ * Contract, for the others, which call it only when D.diff is set:
+ *   loadDiff()        flame.js's load() for diff.c's data
+ *   diffTitle(f, X)   a frame's title
+ *   diffFill(f)       a frame's (or a table row's) colour
+ *   diffStats()       table.js's stats()
+ *   diffButtons(b)    add the toggles with views.js's button maker b
+ *   diffBars()        set the toggles' text; returns their state
+ *   diffState(p)      put the toggles in URLSearchParams p (dw=, dp=)
+ *   diffRestore(p)    set them from p
+ * and on its load it sets table.js's columns (COLS, HEADS, sortKey) and
+ * hooks (totalText, rowText, cellOf, tableRow) and sandwich.js's add().
+ *
+ * The diff table has Self and Total before and after (sb, tb, sa, ta)
+ * and their differences (ds, dt: points of share when normalized, else
+ * counts), from the whole merged tree (dnodes), whatever the width
+ * drawn: the numbers of stackcollapse --diff --to=table, first in its
+ * order (the largest growth of self share).
+ */
+COLS = ["ds", "sb", "sa", "dt", "tb", "ta", "name"];
+sortKey = COLS[0];
+Object.assign(HEADS, { sb: "Self before", sa: "Self after", ds: "Self Δ", tb: "Total before", ta: "Total after", dt: "Total Δ" });
+totalText = (r) => "before " + inUnit(r.tb) + " (" + pct(r.tb, D.diff.tb) + "), after " + inUnit(r.ta) + " (" + pct(r.ta, D.diff.ta) + ")";
+rowText = (r) => "self " + inUnit(r.sb) + " → " + inUnit(r.sa) + " (" + change(r.ds, r.sb, r.sa) + "), total " +
+	inUnit(r.tb) + " → " + inUnit(r.ta) + " (" + change(r.dt, r.tb, r.ta) + ")";
+tableRow = (r) => [r.sb, r.tb, r.sa, r.ta];
+/* Seven columns: a count's share, a change's percent, in the cell's title. */
+cellOf = (r, k) => {
+	var v = r[k], s = k[1] === "s", all = D.diff[k[1] === "a" ? "ta" : "tb"];
+	return k[0] === "d" ? [change(v, 0, 0, 1), change(v, r[s ? "sb" : "tb"], r[s ? "sa" : "ta"]), k === "ds" ? r.fill : "#eee"] :
+		[cell(v), exact(v * D.factor) + " " + D.countname + ", " + pct(v, all), gradient(all > 0 ? 100 * v / all : 0)];
+};
+
+/*
+ * --diff (diff.c's data): the whole merged tree, drawn or not, breadth
+ * first; node k's callees (all) are the next D.diff.k[k] nodes not yet
+ * taken.  The rows are laid out from it (relayout) by the width side
+ * (dside: "after", "before" or "max") and coloured by the palette (dcb:
+ * blue-orange), both toggled in the toolbar (views.js).
+ */
+var dnodes = null, dside, dcb, ENDS = [[[50, 170, 80], [220, 220, 220], [230, 60, 50]],
+	[[40, 120, 220], [220, 220, 220], [240, 140, 30]]];
+function loadDiff() {
+	var X = D.diff, x = vlq(X.nm), nk = vlq(X.k), next = 1;
+	["b", "a", "sb", "sa"].forEach((k) => { if (typeof X[k] === "string") X[k] = vlq(X[k]); });
+	/*
+	 * Every field set here, widths as doubles (0.5, not 0): a field added
+	 * later, or an integer field given a fraction, changes the shape of
+	 * 100,000 objects, which costs V8 more than the layout.
+	 */
+	dnodes = x.map((x, i) => ({
+		name: nm[x], x: x, b: X.b[i], a: X.a[i], sb: X.sb[i], sa: X.sa[i], all: [], kids: [], p: null,
+		row: 0, s: 0.5, n: 0.5, at: 0.5, cs: 0.5, shown: false, pos: 0.5, fill: "", attr: D.attrs[x],
+		title: "", hit: false, chars: -1, label: ""
+	}));
+	dnodes.forEach((f, i) => {
+		f.pos = diffPos(f) * (D.negate ? -1 : 1);
+		for (var j = 0; j < nk[i]; j++) {
+			var c = dnodes[next++];
+			c.p = f;
+			c.row = f.row + 1;
+			f.all.push(c);
+		}
+	});
+	rootFrame = dnodes[0];
+	rootFrame.name = "all";
+	rootFrame.s = 0;
+	dside = X.w;
+	dcb = !!X.cb;
+	relayout();
+	recolor();
+}
+/*
+ * The rows by the width dside, as diff.c's diff_build: after's or
+ * before's totals, or the larger of the two (before scaled to after's
+ * total when normalized) and at least the callees' sum plus the larger
+ * self; a frame of width 0, or narrower than --minwidth, is not drawn.
+ */
+function relayout() {
+	var X = D.diff, k = X.norm && X.tb > 0 && X.ta > 0 ? X.ta / X.tb : 1, n = dnodes.length, i, j, f, c, w, at, all, min;
+	/* Plain loops, no arrays made: this runs on every toggle, over every node. */
+	for (i = 0; i < n; i++) dnodes[i].cs = 0;
+	/* Callees first: cs sums their widths into their caller. */
+	for (i = n; i--; ) {
+		f = dnodes[i];
+		w = dside === "before" ? f.b : f.a;
+		if (dside === "max") w = Math.max(w, f.b * k, f.cs + Math.max(f.sb * k, f.sa));
+		f.n = w;
+		if (f.p) f.p.cs += w;
+	}
+	if (dside === X.w) rootFrame.n = Math.max(rootFrame.n, D.total);
+	total = rootFrame.n;
+	min = X.pct ? total * X.minw / 100 : X.minw * total / (width - 2 * XPAD);
+	rows.length = frames.length = 0;
+	for (i = 0; i < n; i++) {
+		f = dnodes[i];
+		at = f.s;
+		f.kids.length = 0;
+		f.shown = f === rootFrame || (f.p.shown && f.n > 0 && f.n >= min);
+		/* --sort weight: the widest callees first, as flame.c's flame_sort_weight */
+		all = X.sw ? f.all.slice().sort((a, b) => b.n - a.n) : f.all;
+		for (j = 0; j < all.length; j++) {
+			c = all[j];
+			c.s = at;
+			at += c.n;
+		}
+		if (!f.shown) continue;
+		if (f.p) f.p.kids.push(f);
+		if (!rows[f.row]) rows.push({ y: D.rowy[0] + f.row * D.rowy[1], frames: [] });
+		rows[f.row].frames.push(f);
+		frames.push(f);
+	}
+	if (X.sw) rows.forEach((r) => r.frames.sort((a, b) => a.s - b.s));
+}
+/* The change of a frame's self on the colour scale, -1 to 1, as diff.c's scale_pos. */
+function diffPos(f) {
+	var X = D.diff, vb = f.sb, va = f.sa, t;
+	if (!f.a || !f.b) return f.a > 0 ? 1 : f.b > 0 ? -1 : 0;
+	if (X.norm) { vb = X.tb > 0 ? vb / X.tb : 0; va = X.ta > 0 ? va / X.ta : 0; }
+	if (!vb) return va > 0 ? 1 : 0;
+	t = (va - vb) / vb * 100 / X.clamp;
+	return t > 1 ? 1 : t < -1 ? -1 : t;
+}
+/* Its fill: pos, the change, kept on the frame (it does not change with the palette). */
+function diffFill(f) {
+	if (f.name === "--" || f.name === "-") return f.name === "-" ? "#c8c8c8" : "#a0a0a0";
+	if (f.pos === undefined) f.pos = diffPos(f) * (D.negate ? -1 : 1);
+	var t = f.pos, e = ENDS[+dcb], to = e[t < 0 ? 0 : 2], a = Math.abs(t), c = 1;
+	for (var i = 0; i < 3; i++) c = c * 256 + Math.floor(e[1][i] + (to[i] - e[1][i]) * a + 0.5);
+	return "#" + c.toString(16).slice(1);
+}
+/* Every frame's fill and the legend's stops by the palette dcb. */
+function recolor() {
+	dnodes.forEach((f) => { f.fill = diffFill(f); });
+	graphs.forEach((g) => { if (g !== main) g.frames.forEach((f) => { f.fill = diffFill(f); }); });
+	svg.querySelectorAll("linearGradient[id$='-dl'] stop").forEach((s, k) => {
+		var c = ENDS[+dcb][D.negate ? 2 - k : k];
+		setAttr(s, "stop-color", "rgb(" + c + ")");
+	});
+}
+
+/* A --diff frame's title, as diff.c's diff_title writes it. */
+function diffTitle(f, X) {
+	var b = f.b, a = f.a, t = f.name + " (";
+	function side(v, all) {
+		return samples(v * D.factor) + " " + D.countname + ", " + fixed(all > 0 ? 100 * v / all : 0, 2) + "%";
+	}
+	function change(vb, va) {
+		var c;
+		if (X.norm) {
+			vb = X.tb > 0 ? vb / X.tb : 0;
+			va = X.ta > 0 ? va / X.ta : 0;
+			c = signed(100 * (va - vb)) + " points";
+		} else c = (va > vb ? "+" : "") + samples((va - vb) * D.factor) + " " + D.countname;
+		return c + ", " + (vb > 0 ? signed(100 * (va - vb) / vb) + "%" : "new");
+	}
+	if (a === 0 || b === 0)
+		return t + (a === 0 ? "only in before: " + side(b, X.tb) : "only in after: " + side(a, X.ta)) + ")";
+	t += "before: " + side(b, X.tb) + "; after: " + side(a, X.ta) + "; " + change(b, a);
+	if (f.sb > 0 || f.sa > 0) t += "; self: " + change(f.sb, f.sa);
+	return t + ")";
+}
+/* A signed number with two decimals, as diff.c's out_signed2. */
+function signed(v) {
+	if (Math.abs(v) >= 1e12) return v > 0 ? "+>1e12" : "-<1e12";
+	var s = fixed(v, 2);
+	return /^-?0\.00$/.test(s) ? "0.00" : (v > 0 ? "+" : "") + s;
+}
+/* The diff table: a name's totals once per stack (open), as stats(). */
+function diffStats() {
+	var X = D.diff, open = new Int32Array(nm.length), st = [rootFrame, 0], f, r, dec = 0;
+	tab = nm.map((name, x) => ({ name: name, x: x, sb: 0, sa: 0, tb: 0, ta: 0, places: 0 }));
+	while (st.length) {
+		var exit = st.pop();
+		f = st.pop();
+		if (exit) { open[f.x]--; continue; }
+		if (f !== rootFrame) {
+			r = tab[f.x];
+			r.places++;
+			r.sb += f.sb;
+			r.sa += f.sa;
+			if (!open[f.x]++) { r.tb += f.b; r.ta += f.a; }
+			st.push(f, 1);
+		}
+		for (var i = f.all.length; i--; ) st.push(f.all[i], 0);
+	}
+	/* Fractions back to the decimals they were read with (see stats). */
+	dnodes.forEach((f) => [f.b, f.a].forEach((v) => {
+		if (!Number.isInteger(v)) dec = Math.max(dec, /(?:\.(\d+))?$/.exec(v.toPrecision(15).replace(/0+$/, ""))[1].length);
+	}));
+	tab.forEach((r) => {
+		if (dec) ["sb", "sa", "tb", "ta"].forEach((k) => { r[k] = +r[k].toFixed(dec); });
+		/* stackcollapse's order: the growth of self share; shown in points */
+		r.key = (X.ta > 0 ? r.sa / X.ta : 0) - (X.tb > 0 ? r.sb / X.tb : 0);
+		r.ds = X.norm ? 100 * r.key : r.sa - r.sb;
+		r.dt = X.norm ? 100 * ((X.ta > 0 ? r.ta / X.ta : 0) - (X.tb > 0 ? r.tb / X.tb : 0)) : r.ta - r.tb;
+		r.b = r.tb;
+		r.a = r.ta;
+		r.fill = diffFill(r);
+	});
+	return tab;
+}
+/* A difference as the table shows it: points (or a count), and percent (or "new"). */
+function change(d, vb, va, part) {
+	var c = [D.diff.norm ? signed(d) + " pts" : (d > 0 ? "+" : "") + cell(d), vb > 0 ? signed(100 * (va - vb) / vb) + "%" : va > 0 ? "new" : ""];
+	return part ? c[0] : c.join(" ").trim();
+}
+
+/*
+ * A --diff graph's toggles: the width side lays the rows out again
+ * (flame.js's relayout), keeping the zoom if its frame is still drawn;
+ * the palette recolours.  Neither regenerates anything but the picture.
+ */
+var SIDES = ["after", "before", "max"];
+function setSide(v, quiet) {
+	var X = D.diff;
+	/* A side with nothing has no width: the next one. */
+	while ((v === "after" && !X.ta) || (v === "before" && !X.tb)) v = SIDES[SIDES.indexOf(v) + 1];
+	dside = v;
+	relayout();
+	main.eps = 1e-9 * total;
+	if (!main.zoomed.shown) main.zoomed = rootFrame;
+	showReset();
+	var st = q(".st");
+	if (st) st.textContent = st.textContent.replace(/width: \w+$/, "width: " + v);
+	if (sw) sw.x = -1;
+	if (quiet) return;
+	/* One redraw: the search's, the sandwich's (made anew), or draw's. */
+	setHover(main, null);
+	if (term !== null) search(term);
+	if (cview === "sandwich") setView(cview);
+	else if (term === null) { draw(); saveState(); }
+}
+function setPalette(cb, quiet) {
+	dcb = cb;
+	recolor();
+	if (tab) tab.forEach((r) => { r.fill = diffFill(r); });
+	if (!quiet) { draw(); saveState(); }
+}
+function diffRestore(p) {
+	var w = p.get("dw"), c = p.get("dp");
+	if (SIDES.indexOf(w) >= 0 && w !== dside) setSide(w, true);
+	if (c === "cb" || c === "rg") setPalette(c === "cb", true);
+}
+
+/* The sandwich's merged frames sum both sides: self, or (callers) total. */
+add = (a, f, self) => {
+	a.n += f.n;
+	a.b = (a.b || 0) + f.b;
+	a.a = (a.a || 0) + f.a;
+	a.sb = (a.sb || 0) + (self ? f.sb : f.b);
+	a.sa = (a.sa || 0) + (self ? f.sa : f.a);
+};
+function diffButtons(button) {
+	button("dw", "", () => setSide(SIDES[(SIDES.indexOf(dside) + 1) % 3]));
+	button("dp", "", () => setPalette(!dcb));
+}
+function diffBars() {
+	btn.dw.textContent = "Width: " + dside;
+	btn.dp.textContent = "Palette: " + (dcb ? "blue-orange" : "red-green");
+	return dside + dcb;
+}
+function diffState(p) {
+	p.delete("dw");
+	p.delete("dp");
+	if (dside !== D.diff.w) p.set("dw", dside);
+	if (dcb !== !!D.diff.cb) p.set("dp", dcb ? "cb" : "rg");
+}

@@ -25,6 +25,7 @@ flame_free(struct flame *f)
 	intern_free(&f->names);
 	arena_free(&f->lines_arena);
 	free(f->frames);
+	free(f->pre);
 	free(f->lines);
 }
 
@@ -50,6 +51,7 @@ cmp_line(const void *va, const void *vb)
 /* An open frame of the previous line. */
 struct open {
 	uint32_t name;
+	uint32_t seq;		/* the order it opened in: its place in pre */
 	long double stime, delta;
 	int has_delta;
 };
@@ -60,6 +62,7 @@ emit(struct flame *f, const struct open *o, uint32_t depth, long double etime)
 	struct frame *fr;
 
 	f->frames = xgrow(f->frames, &f->cap, f->nframes + 1, sizeof *f->frames);
+	f->pre[o->seq] = (uint32_t)f->nframes;
 	fr = &f->frames[f->nframes++];
 	fr->name = o->name;
 	fr->depth = depth;
@@ -216,7 +219,8 @@ int
 flame_build(struct flame *f, const struct flame_opts *o)
 {
 	struct open *open = NULL;
-	size_t nopen = 0, opencap = 0, idscap = 0, li, i;
+	size_t nopen = 0, opencap = 0, idscap = 0, li, i, opened = 0;
+	size_t precap = 0;
 	uint32_t *ids = NULL;
 	long double time = 0;
 	struct count sum = { 0, 0 };	/* time, exactly: the overflow test */
@@ -269,7 +273,10 @@ flame_build(struct flame *f, const struct flame_opts *o)
 		nopen = same;
 		for (i = same; i < nids; i++) {
 			open = xgrow(open, &opencap, nopen + 1, sizeof *open);
+			f->pre = xgrow(f->pre, &precap, opened + 1,
+			    sizeof *f->pre);
 			open[nopen].name = ids[i];
+			open[nopen].seq = (uint32_t)opened++;
 			open[nopen].stime = time;
 			open[nopen].has_delta = has_d;
 			open[nopen].delta = has_d && i == nids - 1 ? d : 0;
@@ -326,6 +333,8 @@ cmp_depth_start(const void *va, const void *vb)
 void
 flame_sort(struct flame *f)
 {
+	free(f->pre);
+	f->pre = NULL;
 	if (f->nframes > 1)
 		qsort(f->frames, f->nframes, sizeof *f->frames, cmp_depth_start);
 }

@@ -30,6 +30,12 @@ struct flame {
 	struct intern names;
 	struct frame *frames;
 	size_t nframes, cap;
+	/*
+	 * pre[k]: the index in frames of the k-th frame opened, so in order
+	 * of start, then depth, as the function table walks them (svg.c),
+	 * with no sort; NULL once frames are reordered (flame_sort).
+	 */
+	uint32_t *pre;
 	long double total;	/* sum of the counts (the after counts) */
 	long double maxdelta;	/* largest |delta| of a line, at least 1 */
 	int differential;

@@ -384,14 +384,33 @@ start_cmp(const void *pa, const void *pb, const void *ctx)
 }
 
 /*
+ * Whether pre (flame.h) lists frames fr[0..n) strictly in start_cmp's
+ * order, so in the one order a sort gives: not when zero counts made
+ * ties of start and depth, which the sort orders by where frames are.
+ */
+static const uint32_t *
+pre_ordered(const struct frame *fr, size_t n, const uint32_t *pre)
+{
+	for (size_t i = 1; pre && i < n; i++) {
+		size_t a = pre[i - 1], b = pre[i];
+
+		if (start_cmp(&a, &b, fr) >= 0)
+			return NULL;
+	}
+	return pre;
+}
+
+/*
  * The function table (table.js) of frames fr[0..n), t[2 * name id] the
  * self and t[2 * name id + 1] the total: what stackcollapse --to=table
  * prints, the root left out.  A frame's parent is the last one before it
  * of a lower depth, in start_cmp's order; a frame under one of its name
- * adds nothing to the total (open counts them).
+ * adds nothing to the total (open counts them).  pre, when not NULL, is
+ * that order already (pre_ordered), so no sort.
  */
 static long double *
-name_table(const struct frame *fr, size_t n, size_t nnames)
+name_table(const struct frame *fr, size_t n, size_t nnames,
+    const uint32_t *pre)
 {
 	size_t *ix = xmalloc((n + 1) * sizeof *ix), *st = xmalloc((n + 1) * sizeof *st), k = 0;
 	uint32_t *open = xmalloc((nnames + 1) * sizeof *open);
@@ -401,8 +420,9 @@ name_table(const struct frame *fr, size_t n, size_t nnames)
 	for (size_t i = 0; i < 2 * nnames; i++)
 		t[i] = 0;
 	for (size_t i = 0; i < n; i++)
-		ix[i] = i;
-	sort_ctx(ix, n, sizeof *ix, start_cmp, fr);
+		ix[i] = pre ? pre[i] : i;
+	if (!pre)
+		sort_ctx(ix, n, sizeof *ix, start_cmp, fr);
 	for (size_t i = 0; i < n; i++) {
 		const struct frame *a = &fr[ix[i]];
 		long double v = a->etime - a->stime;
@@ -821,6 +841,7 @@ struct geom {
 	double wpt;		/* pixels per unit of time */
 	double fh, ypad1, ypad2, height;
 	char label_y[32];	/* a label's offset in its row */
+	long double *kept;	/* name_table of the frames kept, if any left out */
 };
 
 /* The script's model, gathered as the frames are drawn (write_data). */
@@ -841,8 +862,9 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 {
 	double fs = o->fontsize;
 	long double minwidth_time;
-	uint32_t depthmax = 0;
-	size_t i, kept = 0, elided;
+	uint32_t depthmax = 0, *to = f->pre ? xmalloc((f->nframes + 1) *
+	    sizeof *to) : NULL;
+	size_t i, k, kept = 0, elided, nnames = intern_count(&f->names);
 
 	g->fh = o->frameheight;
 	g->ypad1 = fs * 3;
@@ -856,14 +878,27 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	for (i = 0; i < f->nframes; i++) {
 		struct frame *fr = &f->frames[i];
 
+		if (to)
+			to[i] = UINT32_MAX;
 		if (fr->etime - fr->stime < minwidth_time)
 			continue;
+		if (to)
+			to[i] = (uint32_t)kept;
 		f->frames[kept++] = *fr;
 		if (fr->depth > depthmax)
 			depthmax = fr->depth;
 	}
+	/* pre (flame.h) of the frames kept, for their table before the sort */
+	for (i = 0, k = 0; to && i < f->nframes; i++)
+		if (to[f->pre[i]] != UINT32_MAX)
+			f->pre[k++] = to[f->pre[i]];
+	free(to);
 	elided = f->nframes - kept;
 	f->nframes = kept;
+	g->kept = NULL;
+	if (!f->diff && elided && !o->sort_weight &&
+	    pre_ordered(f->frames, kept, f->pre))
+		g->kept = name_table(f->frames, kept, nnames, f->pre);
 	/* --diff: room for the rows of every width the script may draw */
 	if (f->diff && f->diff->depth > depthmax)
 		depthmax = f->diff->depth;
@@ -872,6 +907,9 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 		flame_sort(f);
 	if (o->sort_weight)
 		flame_sort_weight(f);
+	/* else sorted, in the order of the frames drawn (ties of zero counts) */
+	if (!f->diff && elided && !g->kept)
+		g->kept = name_table(f->frames, kept, nnames, NULL);
 	g->height = (depthmax + 1) * g->fh + g->ypad1 + g->ypad2;
 	if (o->subtitle && *o->subtitle)
 		g->height += fs * 2;
@@ -1147,21 +1185,21 @@ write_frames(const struct flame *f, const struct svg_opts *o,
 
 /*
  * Stage 5: what the table (write_fix) misses of all, the table of every
- * frame, in the frames the data keeps, by name id in m, which gets the
- * names only left-out frames have; NULL if nothing.  Frees all.
+ * frame, in kept, layout's table of the frames the data keeps (NULL when
+ * none was left out), by name id in m, which gets the names only
+ * left-out frames have; NULL if nothing.  Frees all and kept.
  */
 static long double *
 table_fix(const struct flame *f, struct model *m, long double *all,
-    size_t elided)
+    long double *kept)
 {
 	size_t n = intern_count(&f->names), i;
-	long double *kept, *fix = NULL;
+	long double *fix = NULL;
 
-	if (!elided) {
+	if (!kept) {
 		free(all);
 		return NULL;
 	}
-	kept = name_table(f->frames, f->nframes, n);
 	for (i = 0; i < 2 * n; i++)
 		kept[i] = all[i] - kept[i];
 	for (i = 0; i < n; i++) {
@@ -1225,7 +1263,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	struct model m;
 	/* --diff: table.js makes its table from diff.c's data, not these */
 	long double *all = f->diff ? NULL : name_table(f->frames, f->nframes,
-	    intern_count(&f->names)), *fix;
+	    intern_count(&f->names), pre_ordered(f->frames, f->nframes,
+	    f->pre)), *fix;
 	int frac = fractional(f);
 	size_t elided = layout(f, o, &g);
 	char id[SVG_ID_SIZE], b[32];
@@ -1241,7 +1280,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	m.attrs = NULL;
 	m.attrs_cap = 0;
 	rows = write_frames(f, o, &g, &m);
-	fix = table_fix(f, &m, all, f->diff ? 0 : elided);
+	fix = table_fix(f, &m, all, g.kept);
 	dnames = f->diff ? diff_names(f, &m) : NULL;
 	out_fmt("<text class=\"d\" x=\"%d\" y=\"%s\"> </text>\n", XPAD,
 	    pnum(b, g.height - g.ypad2 / 2));

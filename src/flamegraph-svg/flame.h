@@ -17,11 +17,12 @@
 #include "../lib/arena.h"
 #include "../lib/intern.h"
 
+/* The long doubles first: no padding, 64 bytes where 80 were. */
 struct frame {
-	uint32_t name;		/* id in flame.names; "" is the root */
-	uint32_t depth;		/* 0 is the root */
 	long double stime, etime;
 	long double delta;	/* differential: after - before */
+	uint32_t name;		/* id in flame.names; "" is the root */
+	uint32_t depth;		/* 0 is the root */
 	int has_delta;
 	uint32_t diff;		/* --diff: 1 + index in diff->fr; 0 for none */
 };

@@ -907,7 +907,10 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 		flame_sort(f);
 	if (o->sort_weight)
 		flame_sort_weight(f);
-	/* else sorted, in the order of the frames drawn (ties of zero counts) */
+	/*
+	 * Else (--sort=weight moved them, or zero counts tied starts) the
+	 * sort, on the frames as drawn: the sums add in the order they did.
+	 */
 	if (!f->diff && elided && !g->kept)
 		g->kept = name_table(f->frames, kept, nnames, NULL);
 	g->height = (depthmax + 1) * g->fh + g->ypad1 + g->ypad2;

@@ -13,8 +13,8 @@
  * (stackcollapse --format=pprof) gives the same text; a sample lists them
  * leaf first, as profile.proto wants.  Sorted stacks share prefixes with
  * their neighbours, so the frames of the common prefix keep the ids the
- * stack before looked up: deep stacks cost a lookup per frame that
- * differs, not per frame.  Nothing varies between runs: no
+ * stack before looked up, and their varints (struct frames): deep stacks
+ * cost a lookup and an encoding per frame that differs, not per frame.  Nothing varies between runs: no
  * time, no period.  Rejected: one sample per line of input (the sums are
  * what a profile holds; pprof would sum them again) and a location per
  * (frame, parent) (pprof's functions are by name).
@@ -147,16 +147,41 @@ common(const char *a, size_t an, const char *b, size_t bn)
 }
 
 /*
- * One stack's frames: name ids + 1 root first and where each ends (the
- * offset of its ';'), kept for the next stack, which shares a prefix
- * with it (the stacks come sorted); and the ids leaf first.
+ * One stack's frames, root first: where each ends (the offset of its
+ * ';') and how many bytes the location ids of it and its ancestors take,
+ * kept for the next stack, which shares a prefix with it (the stacks
+ * come sorted).  The ids are encoded once, as varints written backwards
+ * from the end of enc: the root's last, each frame's before its
+ * parent's, so that a stack's leaf-first location list (profile.proto's
+ * order) is the last tl[n - 1] bytes of enc as they stand, and a frame
+ * shared with the stack before is neither looked up nor encoded again.
+ * The sample's tags and lengths go in the HEAD bytes before them.
  */
+enum { HEAD = 4 * PB_VARINT_MAX };
 struct frames {
-	uint64_t *id;
-	size_t *end;
-	uint64_t *leaf;
-	size_t idcap, endcap, leafcap;
+	size_t *end, *tl;
+	unsigned char *enc;
+	size_t endcap, tlcap, enccap;
 };
+
+/* Room for need bytes of ids and the HEAD before them. */
+static void
+enc_room(struct frames *f, size_t used, size_t need)
+{
+	size_t cap = f->enccap ? f->enccap : 256;
+	unsigned char *p;
+
+	if (need + HEAD <= f->enccap)
+		return;
+	while (cap < need + HEAD)
+		cap *= 2;
+	p = xmalloc(cap);
+	if (used)
+		memcpy(p + cap - used, f->enc + f->enccap - used, used);
+	free(f->enc);
+	f->enc = p;
+	f->enccap = cap;
+}
 
 int
 pprof_write(const struct folded_sum *a, const char *unit)
@@ -182,11 +207,13 @@ pprof_write(const struct folded_sum *a, const char *unit)
 	pb_put_uint(&m, VT_TYPE, 1);
 	pb_put_uint(&m, VT_UNIT, 2);
 	pb_put_bytes(&b, P_SAMPLE_TYPE, m.p, m.len);
+	out_write(b.p, b.len);
 	order = folded_sum_sorted(a);
 	for (size_t k = 0; k < folded_sum_n(a); k++) {
 		const char *s = folded_sum_stack(a, order[k], &len);
 		uint64_t v = folded_sum_count(a, 0, order[k])->whole;
-		size_t start, same;
+		unsigned char val[2 + 2 * PB_VARINT_MAX], hd[HEAD], *loc;
+		size_t start, same, ll, vl, hl, sl;
 
 		if (v == 0)
 			continue;	/* no width; pprof would drop it too */
@@ -198,34 +225,49 @@ pprof_write(const struct folded_sum *a, const char *unit)
 		while (len > 0 && start <= len) {
 			const char *semi = memchr(s + start, ';', len - start);
 			size_t e = semi ? (size_t)(semi - s) : len;
+			size_t tl = nids ? f.tl[nids - 1] : 0;
+			unsigned char t[PB_VARINT_MAX];
+			size_t n = pb_enc_varint(t, (uint64_t)intern_put(&names,
+			    s + start, e - start, NULL) + 1);
 
-			f.id = xgrow(f.id, &f.idcap, nids + 1, sizeof *f.id);
 			f.end = xgrow(f.end, &f.endcap, nids + 1, sizeof *f.end);
-			f.id[nids] = (uint64_t)intern_put(&names, s + start,
-			    e - start, NULL) + 1;
+			f.tl = xgrow(f.tl, &f.tlcap, nids + 1, sizeof *f.tl);
+			enc_room(&f, tl, tl + n);
+			memcpy(f.enc + f.enccap - tl - n, t, n);
+			f.tl[nids] = tl + n;
 			f.end[nids++] = e;
 			start = e + 1;
 		}
 		prev = s;
 		plen = len;
-		f.leaf = xgrow(f.leaf, &f.leafcap, nids + 1, sizeof *f.leaf);
-		for (size_t i = 0; i < nids; i++)
-			f.leaf[i] = f.id[nids - 1 - i];
-		m.len = 0;
-		pb_put_packed(&m, S_LOCATION, f.leaf, nids);
-		pb_put_packed(&m, S_VALUE, &v, 1);
-		pb_put_varint(&b, (uint64_t)P_SAMPLE << 3 | PB_LEN);
-		pb_put_varint(&b, m.len);
-		out_write(b.p, b.len);
-		out_write(m.p, m.len);
-		b.len = 0;
+		/* sample { location_id: the ids, leaf first; value: v } */
+		ll = nids ? f.tl[nids - 1] : 0;
+		loc = f.enc + f.enccap - ll;
+		vl = 0;
+		val[vl++] = S_VALUE << 3 | PB_LEN;
+		val[vl++] = (unsigned char)pb_enc_varint(val + 2, v);
+		vl += val[1];
+		sl = vl;
+		if (ll)
+			sl += 1 + pb_enc_varint(hd, ll) + ll;
+		hl = pb_enc_varint(hd, (uint64_t)P_SAMPLE << 3 | PB_LEN);
+		hl += pb_enc_varint(hd + hl, sl);
+		if (ll) {
+			hd[hl++] = S_LOCATION << 3 | PB_LEN;
+			hl += pb_enc_varint(hd + hl, ll);
+		}
+		/* the head just before the ids: HEAD bytes are kept free */
+		memcpy(loc - hl, hd, hl);
+		out_write(loc - hl, hl + ll);
+		out_write(val, vl);
 	}
+	b.len = 0;
 	put_names(&b, &names, type, typelen, u);
 	out_write(b.p, b.len);
 	free(order);
-	free(f.id);
 	free(f.end);
-	free(f.leaf);
+	free(f.tl);
+	free(f.enc);
 	free(m.p);
 	free(b.p);
 	intern_free(&names);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #ifdef HAVE_ZLIB
+#include <pthread.h>
 #include <zlib.h>
 #endif
 
@@ -19,14 +20,33 @@
 
 #define OUT_BUF (1u << 20)
 
-static char buf[OUT_BUF];
+static char bufs[2][OUT_BUF];
+/* the buffer being filled: bufs[0], or either while gzip alternates them */
+static char *buf = bufs[0];
 static size_t used;
+/* drain when this much is buffered; less while gzip overlaps (see below) */
+static size_t lim = OUT_BUF;
 /* while held (out_hold): what was drained, kept */
 static int holding;
 static char *held;
 static size_t nheld, capheld;
 #ifdef HAVE_ZLIB
 static z_stream *gz;
+/*
+ * Deflate runs on a thread of its own, one buffer behind: the main thread
+ * fills one buffer while the other is compressed and written, so a
+ * profile's compression overlaps its making.  One stream, fed the same
+ * chunks in the same order, so the bytes are those of one thread.  The
+ * chunks are a quarter of the buffer, so that the last one, which
+ * nothing overlaps, is short.
+ */
+#define GZ_CHUNK (OUT_BUF / 4)
+static pthread_t zthread;
+static pthread_mutex_t zlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t zcond = PTHREAD_COND_INITIALIZER;
+static const char *zjob;	/* the chunk handed over, or NULL when idle */
+static size_t zlen;
+static int zend;
 #endif
 
 void
@@ -56,15 +76,15 @@ write_all(const char *p, size_t n)
 }
 
 #ifdef HAVE_ZLIB
-/* Compress buf[0..used), finishing the stream when end is set. */
+/* Compress p[0..n), finishing the stream when end is set. */
 static void
-deflate_out(int end)
+deflate_out(const char *p, size_t n, int end)
 {
 	unsigned char z[1 << 16];
 	int r;
 
-	gz->next_in = (unsigned char *)buf;
-	gz->avail_in = (uInt)used;
+	gz->next_in = (unsigned char *)(uintptr_t)p;
+	gz->avail_in = (uInt)n;
 	do {
 		gz->next_out = z;
 		gz->avail_out = sizeof z;
@@ -73,7 +93,55 @@ deflate_out(int end)
 			die(EXIT_INPUT, "gzip compression failed");
 		write_all((const char *)z, sizeof z - gz->avail_out);
 	} while (gz->avail_out == 0 || (end && r != Z_STREAM_END));
+}
+
+/* The deflate thread: each chunk handed over, until the last. */
+static void *
+deflate_loop(void *arg)
+{
+	int end;
+
+	(void)arg;
+	do {
+		pthread_mutex_lock(&zlock);
+		while (zjob == NULL)
+			pthread_cond_wait(&zcond, &zlock);
+		pthread_mutex_unlock(&zlock);
+		deflate_out(zjob, zlen, zend);
+		end = zend;
+		pthread_mutex_lock(&zlock);
+		zjob = NULL;
+		pthread_cond_broadcast(&zcond);
+		pthread_mutex_unlock(&zlock);
+	} while (!end);
+	return NULL;
+}
+
+/*
+ * Hand buf[0..used) to the deflate thread, once it is done with the
+ * other buffer, and fill that one meanwhile; at the end, wait for it.
+ */
+static void
+deflate_handover(int end)
+{
+	pthread_mutex_lock(&zlock);
+	while (zjob != NULL)
+		pthread_cond_wait(&zcond, &zlock);
+	zjob = buf;
+	zlen = used;
+	zend = end;
+	pthread_cond_broadcast(&zcond);
+	pthread_mutex_unlock(&zlock);
+	buf = buf == bufs[0] ? bufs[1] : bufs[0];
 	used = 0;
+	if (end) {
+		pthread_join(zthread, NULL);
+		deflateEnd(gz);
+		free(gz);
+		gz = NULL;
+		buf = bufs[0];
+		lim = OUT_BUF;
+	}
 }
 #endif
 
@@ -93,7 +161,7 @@ drain(int end)
 	}
 #ifdef HAVE_ZLIB
 	if (gz) {
-		deflate_out(end);
+		deflate_handover(end);
 		return;
 	}
 #endif
@@ -146,6 +214,9 @@ out_gzip_level(int level)
 	if (deflateInit2(gz, level, Z_DEFLATED, 15 + 16, 9,
 	    Z_DEFAULT_STRATEGY) != Z_OK)
 		die(EXIT_INPUT, "cannot start gzip compression");
+	if (pthread_create(&zthread, NULL, deflate_loop, NULL) != 0)
+		die(EXIT_INPUT, "cannot start gzip compression:");
+	lim = GZ_CHUNK;
 	return 0;
 #else
 	(void)level;
@@ -156,8 +227,8 @@ out_gzip_level(int level)
 void
 out_write(const void *p, size_t n)
 {
-	while (n > OUT_BUF - used) {
-		size_t k = OUT_BUF - used;
+	while (n > lim - used) {
+		size_t k = lim - used;
 
 		memcpy(buf + used, p, k);
 		used += k;
@@ -172,7 +243,7 @@ out_write(const void *p, size_t n)
 void
 out_char(char c)
 {
-	if (used == OUT_BUF)
+	if (used == lim)
 		drain(0);
 	buf[used++] = c;
 }

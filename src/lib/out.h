@@ -7,6 +7,8 @@
  * left (| head): SIGPIPE is restored to its default and raised, so the
  * program dies quietly as git's write_or_die does, even when the parent had
  * SIGPIPE ignored.  Not thread-safe: only the main thread writes output.
+ * With gzip, deflate runs on a second thread, a buffer behind the first,
+ * so compressing overlaps making the output (same bytes as one thread).
  */
 #ifndef FT_OUT_H
 #define FT_OUT_H

@@ -158,10 +158,9 @@ pb_put_raw(struct pb_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-void
-pb_put_varint(struct pb_buf *b, uint64_t v)
+size_t
+pb_enc_varint(unsigned char t[PB_VARINT_MAX], uint64_t v)
 {
-	unsigned char t[10];
 	size_t n = 0;
 
 	while (v >= 0x80) {
@@ -169,7 +168,15 @@ pb_put_varint(struct pb_buf *b, uint64_t v)
 		v >>= 7;
 	}
 	t[n++] = (unsigned char)v;
-	pb_put_raw(b, t, n);
+	return n;
+}
+
+void
+pb_put_varint(struct pb_buf *b, uint64_t v)
+{
+	unsigned char t[PB_VARINT_MAX];
+
+	pb_put_raw(b, t, pb_enc_varint(t, v));
 }
 
 void

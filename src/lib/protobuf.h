@@ -92,6 +92,9 @@ struct pb_buf {
 };
 
 void pb_put_varint(struct pb_buf *b, uint64_t v);
+/* v's varint in t; returns its length (1 to PB_VARINT_MAX bytes). */
+enum { PB_VARINT_MAX = 10 };
+size_t pb_enc_varint(unsigned char t[PB_VARINT_MAX], uint64_t v);
 /* Bytes as they are (no tag, no length). */
 void pb_put_raw(struct pb_buf *b, const void *p, size_t n);
 /* Field num as a varint (omitted when zero, as proto3 does). */

@@ -173,22 +173,12 @@ function signed(v) {
 }
 /* The diff table: a name's totals once per stack (open), as stats(). */
 function diffStats() {
-	var X = D.diff, open = new Int32Array(nm.length), st = [rootFrame, 0], f, r, dec = 0;
-	tab = nm.map((name, x) => ({ name: name, x: x, sb: 0, sa: 0, tb: 0, ta: 0, places: 0 }));
-	while (st.length) {
-		var exit = st.pop();
-		f = st.pop();
-		if (exit) { open[f.x]--; continue; }
-		if (f !== rootFrame) {
-			r = tab[f.x];
-			r.places++;
-			r.sb += f.sb;
-			r.sa += f.sa;
-			if (!open[f.x]++) { r.tb += f.b; r.ta += f.a; }
-			st.push(f, 1);
-		}
-		for (var i = f.all.length; i--; ) st.push(f.all[i], 0);
-	}
+	var X = D.diff, dec = 0;
+	walk({ sb: 0, sa: 0, tb: 0, ta: 0 }, (f) => f.all, (r, f, first) => {
+		r.sb += f.sb;
+		r.sa += f.sa;
+		if (first) { r.tb += f.b; r.ta += f.a; }
+	});
 	/* Fractions back to the decimals they were read with (see stats). */
 	dnodes.forEach((f) => [f.b, f.a].forEach((v) => {
 		if (!Number.isInteger(v)) dec = Math.max(dec, /(?:\.(\d+))?$/.exec(v.toPrecision(15).replace(/0+$/, ""))[1].length);

@@ -35,25 +35,37 @@ var COLS = ["self", "total", "name"], HEADS = { self: "Self", total: "Total", na
 	RH = 18, tab = null, shown = [], shownBy = "", sortKey = COLS[0], sortDesc = true,
 	tfo = null, tableEl, tbody, thead, cur = 0, fractions = null;
 
-function stats() {
-	if (tab) return tab;
-	if (D.diff) return diffStats();
-	tree();
-	var open = new Int32Array(nm.length), st = [rootFrame, 0], f, r, fix = D.tfix;
-	tab = nm.map((name, x) => ({ name: name, x: x, self: 0, total: 0, places: 0 }));
+/*
+ * The rows of tab, one a name with fields' sums at 0, and add(row, f,
+ * first) for each frame f under the root, callers before callees (kids(f)
+ * gives those walked); first is true for the outermost frame of its name
+ * on its stack, so that a recursive function's total counts once.
+ */
+function walk(fields, kids, add) {
+	var open = new Int32Array(nm.length), st = [rootFrame, 0], f, k, i;
+	tab = nm.map((name, x) => Object.assign({ name: name, x: x, places: 0 }, fields));
 	while (st.length) {
 		var exit = st.pop();
 		f = st.pop();
 		if (exit) { open[f.x]--; continue; }
 		if (f !== rootFrame) {
-			r = tab[f.x];
-			r.places++;
-			r.self += f.kids.reduce((c, k) => c - k.n, f.n);
-			if (!open[f.x]++) r.total += f.n;
+			tab[f.x].places++;
+			add(tab[f.x], f, !open[f.x]++);
 			st.push(f, 1);
 		}
-		for (var i = f.kids.length; i--; ) st.push(f.kids[i], 0);
+		for (k = kids(f), i = k.length; i--; ) st.push(k[i], 0);
 	}
+}
+
+function stats() {
+	if (tab) return tab;
+	if (D.diff) return diffStats();
+	tree();
+	var r, i, fix = D.tfix;
+	walk({ self: 0, total: 0 }, (f) => f.kids, (r, f, first) => {
+		r.self += f.kids.reduce((c, k) => c - k.n, f.n);
+		if (first) r.total += f.n;
+	});
 	if (fix) {
 		fix = typeof fix === "string" ? vlq(fix) : fix;
 		for (i = 0, r = -1; i < fix.length; i += 3) {

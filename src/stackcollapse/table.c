@@ -152,67 +152,45 @@ names_free(struct names *nm)
 	intern_free(&nm->t);
 }
 
-int
-table_write(const struct folded_sum *a)
+/*
+ * The table of a's first ncol columns: ncol 1 by self, heaviest first;
+ * ncol 2 (before, after) by growth of self share.
+ */
+static int
+write_table(const struct folded_sum *a, int ncol)
 {
 	struct names nm;
 	uint32_t *rows;
 	size_t n;
 
-	if (sum_names(a, 1, &nm) < 0) {
+	if (sum_names(a, ncol, &nm) < 0) {
 		names_free(&nm);
 		return -1;
 	}
-	rows = sorted_rows(&nm, row_cmp);
-	out_str("# total\t");
-	put_count(&nm.all[0]);
-	out_str("\n# self\ttotal\tname\n");
 	n = intern_count(&nm.t);
-	for (size_t i = 0; i < n; i++) {
-		put_count(&nm.row[rows[i]].self[0]);
+	if (ncol == 2) {
+		long double tb = count_ld(&nm.all[0]);
+		long double ta = count_ld(&nm.all[1]);
+
+		for (size_t i = 0; i < n; i++) {
+			struct row *r = &nm.row[i];
+
+			r->key = (ta > 0 ? count_ld(&r->self[1]) / ta : 0) -
+			    (tb > 0 ? count_ld(&r->self[0]) / tb : 0);
+		}
+	}
+	rows = sorted_rows(&nm, ncol == 2 ? row_cmp_diff : row_cmp);
+	out_str("# total");
+	for (int c = 0; c < ncol; c++) {
 		out_char('\t');
-		put_count(&nm.row[rows[i]].total[0]);
-		out_char('\t');
-		out_write(intern_str(&nm.t, rows[i]), intern_len(&nm.t, rows[i]));
-		out_char('\n');
+		put_count(&nm.all[c]);
 	}
-	free(rows);
-	names_free(&nm);
-	return 0;
-}
-
-int
-table_write_diff(const struct folded_sum *a)
-{
-	long double tb, ta;
-	struct names nm;
-	uint32_t *rows;
-	size_t n;
-
-	if (sum_names(a, 2, &nm) < 0) {
-		names_free(&nm);
-		return -1;
-	}
-	tb = count_ld(&nm.all[0]);
-	ta = count_ld(&nm.all[1]);
-	n = intern_count(&nm.t);
-	for (size_t i = 0; i < n; i++) {
-		struct row *r = &nm.row[i];
-
-		r->key = (ta > 0 ? count_ld(&r->self[1]) / ta : 0) -
-		    (tb > 0 ? count_ld(&r->self[0]) / tb : 0);
-	}
-	rows = sorted_rows(&nm, row_cmp_diff);
-	out_str("# total\t");
-	put_count(&nm.all[0]);
-	out_char('\t');
-	put_count(&nm.all[1]);
-	out_str("\n# self_before\ttotal_before\tself_after\ttotal_after"
-	    "\tname\n");
+	out_str(ncol == 2 ? "\n# self_before\ttotal_before\tself_after"
+	    "\ttotal_after\tname\n" : "\n# self\ttotal\tname\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &nm.row[rows[i]];
 
-		for (int c = 0; c < 2; c++) {
+		for (int c = 0; c < ncol; c++) {
 			put_count(&r->self[c]);
 			out_char('\t');
 			put_count(&r->total[c]);
@@ -224,4 +202,16 @@ table_write_diff(const struct folded_sum *a)
 	free(rows);
 	names_free(&nm);
 	return 0;
+}
+
+int
+table_write(const struct folded_sum *a)
+{
+	return write_table(a, 1);
+}
+
+int
+table_write_diff(const struct folded_sum *a)
+{
+	return write_table(a, 2);
 }

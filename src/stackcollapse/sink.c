@@ -63,8 +63,7 @@ sink_finish(struct sink *s, int write)
 	int ret = 0;
 
 	if (!s->noagg && write && !s->failed)
-		ret = s->run->table || s->run->pprof || s->run->speedscope ?
-		    sink_write_sum(&s->m.sum, s->run) : merge_write(&s->m, 0, 0);
+		ret = sink_write_sum(&s->m.sum, s->run);
 	merge_free(&s->m);
 	free(s->buf);
 	return ret;

@@ -30,7 +30,8 @@ pb_sub(struct pb *sub, const struct pb *r, const struct pb_field *f)
 	sub->erroff = 0;
 }
 
-int
+/* Fail r with what at offset off; returns -1. */
+static int
 pb_fail(struct pb *r, size_t off, const char *what)
 {
 	if (r->err == NULL) {

@@ -59,9 +59,6 @@ void pb_sub(struct pb *sub, const struct pb *r, const struct pb_field *f);
  */
 int pb_next(struct pb *r, struct pb_field *f);
 
-/* Fail r with what at offset off; returns -1. */
-int pb_fail(struct pb *r, size_t off, const char *what);
-
 /*
  * Repeated scalar fields: struct pb_rep walks one field's values, a
  * varint field's one value or a packed field's varints.

@@ -150,7 +150,7 @@ function diffTitle(f, X) {
 	function side(v, all) {
 		return samples(v * D.factor) + " " + D.countname + ", " + fixed(all > 0 ? 100 * v / all : 0, 2) + "%";
 	}
-	function change(vb, va) {
+	function titleChange(vb, va) {
 		var c;
 		if (X.norm) {
 			vb = X.tb > 0 ? vb / X.tb : 0;
@@ -161,8 +161,8 @@ function diffTitle(f, X) {
 	}
 	if (a === 0 || b === 0)
 		return t + (a === 0 ? "only in before: " + side(b, X.tb) : "only in after: " + side(a, X.ta)) + ")";
-	t += "before: " + side(b, X.tb) + "; after: " + side(a, X.ta) + "; " + change(b, a);
-	if (f.sb > 0 || f.sa > 0) t += "; self: " + change(f.sb, f.sa);
+	t += "before: " + side(b, X.tb) + "; after: " + side(a, X.ta) + "; " + titleChange(b, a);
+	if (f.sb > 0 || f.sa > 0) t += "; self: " + titleChange(f.sb, f.sa);
 	return t + ")";
 }
 /* A signed number with two decimals, as diff.c's out_signed2. */

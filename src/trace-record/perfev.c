@@ -40,7 +40,6 @@
  * 4 MiB where the locked-memory limit allows (root, or a raised
  * perf_event_mlock_kb), else the 512 KiB every user may have. */
 #define RING_PAGES_DWARF 1024
-#define MAX_CHAIN	512
 
 /* perf's x86-64 register numbers (asm/perf_regs.h) sampled for CFI, in
  * the order the kernel writes them, and each one's DWARF number. */
@@ -339,7 +338,7 @@ one_record(struct perfev *pe, struct recs *r, const unsigned char *p, size_t len
 	memcpy(&h, p, sizeof h);
 	switch (h.type) {
 	case PERF_RECORD_SAMPLE: {
-		static uint64_t kern[MAX_CHAIN], user[MAX_CHAIN];
+		static uint64_t kern[REC_MAX_CHAIN], user[REC_MAX_CHAIN];
 		struct rec_sample s;
 		uint64_t ip, t, nr;
 		uint32_t nk = 0, nu = 0;
@@ -373,9 +372,9 @@ one_record(struct perfev *pe, struct recs *r, const unsigned char *p, size_t len
 					    a == (uint64_t)PERF_CONTEXT_USER ? 2 : 0;
 					continue;
 				}
-				if (mode == 1 && nk < MAX_CHAIN)
+				if (mode == 1 && nk < REC_MAX_CHAIN)
 					kern[nk++] = a;
-				else if (mode == 2 && nu < MAX_CHAIN)
+				else if (mode == 2 && nu < REC_MAX_CHAIN)
 					user[nu++] = a;
 			}
 		}

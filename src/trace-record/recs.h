@@ -28,6 +28,9 @@ struct rec {
 	size_t		off, len;	/* the payload in recs.buf */
 };
 
+/* The most frames kept of a sample's kernel chain, and of its user chain. */
+#define REC_MAX_CHAIN	512
+
 struct rec_sample {
 	uint64_t	period;		/* ns of CPU time it stands for */
 	uint32_t	n, nkernel;	/* frames; the first nkernel are the kernel's */

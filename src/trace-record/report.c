@@ -443,7 +443,7 @@ unwind(struct replay *p, uint32_t pid, const struct rec_sample *s,
 	struct cfi_mem m = { walk_read, walk_find, &w };
 
 	if (p->frames == NULL)
-		p->frames = xmalloc((512 + MAX_UNWIND) * sizeof *p->frames);
+		p->frames = xmalloc((REC_MAX_CHAIN + MAX_UNWIND) * sizeof *p->frames);
 	memcpy(p->frames, kern, (size_t)s->n * 8);
 	memcpy(regs, u.regs, sizeof regs);
 	*frames = p->frames;

@@ -30,6 +30,10 @@ cpu() { awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); sub("s", "", u[2]);
 	printf "%.3f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'; }
 # sh bench-sample.sh dwarf: only the --call-graph=dwarf comparison below.
 part=${1:-all}
+case $part in
+all | dwarf) ;;
+*) echo "usage: sh tests/bench-sample.sh [dwarf]" >&2; exit 2 ;;
+esac
 # One run of configuration $1 at $2 Hz; its CPU time in ns on stdout (it
 # runs in a subshell, whose children are only what it runs),
 # the samples it took in $dir/n.$1.$2 and its output's size in $dir/b.$1.$2.

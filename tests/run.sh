@@ -440,9 +440,10 @@ for r in "$BUILD"/replay_fuzz_*; do
 done
 
 section "demangler against its references (tests/data/demangle.tsv.gz)"
-# Real symbols with what __cxa_demangle (C++, as perf prints them) and
-# c++filt (Rust) make of them, recorded by tests/record-demangle.sh: every
-# name ours gives must be theirs; a name may stay mangled, at most 1%.
+# Real symbols with what libiberty's cplus_demangle makes of them (the
+# name as perf prints it, and whole), recorded by tests/record-demangle.sh:
+# every name ours gives must be libiberty's; a name may stay mangled, at
+# most 1%.
 gzip -dc "$top/tests/data/demangle.tsv.gz" > "$tmp/dm.tsv"
 # shellcheck disable=SC2086
 if ${CC:-cc} -std=c11 -I"$top/src" ${CFLAGS:-} -o "$tmp/dmcheck" "$top/tests/demangle/check.c" \

@@ -22,8 +22,8 @@
  *   they were, and "open": true its open flag, so that spans laid out
  *   through Chrome's format lay out the same.  The key is our program's
  *   name, so that no other producer's members are taken for ours (nor
- *   args at all); a bad value in it is an error.  The "comments" string of "metadata" is spanlayout's
- *   comment lines, one a line.
+ *   args at all); a bad value in it is an error.  The "comments" string
+ *   of "metadata" is spanlayout's comment lines, one a line.
  *
  * TiDB's trace ({"trace_id": N, "span_sets": [{"node_type": "TiKV",
  * "spans": [{"span_id", "parent_id", "begin_unix_time_ns", "duration_ns",

@@ -28,8 +28,9 @@ digit(unsigned v)
  * The parts deflated raw at level 6 (window 15, memory 9), a NUL before
  * each but the first, each part ended with a Z_BLOCK flush: its blocks
  * end there, the window goes on.  Level 9 made graphs a few bytes smaller
- * (3 of 52,845 on the median capture) and took 35% of a large graph's
- * run; level 6 took 18% less CPU there (27.3 to 22.4 ms).
+ * (3 of 52,845 on the median capture) and took a third of a large
+ * graph's run; level 6 took 17% less CPU there (a system-wide capture's
+ * graph, 28.3 to 23.5 ms, perf stat task-clock, best of 10).
  */
 static unsigned char *
 deflate_raw(const char *const *part, const size_t *len, int n, size_t *zn)

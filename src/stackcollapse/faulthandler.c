@@ -52,17 +52,6 @@ frame(const char *l, size_t n, char **buf, size_t *cap, size_t *len)
 	return 1;
 }
 
-static void
-put(struct reader *r, struct fstack *fs)
-{
-	const char *s;
-	size_t n;
-
-	s = fs_join(fs, 1, &n);
-	sink_put(r->sink, s, n, 1, 0);
-	fs_truncate(fs, 0);
-}
-
 static int
 faulthandler_collapse(struct reader *r)
 {
@@ -79,10 +68,10 @@ faulthandler_collapse(struct reader *r)
 		else if (frame(l, n, &buf, &cap, &len))
 			fs_push(&fs, buf, len);
 		else if (fs.n)
-			put(r, &fs);
+			rd_put_stack(r, &fs, 1);
 	}
 	if (ret == 0 && fs.n)
-		put(r, &fs);
+		rd_put_stack(r, &fs, 1);
 	fs_free(&fs);
 	free(buf);
 	return ret;

@@ -249,3 +249,14 @@ rd_skip(struct reader *r, const char *l, size_t n)
 		warn_at(r->name, r->line, "skipped unrecognized line %s",
 		    err_quote(q, l, n, 60));
 }
+
+void
+rd_put_stack(struct reader *r, struct fstack *fs, uint64_t count)
+{
+	const char *s;
+	size_t n;
+
+	s = fs_join(fs, 1, &n);
+	sink_put(r->sink, s, n, count, 0);
+	fs_truncate(fs, 0);
+}

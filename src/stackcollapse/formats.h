@@ -123,6 +123,11 @@ int rd_fail(struct reader *r, const char *fmt, ...)
     PRINTFLIKE(2, 3);
 /* Count a skipped line, naming the first few. */
 void rd_skip(struct reader *r, const char *l, size_t n);
+/*
+ * Put fs's frames, pushed leaf first, as one stack of weight count, and
+ * empty fs.
+ */
+void rd_put_stack(struct reader *r, struct fstack *fs, uint64_t count);
 
 /*
  * One long option of a format, which sets that format's own options (the

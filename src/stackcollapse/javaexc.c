@@ -74,17 +74,6 @@ java_shorten(const char *f, size_t n, int no_pkgs, char **buf, size_t *cap,
 	*len = w + n - (size_t)(d1 + 1 - f);
 }
 
-static void
-put(struct reader *r, struct fstack *fs)
-{
-	const char *s;
-	size_t n;
-
-	s = fs_join(fs, 1, &n);
-	sink_put(r->sink, s, n, 1, 0);
-	fs_truncate(fs, 0);
-}
-
 static int
 javaexc_collapse(struct reader *r)
 {
@@ -109,10 +98,10 @@ javaexc_collapse(struct reader *r)
 			} else
 				fs_push(&fs, p, n);
 		} else if (fs.n && memmem(l, n, "waiting on ", 11) == NULL)
-			put(r, &fs);
+			rd_put_stack(r, &fs, 1);
 	}
 	if (ret == 0 && fs.n)
-		put(r, &fs);
+		rd_put_stack(r, &fs, 1);
 	fs_free(&fs);
 	free(buf);
 	return ret;

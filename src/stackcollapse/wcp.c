@@ -58,17 +58,6 @@ samples(const char *l, const char *e, const char **d, size_t *dn)
 	return *dn && e - q >= 9 && memcmp(q, " samples)", 9) == 0;
 }
 
-static void
-put(struct reader *r, struct fstack *fs, uint64_t n)
-{
-	const char *st;
-	size_t len;
-
-	st = fs_join(fs, 1, &len);
-	sink_put(r->sink, st, len, n, 0);
-	fs_truncate(fs, 0);
-}
-
 static int
 wcp_collapse(struct reader *r)
 {
@@ -98,13 +87,13 @@ wcp_collapse(struct reader *r)
 		    p[0] == ':' && p[1] == ' ') {
 			fs_push(&fs, p + 2, (size_t)(e - p - 2));
 		} else if (l == e && fs.n) {
-			put(r, &fs, count);
+			rd_put_stack(r, &fs, count);
 		}
 	}
 	if (ret == 0 && fs.n) {
 		warn_at(r->name, r->line, "input ends inside a stack (no blank "
 		    "line after it); counted it");
-		put(r, &fs, count);
+		rd_put_stack(r, &fs, count);
 	}
 	fs_free(&fs);
 	return ret < 0 ? -1 : 0;

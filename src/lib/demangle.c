@@ -89,18 +89,29 @@ struct node {
 	long		 num;
 };
 
+/*
+ * What both demanglers read and print with: the input still to read, the
+ * output so far, and the failure that makes the whole name fail (nothing
+ * is put after it).  Rust v0 prints as it parses, so skip > 0 is a part
+ * it parses without printing; lastc is for C++'s printer.
+ */
+struct cur {
+	const char	*p, *e;
+	char		*out;		/* DEMANGLE_MAX + 1 bytes */
+	size_t		 len;
+	int		 lastc;		/* the last byte put, even if taken back */
+	int		 fail, skip;
+};
+
 struct dm {
-	const char	*p, *e;		/* the input still to read */
+	struct cur	 c;
 	struct node	*pool;
 	size_t		 npool, cap;
 	struct node	*subs[DM_SUBS];
 	size_t		 nsubs;
-	int		 depth, fail;
+	int		 depth;
 	long		 steps;		/* printing and pack walks, capped */
 	/* the printer */
-	char		*out;
-	size_t		 len;
-	int		 lastc;		/* the last byte put, even if taken back */
 	const struct node *targs;	/* template arguments of the function printed */
 	long		 packidx;	/* the element an expansion is printing, or -1 */
 	int		 pdepth;
@@ -112,7 +123,7 @@ mk(struct dm *d, enum kind k, struct node *a, struct node *b)
 	struct node *n;
 
 	if (d->npool == d->cap) {
-		d->fail = 1;
+		d->c.fail = 1;
 		return NULL;
 	}
 	n = &d->pool[d->npool++];
@@ -136,23 +147,23 @@ mktext(struct dm *d, enum kind k, const char *s, size_t sn)
 }
 
 static int
-peek(const struct dm *d)
+peek(const struct cur *c)
 {
-	return d->p < d->e ? (unsigned char)*d->p : 0;
+	return c->p < c->e ? (unsigned char)*c->p : 0;
 }
 
 static int
-peek2(const struct dm *d)
+peek2(const struct cur *c)
 {
-	return d->e - d->p >= 2 ? (unsigned char)d->p[1] : 0;
+	return c->e - c->p >= 2 ? (unsigned char)c->p[1] : 0;
 }
 
 static int
-eat(struct dm *d, int c)
+eat(struct cur *c, int ch)
 {
-	if (peek(d) != c || c == 0)
+	if (peek(c) != ch || ch == 0)
 		return 0;
-	d->p++;
+	c->p++;
 	return 1;
 }
 
@@ -176,14 +187,14 @@ islow(int c)
 
 /* A decimal number (bounded: no name has a component of 100 000 bytes). */
 static long
-number(struct dm *d)
+number(struct cur *c)
 {
 	long v = 0;
 
-	if (!isdig(peek(d)))
+	if (!isdig(peek(c)))
 		return -1;
-	while (isdig(peek(d))) {
-		v = v * 10 + (*d->p++ - '0');
+	while (isdig(peek(c))) {
+		v = v * 10 + (*c->p++ - '0');
 		if (v > 1000000)
 			return -1;
 	}
@@ -194,13 +205,13 @@ number(struct dm *d)
 static int
 signed_text(struct dm *d, const char **s, size_t *n)
 {
-	*s = d->p;
-	eat(d, 'n');
-	if (!isdig(peek(d)))
+	*s = d->c.p;
+	eat(&d->c, 'n');
+	if (!isdig(peek(&d->c)))
 		return -1;
-	while (isdig(peek(d)))
-		d->p++;
-	*n = (size_t)(d->p - *s);
+	while (isdig(peek(&d->c)))
+		d->c.p++;
+	*n = (size_t)(d->c.p - *s);
 	return 0;
 }
 
@@ -210,23 +221,23 @@ seq_id(struct dm *d)
 {
 	long v = 0;
 
-	if (eat(d, '_'))
+	if (eat(&d->c, '_'))
 		return 0;
-	while (isdig(peek(d)) || isup(peek(d))) {
-		int c = *d->p++;
+	while (isdig(peek(&d->c)) || isup(peek(&d->c))) {
+		int c = *d->c.p++;
 
 		v = v * 36 + (isdig(c) ? c - '0' : c - 'A' + 10);
 		if (v > 1000000)
 			return -1;
 	}
-	return eat(d, '_') ? v + 1 : -1;
+	return eat(&d->c, '_') ? v + 1 : -1;
 }
 
 static void
 add_sub(struct dm *d, struct node *n)
 {
 	if (n == NULL || d->nsubs == DM_SUBS)
-		d->fail = 1;
+		d->c.fail = 1;
 	else
 		d->subs[d->nsubs++] = n;
 }
@@ -241,7 +252,7 @@ tparam(struct dm *d)
 	struct node *n;
 	long id;
 
-	d->p++;
+	d->c.p++;
 	if ((id = seq_id(d)) < 0 || (n = mk(d, K_TPARAM, NULL, NULL)) == NULL)
 		return NULL;
 	n->num = id;
@@ -254,8 +265,8 @@ static struct node *template_args(struct dm *d);
 static int
 enter(struct dm *d)
 {
-	if (d->fail || ++d->depth > DM_DEPTH) {
-		d->fail = 1;
+	if (d->c.fail || ++d->depth > DM_DEPTH) {
+		d->c.fail = 1;
 		return 0;
 	}
 	return 1;
@@ -266,8 +277,8 @@ leave(struct dm *d, struct node *n)
 {
 	d->depth--;
 	if (n == NULL)
-		d->fail = 1;
-	return d->fail ? NULL : n;
+		d->c.fail = 1;
+	return d->c.fail ? NULL : n;
 }
 
 static const struct {
@@ -340,9 +351,9 @@ substitution(struct dm *d, int prefix)
 {
 	int c;
 
-	if (!eat(d, 'S'))
+	if (!eat(&d->c, 'S'))
 		return NULL;
-	c = peek(d);
+	c = peek(&d->c);
 	if (c == '_' || isdig(c) || isup(c)) {
 		long id = seq_id(d);
 
@@ -351,14 +362,14 @@ substitution(struct dm *d, int prefix)
 		return d->subs[id];
 	}
 	if (c == 't') {	/* std:: in a prefix */
-		d->p++;
+		d->c.p++;
 		return mktext(d, K_NAME, "std", 3);
 	}
 	for (size_t i = 0; i < sizeof stdsubs / sizeof stdsubs[0]; i++)
 		if (stdsubs[i].code == c) {
 			struct node *n = mk(d, K_STD, NULL, NULL);
 
-			d->p++;
+			d->c.p++;
 			if (n == NULL)
 				return NULL;
 			n->s = stdsubs[i].s;
@@ -367,7 +378,7 @@ substitution(struct dm *d, int prefix)
 			n->tn = strlen(n->t);
 			n->c = stdsubs[i].c;
 			n->cn = strlen(n->c);
-			n->num = prefix && (peek(d) == 'C' || peek(d) == 'D');
+			n->num = prefix && (peek(&d->c) == 'C' || peek(&d->c) == 'D');
 			return n;
 		}
 	return NULL;
@@ -377,16 +388,16 @@ substitution(struct dm *d, int prefix)
 static struct node *
 source_name(struct dm *d)
 {
-	long n = number(d);
+	long n = number(&d->c);
 
-	if (n <= 0 || d->e - d->p < n)
+	if (n <= 0 || d->c.e - d->c.p < n)
 		return NULL;
-	d->p += n;
-	if (n >= 10 && memcmp(d->p - n, "_GLOBAL_", 8) == 0 &&
-	    (d->p[-n + 8] == '.' || d->p[-n + 8] == '_' || d->p[-n + 8] == '$') &&
-	    d->p[-n + 9] == 'N')
+	d->c.p += n;
+	if (n >= 10 && memcmp(d->c.p - n, "_GLOBAL_", 8) == 0 &&
+	    (d->c.p[-n + 8] == '.' || d->c.p[-n + 8] == '_' || d->c.p[-n + 8] == '$') &&
+	    d->c.p[-n + 9] == 'N')
 		return mktext(d, K_NAME, "(anonymous namespace)", 21);
-	return mktext(d, K_NAME, d->p - n, (size_t)n);
+	return mktext(d, K_NAME, d->c.p - n, (size_t)n);
 }
 
 /* Parameters up to E: a K_LIST, or NULL for "v" alone (no parameters). */
@@ -396,14 +407,14 @@ params(struct dm *d, int *ok)
 	struct node *head = NULL, **tail = &head;
 
 	*ok = 0;
-	if (peek(d) == 'v' && (peek2(d) == 'E' || peek2(d) == 0 || peek2(d) == '.')) {
-		d->p++;
+	if (peek(&d->c) == 'v' && (peek2(&d->c) == 'E' || peek2(&d->c) == 0 || peek2(&d->c) == '.')) {
+		d->c.p++;
 		*ok = 1;
 		return NULL;
 	}
-	while (peek(d) && peek(d) != 'E' && peek(d) != '.' && !d->fail) {
+	while (peek(&d->c) && peek(&d->c) != 'E' && peek(&d->c) != '.' && !d->c.fail) {
 		/* ref-qualifiers of a function type end its parameters */
-		if ((peek(d) == 'R' || peek(d) == 'O') && peek2(d) == 'E')
+		if ((peek(&d->c) == 'R' || peek(&d->c) == 'O') && peek2(&d->c) == 'E')
 			break;
 		struct node *t = type(d);
 
@@ -426,22 +437,22 @@ unnamed(struct dm *d)
 	long num = 0;
 	int ok = 0;
 
-	d->p++;
-	if (eat(d, 't')) {
+	d->c.p++;
+	if (eat(&d->c, 't')) {
 		n = mk(d, K_UNNAMED, NULL, NULL);
-	} else if (eat(d, 'l')) {
-		if (peek(d) == 'T')	/* auto parameters: not read */
+	} else if (eat(&d->c, 'l')) {
+		if (peek(&d->c) == 'T')	/* auto parameters: not read */
 			return NULL;
 		n = mk(d, K_LAMBDA, NULL, NULL);
 		if (n)
 			n->b = params(d, &ok);
-		if (!ok || !eat(d, 'E'))
+		if (!ok || !eat(&d->c, 'E'))
 			return NULL;
 	} else {
 		return NULL;
 	}
-	if (!eat(d, '_')) {
-		if ((num = number(d)) < 0 || !eat(d, '_'))
+	if (!eat(&d->c, '_')) {
+		if ((num = number(&d->c)) < 0 || !eat(&d->c, '_'))
 			return NULL;
 		num++;
 	}
@@ -454,8 +465,8 @@ unnamed(struct dm *d)
 static struct node *
 abi_tags(struct dm *d, struct node *n)
 {
-	while (n && peek(d) == 'B') {
-		d->p++;
+	while (n && peek(&d->c) == 'B') {
+		d->c.p++;
 		struct node *t = source_name(d);
 
 		if (t == NULL)
@@ -477,36 +488,36 @@ static struct node *
 unqualified(struct dm *d, struct node *prefix)
 {
 	struct node *n = NULL;
-	int c = peek(d);
+	int c = peek(&d->c);
 
 	if (!enter(d))
 		return NULL;
 	if (c == 'L') {	/* internal linkage */
-		d->p++;
-		c = peek(d);
+		d->c.p++;
+		c = peek(&d->c);
 	}
 	if (isdig(c)) {
 		n = source_name(d);
 	} else if (c == 'C' && prefix) {
-		int k = peek2(d);
+		int k = peek2(&d->c);
 
 		if (k < '1' || k > '5')
 			return leave(d, NULL);
-		d->p += 2;
+		d->c.p += 2;
 		n = mk(d, K_CTOR, prefix, NULL);
-	} else if (c == 'D' && prefix && (peek2(d) == '0' || peek2(d) == '1' ||
-	    peek2(d) == '2' || peek2(d) == '4' || peek2(d) == '5')) {
-		d->p += 2;
+	} else if (c == 'D' && prefix && (peek2(&d->c) == '0' || peek2(&d->c) == '1' ||
+	    peek2(&d->c) == '2' || peek2(&d->c) == '4' || peek2(&d->c) == '5')) {
+		d->c.p += 2;
 		n = mk(d, K_DTOR, prefix, NULL);
 	} else if (c == 'U') {
 		n = unnamed(d);
-	} else if (c == 'c' && peek2(d) == 'v') {
-		d->p += 2;
+	} else if (c == 'c' && peek2(&d->c) == 'v') {
+		d->c.p += 2;
 		struct node *t = type(d);
 
 		n = t ? mk(d, K_CONV, t, NULL) : NULL;
-	} else if (c == 'l' && peek2(d) == 'i') {
-		d->p += 2;
+	} else if (c == 'l' && peek2(&d->c) == 'i') {
+		d->c.p += 2;
 		struct node *t = source_name(d);
 
 		if (t) {
@@ -519,8 +530,8 @@ unqualified(struct dm *d, struct node *prefix)
 		}
 	} else if (islow(c)) {
 		for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++)
-			if (operators[i].code[0] == c && operators[i].code[1] == peek2(d)) {
-				d->p += 2;
+			if (operators[i].code[0] == c && operators[i].code[1] == peek2(&d->c)) {
+				d->c.p += 2;
 				n = mktext(d, K_OPER, operators[i].name,
 				    strlen(operators[i].name));
 				break;
@@ -536,25 +547,25 @@ nested(struct dm *d, long *q)
 {
 	struct node *n = NULL, *c;
 
-	d->p++;
+	d->c.p++;
 	*q = 0;
-	if (eat(d, 'r'))
+	if (eat(&d->c, 'r'))
 		*q |= CV_RESTRICT;
-	if (eat(d, 'V'))
+	if (eat(&d->c, 'V'))
 		*q |= CV_VOLATILE;
-	if (eat(d, 'K'))
+	if (eat(&d->c, 'K'))
 		*q |= CV_CONST;
-	if (eat(d, 'R'))
+	if (eat(&d->c, 'R'))
 		*q |= REF_L;
-	else if (eat(d, 'O'))
+	else if (eat(&d->c, 'O'))
 		*q |= REF_R;
 	for (;;) {
-		int p = peek(d);
+		int p = peek(&d->c);
 
-		if (d->fail || p == 0)
+		if (d->c.fail || p == 0)
 			return NULL;
 		if (p == 'E') {
-			d->p++;
+			d->c.p++;
 			return n;
 		}
 		if (p == 'S') {
@@ -565,12 +576,12 @@ nested(struct dm *d, long *q)
 			c = template_args(d);
 		} else if (p == 'T') {
 			c = tparam(d);
-		} else if (p == 'D' && (peek2(d) == 't' || peek2(d) == 'T')) {
+		} else if (p == 'D' && (peek2(&d->c) == 't' || peek2(&d->c) == 'T')) {
 			return NULL;
 		} else if (p == 'M') {	/* a lambda's initializer scope */
 			if (n == NULL)
 				return NULL;
-			d->p++;
+			d->c.p++;
 			continue;
 		} else {
 			c = unqualified(d, n);
@@ -581,7 +592,7 @@ nested(struct dm *d, long *q)
 			n = c;
 		else
 			n = mk(d, p == 'I' ? K_TEMPLATE : K_QUAL, n, c);
-		if (p != 'S' && peek(d) != 'E')
+		if (p != 'S' && peek(&d->c) != 'E')
 			add_sub(d, n);
 	}
 }
@@ -595,17 +606,17 @@ local(struct dm *d, long *q)
 {
 	struct node *f, *e;
 
-	d->p++;
+	d->c.p++;
 	f = encoding(d, 0);
-	if (f == NULL || !eat(d, 'E'))
+	if (f == NULL || !eat(&d->c, 'E'))
 		return NULL;
-	if (eat(d, 's')) {
+	if (eat(&d->c, 's')) {
 		e = mktext(d, K_NAME, "string literal", 14);
 	} else {
-		if (eat(d, 'd')) {	/* a default argument's scope */
-			if (peek(d) != '_' && number(d) < 0)
+		if (eat(&d->c, 'd')) {	/* a default argument's scope */
+			if (peek(&d->c) != '_' && number(&d->c) < 0)
 				return NULL;
-			if (!eat(d, '_'))
+			if (!eat(&d->c, '_'))
 				return NULL;
 		}
 		e = name_q(d, q);
@@ -613,12 +624,12 @@ local(struct dm *d, long *q)
 	if (e == NULL)
 		return NULL;
 	/* _ <digit> or __ <number> _: a discriminator, not shown */
-	if (peek(d) == '_') {
-		d->p++;
-		if (eat(d, '_')) {
-			if (number(d) < 0 || !eat(d, '_'))
+	if (peek(&d->c) == '_') {
+		d->c.p++;
+		if (eat(&d->c, '_')) {
+			if (number(&d->c) < 0 || !eat(&d->c, '_'))
 				return NULL;
-		} else if (number(d) < 0) {
+		} else if (number(&d->c) < 0) {
 			return NULL;
 		}
 	}
@@ -630,7 +641,7 @@ static struct node *
 name_q(struct dm *d, long *q)
 {
 	struct node *n;
-	int c = peek(d);
+	int c = peek(&d->c);
 
 	*q = 0;
 	if (!enter(d))
@@ -639,12 +650,12 @@ name_q(struct dm *d, long *q)
 		return leave(d, nested(d, q));
 	if (c == 'Z')
 		return leave(d, local(d, q));
-	if (c == 'S' && peek2(d) == 't') {
-		d->p += 2;
+	if (c == 'S' && peek2(&d->c) == 't') {
+		d->c.p += 2;
 		struct node *u = unqualified(d, NULL);
 
 		n = u ? mk(d, K_QUAL, mktext(d, K_NAME, "std", 3), u) : NULL;
-		if (n && peek(d) == 'I') {
+		if (n && peek(&d->c) == 'I') {
 			add_sub(d, n);
 			n = mk(d, K_TEMPLATE, n, template_args(d));
 		}
@@ -652,12 +663,12 @@ name_q(struct dm *d, long *q)
 	}
 	if (c == 'S') {
 		n = substitution(d, 0);
-		if (n && peek(d) == 'I')
+		if (n && peek(&d->c) == 'I')
 			n = mk(d, K_TEMPLATE, n, template_args(d));
 		return leave(d, n);
 	}
 	n = unqualified(d, NULL);
-	if (n && peek(d) == 'I') {
+	if (n && peek(&d->c) == 'I') {
 		add_sub(d, n);
 		n = mk(d, K_TEMPLATE, n, template_args(d));
 	}
@@ -678,16 +689,16 @@ literal(struct dm *d)
 {
 	struct node *n, *t;
 
-	d->p++;
-	if (peek(d) == '_' && peek2(d) == 'Z') {
-		d->p += 2;
+	d->c.p++;
+	if (peek(&d->c) == '_' && peek2(&d->c) == 'Z') {
+		d->c.p += 2;
 		n = encoding(d, 0);
-		return n && eat(d, 'E') ? n : NULL;
+		return n && eat(&d->c, 'E') ? n : NULL;
 	}
-	if (peek(d) == 'Z') {
-		d->p++;
+	if (peek(&d->c) == 'Z') {
+		d->c.p++;
 		n = encoding(d, 0);
-		return n && eat(d, 'E') ? n : NULL;
+		return n && eat(&d->c, 'E') ? n : NULL;
 	}
 	if ((t = type(d)) == NULL)
 		return NULL;
@@ -695,13 +706,13 @@ literal(struct dm *d)
 	if (n == NULL)
 		return NULL;
 	if (t->k == K_BUILTIN && t->sn == 17 && memcmp(t->s, "decltype(nullptr)", 17) == 0 &&
-	    peek(d) == 'E') {
+	    peek(&d->c) == 'E') {
 		n->s = "0";
 		n->sn = 1;
 	} else if (signed_text(d, &n->s, &n->sn) != 0) {
 		return NULL;
 	}
-	return eat(d, 'E') ? n : NULL;
+	return eat(&d->c, 'E') ? n : NULL;
 }
 
 /* One template argument. */
@@ -710,14 +721,14 @@ template_arg(struct dm *d)
 {
 	struct node *head = NULL, **tail = &head;
 
-	switch (peek(d)) {
+	switch (peek(&d->c)) {
 	case 'L':
 		return literal(d);
 	case 'X':
 		return NULL;	/* expressions are not read */
 	case 'J':
-		d->p++;
-		while (peek(d) != 'E') {
+		d->c.p++;
+		while (peek(&d->c) != 'E') {
 			struct node *a = template_arg(d);
 
 			if (a == NULL)
@@ -726,7 +737,7 @@ template_arg(struct dm *d)
 				return NULL;
 			tail = &(*tail)->b;
 		}
-		d->p++;
+		d->c.p++;
 		return mk(d, K_PACK, head, NULL);
 	default:
 		return type(d);
@@ -741,15 +752,15 @@ template_args(struct dm *d)
 
 	if (!enter(d))
 		return NULL;
-	d->p++;
-	while (peek(d) != 'E') {
+	d->c.p++;
+	while (peek(&d->c) != 'E') {
 		struct node *a = template_arg(d);
 
 		if (a == NULL || (*tail = mk(d, K_LIST, a, NULL)) == NULL)
 			return leave(d, NULL);
 		tail = &(*tail)->b;
 	}
-	d->p++;
+	d->c.p++;
 	if (head == NULL)	/* <> : keep a node to print it */
 		head = mk(d, K_LIST, NULL, NULL);
 	return leave(d, head);
@@ -762,8 +773,8 @@ function_type(struct dm *d)
 	struct node *f, *r;
 	int ok;
 
-	d->p++;
-	eat(d, 'Y');
+	d->c.p++;
+	eat(&d->c, 'Y');
 	if ((r = type(d)) == NULL)
 		return NULL;
 	f = mk(d, K_FUNC, r, NULL);
@@ -772,11 +783,11 @@ function_type(struct dm *d)
 	f->b = params(d, &ok);
 	if (!ok)
 		return NULL;
-	if (eat(d, 'R'))
+	if (eat(&d->c, 'R'))
 		f->num |= REF_L;
-	else if (eat(d, 'O'))
+	else if (eat(&d->c, 'O'))
 		f->num |= REF_R;
-	return eat(d, 'E') ? f : NULL;
+	return eat(&d->c, 'E') ? f : NULL;
 }
 
 static struct node *
@@ -787,10 +798,10 @@ type(struct dm *d)
 
 	if (!enter(d))
 		return NULL;
-	c = peek(d);
+	c = peek(&d->c);
 	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
 		if (builtins[i].code == c) {
-			d->p++;
+			d->c.p++;
 			return leave(d, mktext(d, K_BUILTIN, builtins[i].name,
 			    strlen(builtins[i].name)));
 		}
@@ -798,15 +809,15 @@ type(struct dm *d)
 	case 'r': case 'V': case 'K': {
 		long q = 0;
 
-		if (eat(d, 'r'))
+		if (eat(&d->c, 'r'))
 			q |= CV_RESTRICT;
-		if (eat(d, 'V'))
+		if (eat(&d->c, 'V'))
 			q |= CV_VOLATILE;
-		if (eat(d, 'K'))
+		if (eat(&d->c, 'K'))
 			q |= CV_CONST;
 		/* qualifiers of a member function's type apply to "this": the
 		 * unqualified function type is no substitution */
-		struct node *t = peek(d) == 'F' ? function_type(d) : type(d);
+		struct node *t = peek(&d->c) == 'F' ? function_type(d) : type(d);
 
 		n = t ? mk(d, K_CV, t, NULL) : NULL;
 		if (n)
@@ -814,15 +825,15 @@ type(struct dm *d)
 		break;
 	}
 	case 'P':
-		d->p++;
+		d->c.p++;
 		n = mk(d, K_PTR, type(d), NULL);
 		break;
 	case 'R':
-		d->p++;
+		d->c.p++;
 		n = mk(d, K_LREF, type(d), NULL);
 		break;
 	case 'O':
-		d->p++;
+		d->c.p++;
 		n = mk(d, K_RREF, type(d), NULL);
 		break;
 	case 'F':
@@ -832,16 +843,16 @@ type(struct dm *d)
 		const char *s;
 		size_t sn = 0;
 
-		d->p++;
-		s = d->p;
-		if (isdig(peek(d))) {
-			while (isdig(peek(d)))
-				d->p++;
-			sn = (size_t)(d->p - s);
-		} else if (peek(d) != '_') {
+		d->c.p++;
+		s = d->c.p;
+		if (isdig(peek(&d->c))) {
+			while (isdig(peek(&d->c)))
+				d->c.p++;
+			sn = (size_t)(d->c.p - s);
+		} else if (peek(&d->c) != '_') {
 			break;	/* an expression: not read */
 		}
-		if (!eat(d, '_'))
+		if (!eat(&d->c, '_'))
 			break;
 		n = mk(d, K_ARRAY, type(d), NULL);
 		if (n) {
@@ -851,7 +862,7 @@ type(struct dm *d)
 		break;
 	}
 	case 'M': {
-		d->p++;
+		d->c.p++;
 		struct node *cl = type(d);
 
 		n = cl ? mk(d, K_PTRMEM, cl, type(d)) : NULL;
@@ -859,16 +870,16 @@ type(struct dm *d)
 	}
 	case 'T': {
 		n = tparam(d);
-		if (n && peek(d) == 'I') {	/* a template template parameter */
+		if (n && peek(&d->c) == 'I') {	/* a template template parameter */
 			add_sub(d, n);
 			n = mk(d, K_TEMPLATE, n, template_args(d));
 		}
 		break;
 	}
 	case 'S':
-		if (peek2(d) == '_' || isdig(peek2(d)) || isup(peek2(d))) {
+		if (peek2(&d->c) == '_' || isdig(peek2(&d->c)) || isup(peek2(&d->c))) {
 			n = substitution(d, 0);
-			if (n && peek(d) == 'I')
+			if (n && peek(&d->c) == 'I')
 				n = mk(d, K_TEMPLATE, n, template_args(d));
 			else
 				sub = 0;
@@ -879,10 +890,10 @@ type(struct dm *d)
 		}
 		break;
 	case 'D':
-		d->p++;
-		c = peek(d);
+		d->c.p++;
+		c = peek(&d->c);
 		if (c == 'p') {
-			d->p++;
+			d->c.p++;
 			n = mk(d, K_EXPANSION, type(d), NULL);
 			break;
 		}
@@ -891,12 +902,12 @@ type(struct dm *d)
 
 			size_t sn;
 
-			d->p++;
-			s = d->p;
-			if (number(d) <= 0)
+			d->c.p++;
+			s = d->c.p;
+			if (number(&d->c) <= 0)
 				break;
-			sn = (size_t)(d->p - s);
-			if (!eat(d, '_'))
+			sn = (size_t)(d->c.p - s);
+			if (!eat(&d->c, '_'))
 				break;
 			n = mk(d, K_VECTOR, type(d), NULL);
 			if (n) {
@@ -907,7 +918,7 @@ type(struct dm *d)
 		}
 		for (size_t i = 0; i < sizeof dbuiltins / sizeof dbuiltins[0]; i++)
 			if (dbuiltins[i].code == c) {
-				d->p++;
+				d->c.p++;
 				return leave(d, mktext(d, K_BUILTIN, dbuiltins[i].name,
 				    strlen(dbuiltins[i].name)));
 			}
@@ -956,14 +967,14 @@ call_offset(struct dm *d)
 {
 	const char *s;
 	size_t n;
-	int c = peek(d);
+	int c = peek(&d->c);
 
-	d->p++;
+	d->c.p++;
 	if (c != 'h' && c != 'v')
 		return -1;
-	if (signed_text(d, &s, &n) != 0 || !eat(d, '_'))
+	if (signed_text(d, &s, &n) != 0 || !eat(&d->c, '_'))
 		return -1;
-	if (c == 'v' && (signed_text(d, &s, &n) != 0 || !eat(d, '_')))
+	if (c == 'v' && (signed_text(d, &s, &n) != 0 || !eat(&d->c, '_')))
 		return -1;
 	return 0;
 }
@@ -984,9 +995,9 @@ special(struct dm *d, const char *what, struct node *of)
 static struct node *
 special_name(struct dm *d)
 {
-	int c = *d->p++, k = peek(d);
+	int c = *d->c.p++, k = peek(&d->c);
 
-	d->p++;
+	d->c.p++;
 	if (c == 'T') {
 		switch (k) {
 		case 'V': return special(d, "vtable for ", type(d));
@@ -996,7 +1007,7 @@ special_name(struct dm *d)
 		case 'H': return special(d, "TLS init function for ", name(d));
 		case 'W': return special(d, "TLS wrapper function for ", name(d));
 		case 'h': case 'v':
-			d->p--;
+			d->c.p--;
 			if (call_offset(d) != 0)
 				return NULL;
 			return special(d, k == 'h' ? "non-virtual thunk to " :
@@ -1008,7 +1019,7 @@ special_name(struct dm *d)
 		case 'C': {
 			struct node *a = type(d), *n;
 
-			if (a == NULL || number(d) < 0 || !eat(d, '_'))
+			if (a == NULL || number(&d->c) < 0 || !eat(&d->c, '_'))
 				return NULL;
 			n = mk(d, K_CTORVT, a, type(d));
 			return n && n->b ? n : NULL;
@@ -1023,7 +1034,7 @@ special_name(struct dm *d)
 		/* a decimal number follows, as __cxa_demangle reads it (the
 		 * ABI's "<seq-id> _" form is not what it accepts) */
 		struct node *n = special(d, "reference temporary #", name(d));
-		long id = isdig(peek(d)) ? number(d) : 0;
+		long id = isdig(peek(&d->c)) ? number(&d->c) : 0;
 
 		if (n == NULL || id < 0)
 			return NULL;
@@ -1034,9 +1045,9 @@ special_name(struct dm *d)
 	}
 	case 'A': return special(d, "hidden alias for ", encoding(d, 0));
 	case 'T':
-		if (eat(d, 't'))
+		if (eat(&d->c, 't'))
 			return special(d, "transaction clone for ", encoding(d, 0));
-		if (eat(d, 'n'))
+		if (eat(&d->c, 'n'))
 			return special(d, "non-transaction clone for ", encoding(d, 0));
 		return NULL;
 	default:
@@ -1054,11 +1065,11 @@ encoding(struct dm *d, int top)
 
 	if (!enter(d))
 		return NULL;
-	if ((peek(d) == 'T' && peek2(d) != '_' && !isdig(peek2(d))) || peek(d) == 'G')
+	if ((peek(&d->c) == 'T' && peek2(&d->c) != '_' && !isdig(peek2(&d->c))) || peek(&d->c) == 'G')
 		return leave(d, special_name(d));
 	if ((n = name_q(d, &q)) == NULL)
 		return leave(d, NULL);
-	if (peek(d) == 0 || peek(d) == 'E' || (top && peek(d) == '.'))
+	if (peek(&d->c) == 0 || peek(&d->c) == 'E' || (top && peek(&d->c) == '.'))
 		return leave(d, n->k == K_LOCAL || q == 0 ? mk(d, K_ENCODING, n, NULL) : NULL);
 	if (has_return(n) && (r = type(d)) == NULL)
 		return leave(d, NULL);
@@ -1076,52 +1087,52 @@ encoding(struct dm *d, int top)
 static struct node *
 clones(struct dm *d, struct node *n)
 {
-	while (n && peek(d) == '.' && (islow(peek2(d)) || peek2(d) == '_' ||
-	    isdig(peek2(d)))) {
-		const char *s = d->p++;
+	while (n && peek(&d->c) == '.' && (islow(peek2(&d->c)) || peek2(&d->c) == '_' ||
+	    isdig(peek2(&d->c)))) {
+		const char *s = d->c.p++;
 
-		if (isdig(peek(d))) {
-			while (isdig(peek(d)))
-				d->p++;
+		if (isdig(peek(&d->c))) {
+			while (isdig(peek(&d->c)))
+				d->c.p++;
 		} else {
-			while (islow(peek(d)) || peek(d) == '_')
-				d->p++;
+			while (islow(peek(&d->c)) || peek(&d->c) == '_')
+				d->c.p++;
 		}
-		while (peek(d) == '.' && isdig(peek2(d))) {
-			d->p++;
-			while (isdig(peek(d)))
-				d->p++;
+		while (peek(&d->c) == '.' && isdig(peek2(&d->c))) {
+			d->c.p++;
+			while (isdig(peek(&d->c)))
+				d->c.p++;
 		}
 		n = mk(d, K_CLONE, n, NULL);
 		if (n) {
 			n->s = s;
-			n->sn = (size_t)(d->p - s);
+			n->sn = (size_t)(d->c.p - s);
 		}
 	}
 	return n;
 }
 
-/* The printer: text into d->out, failing past DEMANGLE_MAX. */
+/* The printer: text into c->out, failing past DEMANGLE_MAX. */
 
 static void
-put(struct dm *d, const char *s, size_t n)
+put(struct cur *c, const char *s, size_t n)
 {
-	if (d->fail)
+	if (c->fail || c->skip)
 		return;
-	if (d->len + n > DEMANGLE_MAX) {
-		d->fail = 1;
+	if (c->len + n > DEMANGLE_MAX) {
+		c->fail = 1;
 		return;
 	}
-	memcpy(d->out + d->len, s, n);
-	d->len += n;
+	memcpy(c->out + c->len, s, n);
+	c->len += n;
 	if (n)
-		d->lastc = (unsigned char)s[n - 1];
+		c->lastc = (unsigned char)s[n - 1];
 }
 
 static void
-puts_(struct dm *d, const char *s)
+puts_(struct cur *c, const char *s)
 {
-	put(d, s, strlen(s));
+	put(c, s, strlen(s));
 }
 
 /*
@@ -1132,7 +1143,7 @@ puts_(struct dm *d, const char *s)
 static int
 last(const struct dm *d)
 {
-	return d->lastc;
+	return d->c.lastc;
 }
 
 static void print(struct dm *d, const struct node *n);
@@ -1144,20 +1155,20 @@ print_list(struct dm *d, const struct node *l)
 {
 	int first = 1;
 
-	for (; l && !d->fail; l = l->b) {
-		size_t before = d->len;
+	for (; l && !d->c.fail; l = l->b) {
+		size_t before = d->c.len;
 
 		if (l->a == NULL)
 			continue;
 		if (!first)
-			put(d, ", ", 2);
-		size_t mark = d->len;
+			put(&d->c, ", ", 2);
+		size_t mark = d->c.len;
 
 		print(d, l->a);
 		/* an empty pack prints nothing, and no comma either */
-		if (d->len == mark && !first)
-			d->len = before;
-		else if (d->len > mark)
+		if (d->c.len == mark && !first)
+			d->c.len = before;
+		else if (d->c.len > mark)
 			first = 0;
 	}
 }
@@ -1165,24 +1176,24 @@ print_list(struct dm *d, const struct node *l)
 static void
 print_params(struct dm *d, const struct node *f)
 {
-	put(d, "(", 1);
+	put(&d->c, "(", 1);
 	print_list(d, f->b);
-	put(d, ")", 1);
+	put(&d->c, ")", 1);
 }
 
 static void
 print_quals(struct dm *d, long q)
 {
 	if (q & CV_CONST)
-		puts_(d, " const");
+		puts_(&d->c, " const");
 	if (q & CV_VOLATILE)
-		puts_(d, " volatile");
+		puts_(&d->c, " volatile");
 	if (q & CV_RESTRICT)
-		puts_(d, " restrict");
+		puts_(&d->c, " restrict");
 	if (q & REF_L)
-		puts_(d, " &");
+		puts_(&d->c, " &");
 	if (q & REF_R)
-		puts_(d, " &&");
+		puts_(&d->c, " &&");
 }
 
 /* A template parameter's argument, in the function template being printed. */
@@ -1194,7 +1205,7 @@ targ(struct dm *d, long i)
 	for (; l && i > 0; i--)
 		l = l->b;
 	if (l == NULL || l->a == NULL) {
-		d->fail = 1;
+		d->c.fail = 1;
 		return NULL;
 	}
 	return l->a;
@@ -1239,7 +1250,7 @@ print_ctor_name(struct dm *d, const struct node *c)
 			break;
 	}
 	if (c->k == K_STD)
-		put(d, c->c, c->cn);
+		put(&d->c, c->c, c->cn);
 	else if (c->k == K_ABI)
 		print(d, c->a);
 	else
@@ -1255,14 +1266,14 @@ resolve(struct dm *d, const struct node *t)
 	if (a == NULL || a->k != K_PACK)
 		return a;
 	if (d->packidx < 0) {
-		d->fail = 1;
+		d->c.fail = 1;
 		return NULL;
 	}
 	l = a->a;
 	for (long i = d->packidx; l && i > 0; i--)
 		l = l->b;
 	if (l == NULL)
-		d->fail = 1;
+		d->c.fail = 1;
 	return l ? l->a : NULL;
 }
 
@@ -1296,7 +1307,7 @@ collapse(struct dm *d, const struct node *t, const struct node **mods, size_t nm
 		}
 		col[0].k = k;
 	} else if (a->k == K_LREF || a->k == K_RREF) {
-		d->fail = 1;	/* a pointer to a reference cannot be */
+		d->c.fail = 1;	/* a pointer to a reference cannot be */
 		free(col);
 		return;
 	}
@@ -1332,14 +1343,14 @@ print_type(struct dm *d, const struct node *n)
 	while (base && (base->k == K_PTR || base->k == K_LREF || base->k == K_RREF ||
 	    (base->k == K_CV && base->a && base->a->k != K_FUNC))) {
 		if (nm == 64) {
-			d->fail = 1;
+			d->c.fail = 1;
 			return;
 		}
 		mods[nm++] = base;
 		base = base->a;
 	}
 	if (base == NULL) {
-		d->fail = 1;
+		d->c.fail = 1;
 		return;
 	}
 	if (base->k == K_TPARAM && nm > 0) {
@@ -1366,9 +1377,9 @@ print_type(struct dm *d, const struct node *n)
 			fn = m;
 		} else {
 			print_type(d, m);
-			put(d, " ", 1);
+			put(&d->c, " ", 1);
 			print_type(d, cls);
-			put(d, "::*", 3);
+			put(&d->c, "::*", 3);
 			cls = NULL;
 			goto mods;
 		}
@@ -1387,42 +1398,42 @@ print_type(struct dm *d, const struct node *n)
 		}
 		if (fn && nm == 0 && cls == NULL) {
 			/* a bare function type: "void (int)" */
-			put(d, " ", 1);
+			put(&d->c, " ", 1);
 			print_params(d, fn);
 			print_quals(d, fq | fn->num);
 			return;
 		}
 		if (nm == 0 && cls == NULL) {
-			put(d, " [", 2);
-			put(d, base->s, base->sn);
-			put(d, "]", 1);
+			put(&d->c, " [", 2);
+			put(&d->c, base->s, base->sn);
+			put(&d->c, "]", 1);
 			return;
 		}
-		put(d, " (", 2);
+		put(&d->c, " (", 2);
 		if (cls) {
 			print_type(d, cls);
-			put(d, "::*", 3);
+			put(&d->c, "::*", 3);
 		}
 		for (size_t i = nm; i-- > 0;) {
 			const struct node *m = mods[i];
 
 			if (m->k == K_PTR)
-				put(d, "*", 1);
+				put(&d->c, "*", 1);
 			else if (m->k == K_LREF)
-				put(d, "&", 1);
+				put(&d->c, "&", 1);
 			else if (m->k == K_RREF)
-				put(d, "&&", 2);
+				put(&d->c, "&&", 2);
 			else
 				print_quals(d, m->num);
 		}
-		put(d, ")", 1);
+		put(&d->c, ")", 1);
 		if (fn) {
 			print_params(d, fn);
 			print_quals(d, fq | fn->num);
 		} else {
-			put(d, " [", 2);
-			put(d, base->s, base->sn);
-			put(d, "]", 1);
+			put(&d->c, " [", 2);
+			put(&d->c, base->s, base->sn);
+			put(&d->c, "]", 1);
 		}
 		return;
 	}
@@ -1432,11 +1443,11 @@ mods:
 		const struct node *m = mods[i];
 
 		if (m->k == K_PTR)
-			put(d, "*", 1);
+			put(&d->c, "*", 1);
 		else if (m->k == K_LREF)
-			put(d, "&", 1);
+			put(&d->c, "&", 1);
 		else if (m->k == K_RREF)
-			put(d, "&&", 2);
+			put(&d->c, "&&", 2);
 		else
 			print_quals(d, m->num);
 	}
@@ -1476,30 +1487,30 @@ print_literal(struct dm *d, const struct node *n)
 	if (t->k == K_BUILTIN) {
 		if (t->sn == 4 && memcmp(t->s, "bool", 4) == 0 && vn == 1 &&
 		    (v[0] == '0' || v[0] == '1')) {
-			puts_(d, v[0] == '1' ? "true" : "false");
+			puts_(&d->c, v[0] == '1' ? "true" : "false");
 			return;
 		}
 		for (size_t i = 0; i < sizeof suf / sizeof suf[0]; i++)
 			if (strlen(suf[i].type) == t->sn && memcmp(suf[i].type, t->s, t->sn) == 0) {
 				if (vn && v[0] == 'n') {
-					put(d, "-", 1);
+					put(&d->c, "-", 1);
 					v++;
 					vn--;
 				}
-				put(d, v, vn);
-				puts_(d, suf[i].suffix);
+				put(&d->c, v, vn);
+				puts_(&d->c, suf[i].suffix);
 				return;
 			}
 	}
-	put(d, "(", 1);
+	put(&d->c, "(", 1);
 	print_type(d, t);
-	put(d, ")", 1);
+	put(&d->c, ")", 1);
 	if (vn && v[0] == 'n') {
-		put(d, "-", 1);
+		put(&d->c, "-", 1);
 		v++;
 		vn--;
 	}
-	put(d, v, vn);
+	put(&d->c, v, vn);
 }
 
 /* A function: [return type] name(parameters) qualifiers; or data: a name. */
@@ -1525,11 +1536,11 @@ print_encoding(struct dm *d, const struct node *n, int ret)
 		while (r->k == K_PTR || r->k == K_LREF || r->k == K_RREF || r->k == K_CV)
 			r = r->a;
 		if (r->k == K_FUNC || r->k == K_ARRAY || r->k == K_PTRMEM) {
-			d->fail = 1;
+			d->c.fail = 1;
 			return;
 		}
 		print_type(d, f->a);
-		put(d, " ", 1);
+		put(&d->c, " ", 1);
 	}
 	d->targs = saved;
 	print(d, n->a);
@@ -1544,26 +1555,26 @@ print_encoding(struct dm *d, const struct node *n, int ret)
 static void
 print(struct dm *d, const struct node *n)
 {
-	if (d->fail)
+	if (d->c.fail)
 		return;
 	if (n == NULL || ++d->pdepth > DM_DEPTH || ++d->steps > DM_STEPS) {
-		d->fail = 1;
+		d->c.fail = 1;
 		return;
 	}
 	switch (n->k) {
 	case K_NAME:
 	case K_BUILTIN:
-		put(d, n->s, n->sn);
+		put(&d->c, n->s, n->sn);
 		break;
 	case K_STD:
 		if (n->num)
-			put(d, n->t, n->tn);
+			put(&d->c, n->t, n->tn);
 		else
-			put(d, n->s, n->sn);
+			put(&d->c, n->s, n->sn);
 		break;
 	case K_QUAL:
 		print(d, n->a);
-		put(d, "::", 2);
+		put(&d->c, "::", 2);
 		print(d, n->b);
 		break;
 	case K_LOCAL:
@@ -1572,18 +1583,18 @@ print(struct dm *d, const struct node *n)
 			print_encoding(d, n->a, 0);
 		else
 			print(d, n->a);
-		put(d, "::", 2);
+		put(&d->c, "::", 2);
 		print(d, n->b);
 		break;
 	case K_TEMPLATE:
 		print(d, n->a);
 		if (last(d) == '<')
-			put(d, " ", 1);
-		put(d, "<", 1);
+			put(&d->c, " ", 1);
+		put(&d->c, "<", 1);
 		print_list(d, n->b);
 		if (last(d) == '>')
-			put(d, " ", 1);
-		put(d, ">", 1);
+			put(&d->c, " ", 1);
+		put(&d->c, ">", 1);
 		break;
 	case K_LIST:
 		print_list(d, n);
@@ -1596,52 +1607,52 @@ print(struct dm *d, const struct node *n)
 		print_ctor_name(d, n->a);
 		break;
 	case K_DTOR:
-		put(d, "~", 1);
+		put(&d->c, "~", 1);
 		print_ctor_name(d, n->a);
 		break;
 	case K_OPER:
-		puts_(d, "operator");
+		puts_(&d->c, "operator");
 		if (islow((unsigned char)n->s[0]))
-			put(d, " ", 1);
-		put(d, n->s, n->sn);
+			put(&d->c, " ", 1);
+		put(&d->c, n->s, n->sn);
 		if (n->b)
 			print(d, n->b);
 		break;
 	case K_CONV:
-		puts_(d, "operator ");
+		puts_(&d->c, "operator ");
 		print_type(d, n->a);
 		break;
 	case K_LAMBDA: {
 		char num[24];
 		int k;
 
-		puts_(d, "{lambda(");
+		puts_(&d->c, "{lambda(");
 		print_list(d, n->b);
 		k = snprintf(num, sizeof num, ")#%ld}", n->num);
-		put(d, num, (size_t)k);
+		put(&d->c, num, (size_t)k);
 		break;
 	}
 	case K_UNNAMED: {
 		char num[40];
 		int k = snprintf(num, sizeof num, "{unnamed type#%ld}", n->num);
 
-		put(d, num, (size_t)k);
+		put(&d->c, num, (size_t)k);
 		break;
 	}
 	case K_SPECIAL:
-		put(d, n->s, n->sn);
+		put(&d->c, n->s, n->sn);
 		if (n->t) {
 			char num[24];
 			int k = snprintf(num, sizeof num, "%ld for ", n->num);
 
-			put(d, num, (size_t)k);
+			put(&d->c, num, (size_t)k);
 		}
 		print(d, n->a);
 		break;
 	case K_CTORVT:
-		puts_(d, "construction vtable for ");
+		puts_(&d->c, "construction vtable for ");
 		print(d, n->b);
-		puts_(d, "-in-");
+		puts_(&d->c, "-in-");
 		print(d, n->a);
 		break;
 	case K_ENCODING:
@@ -1649,15 +1660,15 @@ print(struct dm *d, const struct node *n)
 		break;
 	case K_ABI:
 		print(d, n->a);
-		puts_(d, "[abi:");
-		put(d, n->s, n->sn);
-		put(d, "]", 1);
+		puts_(&d->c, "[abi:");
+		put(&d->c, n->s, n->sn);
+		put(&d->c, "]", 1);
 		break;
 	case K_CLONE:
 		print(d, n->a);
-		puts_(d, " [clone ");
-		put(d, n->s, n->sn);
-		put(d, "]", 1);
+		puts_(&d->c, " [clone ");
+		put(&d->c, n->s, n->sn);
+		put(&d->c, "]", 1);
 		break;
 	case K_PACK:
 		print_list(d, n->a);
@@ -1666,12 +1677,12 @@ print(struct dm *d, const struct node *n)
 		long len = pack_len(d, n->a, 0), saved = d->packidx;
 
 		if (len < 0) {
-			d->fail = 1;
+			d->c.fail = 1;
 			break;
 		}
-		for (long i = 0; i < len && !d->fail; i++) {
+		for (long i = 0; i < len && !d->c.fail; i++) {
 			if (i)
-				put(d, ", ", 2);
+				put(&d->c, ", ", 2);
 			d->packidx = i;
 			print_type(d, n->a);
 		}
@@ -1696,7 +1707,7 @@ print(struct dm *d, const struct node *n)
 			for (long i = d->packidx; l && i > 0; i--)
 				l = l->b;
 			if (l == NULL) {
-				d->fail = 1;
+				d->c.fail = 1;
 				break;
 			}
 			a = l->a;
@@ -1714,9 +1725,9 @@ print(struct dm *d, const struct node *n)
 	}
 	case K_VECTOR:
 		print_type(d, n->a);
-		puts_(d, " __vector(");
-		put(d, n->s, n->sn);
-		put(d, ")", 1);
+		puts_(&d->c, " __vector(");
+		put(&d->c, n->s, n->sn);
+		put(&d->c, ")", 1);
 		break;
 	}
 	d->pdepth--;
@@ -1733,11 +1744,11 @@ top(struct dm *d, int params)
 	struct node *n;
 	long q;
 
-	if (params || (peek(d) == 'T' && peek2(d) != '_' && !isdig(peek2(d))) ||
-	    peek(d) == 'G')
+	if (params || (peek(&d->c) == 'T' && peek2(&d->c) != '_' && !isdig(peek2(&d->c))) ||
+	    peek(&d->c) == 'G')
 		return clones(d, encoding(d, 1));
 	n = name_q(d, &q);
-	d->p = d->e;
+	d->c.p = d->c.e;
 	return n;
 }
 
@@ -1749,21 +1760,21 @@ cxx(const char *sym, size_t n, int params)
 	char *r = NULL;
 
 	memset(d, 0, sizeof *d);
-	d->p = sym + 2;
-	d->e = sym + n;
+	d->c.p = sym + 2;
+	d->c.e = sym + n;
 	d->cap = 4 * n + 32;
 	d->pool = xmalloc(d->cap * sizeof *d->pool);
 	d->packidx = -1;
 	root = top(d, params);
-	if (root && !d->fail && d->p == d->e) {
-		d->out = xmalloc(DEMANGLE_MAX + 1);
+	if (root && !d->c.fail && d->c.p == d->c.e) {
+		d->c.out = xmalloc(DEMANGLE_MAX + 1);
 		print(d, root);
-		if (!d->fail && d->len > 0) {
-			d->out[d->len] = '\0';
-			r = d->out;
-			d->out = NULL;
+		if (!d->c.fail && d->c.len > 0) {
+			d->c.out[d->c.len] = '\0';
+			r = d->c.out;
+			d->c.out = NULL;
 		}
-		free(d->out);
+		free(d->c.out);
 	}
 	free(d->pool);
 	free(d);
@@ -1928,46 +1939,11 @@ demangle_rust_tidy(const char *fp, size_t fn, char *buf)
  * Printed as rustc-demangle's short form: no crate disambiguators.
  */
 struct rv0 {
-	const char	*s, *p, *e;
-	char		*out;
-	size_t		 len;
-	int		 fail, depth, skip;	/* skip: parse without printing */
+	struct cur	 c;
+	const char	*s;		/* the input's start, which backrefs count from */
+	int		 depth;
 	long		 steps;
 };
-
-static void
-rput(struct rv0 *r, const char *s, size_t n)
-{
-	if (r->fail || r->skip)
-		return;
-	if (r->len + n > DEMANGLE_MAX) {
-		r->fail = 1;
-		return;
-	}
-	memcpy(r->out + r->len, s, n);
-	r->len += n;
-}
-
-static void
-rputs(struct rv0 *r, const char *s)
-{
-	rput(r, s, strlen(s));
-}
-
-static int
-rpeek(const struct rv0 *r)
-{
-	return r->p < r->e ? (unsigned char)*r->p : 0;
-}
-
-static int
-reat(struct rv0 *r, int c)
-{
-	if (rpeek(r) != c || c == 0)
-		return 0;
-	r->p++;
-	return 1;
-}
 
 /* <base-62-number>: "_" is 0, digits then "_" are n + 1. */
 static int64_t
@@ -1975,10 +1951,10 @@ b62(struct rv0 *r)
 {
 	uint64_t v = 0;
 
-	if (reat(r, '_'))
+	if (eat(&r->c, '_'))
 		return 0;
-	while (rpeek(r) && rpeek(r) != '_') {
-		int c = rpeek(r), x;
+	while (peek(&r->c) && peek(&r->c) != '_') {
+		int c = peek(&r->c), x;
 
 		if (isdig(c))
 			x = c - '0';
@@ -1988,12 +1964,12 @@ b62(struct rv0 *r)
 			x = c - 'A' + 36;
 		else
 			return -1;
-		r->p++;
+		r->c.p++;
 		/* disambiguators are 64-bit hashes: saturate, as no backref or
 		 * closure number is that large */
 		v = v > ((uint64_t)1 << 56) ? ((uint64_t)1 << 62) : v * 62 + (uint64_t)x;
 	}
-	if (!reat(r, '_'))
+	if (!eat(&r->c, '_'))
 		return -1;
 	return (int64_t)v + 1;
 }
@@ -2001,8 +1977,8 @@ b62(struct rv0 *r)
 static int
 r_enter(struct rv0 *r)
 {
-	if (r->fail || ++r->depth > DM_DEPTH || ++r->steps > DM_STEPS) {
-		r->fail = 1;
+	if (r->c.fail || ++r->depth > DM_DEPTH || ++r->steps > DM_STEPS) {
+		r->c.fail = 1;
 		return 0;
 	}
 	return 1;
@@ -2015,31 +1991,28 @@ static void rtype(struct rv0 *r);
 static void
 rident(struct rv0 *r, const char **s, size_t *n, int64_t *dis)
 {
-	size_t k = 0;
+	long k = 0;
 
 	*s = "";
 	*n = 0;
 	*dis = 0;
-	if (reat(r, 's') && (*dis = b62(r) + 1) <= 0) {
-		r->fail = 1;
-		return;
-	}
-	if (rpeek(r) == 'u' || !isdig(rpeek(r))) {
-		r->fail = 1;
+	if (eat(&r->c, 's') && (*dis = b62(r) + 1) <= 0) {
+		r->c.fail = 1;
 		return;
 	}
 	/* "0" is a whole number: an empty name, then the next one's length */
-	if (!reat(r, '0'))
-		while (isdig(rpeek(r)) && k < 100000)
-			k = k * 10 + (size_t)(*r->p++ - '0');
-	reat(r, '_');
-	if ((size_t)(r->e - r->p) < k) {
-		r->fail = 1;
+	if (peek(&r->c) == 'u' || (!eat(&r->c, '0') && (k = number(&r->c)) < 0)) {
+		r->c.fail = 1;
 		return;
 	}
-	*s = r->p;
-	*n = k;
-	r->p += k;
+	eat(&r->c, '_');
+	if (r->c.e - r->c.p < k) {
+		r->c.fail = 1;
+		return;
+	}
+	*s = r->c.p;
+	*n = (size_t)k;
+	r->c.p += k;
 }
 
 /* B <base-62>: parse what the position names, where it is. */
@@ -2047,15 +2020,15 @@ static void
 rbackref(struct rv0 *r, void (*f)(struct rv0 *, int), int arg)
 {
 	int64_t at = b62(r);
-	const char *saved = r->p;
+	const char *saved = r->c.p;
 
-	if (at < 0 || at >= r->p - r->s - 1) {
-		r->fail = 1;
+	if (at < 0 || at >= r->c.p - r->s - 1) {
+		r->c.fail = 1;
 		return;
 	}
-	r->p = r->s + at;
+	r->c.p = r->s + at;
 	f(r, arg);
-	r->p = saved;
+	r->c.p = saved;
 }
 
 static void
@@ -2071,47 +2044,47 @@ rconst(struct rv0 *r, int unused)
 	(void)unused;
 	if (!r_enter(r))
 		return;
-	if (reat(r, 'B')) {
+	if (eat(&r->c, 'B')) {
 		rbackref(r, rconst, 0);
-	} else if (reat(r, 'p')) {
-		rput(r, "_", 1);
+	} else if (eat(&r->c, 'p')) {
+		put(&r->c, "_", 1);
 	} else {
-		int c = rpeek(r);
+		int c = peek(&r->c);
 		int neg = 0;
 		uint64_t v = 0;
 
-		r->p++;
+		r->c.p++;
 		if (strchr("hmyjtsaxlinob", c) == NULL || c == 0) {
-			r->fail = 1;
+			r->c.fail = 1;
 			r->depth--;
 			return;
 		}
-		if (strchr("alinsx", c) && reat(r, 'n'))
+		if (strchr("alinsx", c) && eat(&r->c, 'n'))
 			neg = 1;
-		while (rpeek(r) && rpeek(r) != '_') {
-			int x = rpeek(r);
+		while (peek(&r->c) && peek(&r->c) != '_') {
+			int x = peek(&r->c);
 
-			r->p++;
+			r->c.p++;
 			if (isdig(x))
 				x -= '0';
 			else if (x >= 'a' && x <= 'f')
 				x -= 'a' - 10;
 			else
-				r->fail = 1;
+				r->c.fail = 1;
 			if (v >> 60)
-				r->fail = 1;
+				r->c.fail = 1;
 			v = v * 16 + (uint64_t)x;
 		}
-		if (!reat(r, '_'))
-			r->fail = 1;
+		if (!eat(&r->c, '_'))
+			r->c.fail = 1;
 		if (c == 'b') {
-			rputs(r, v ? "true" : "false");
+			puts_(&r->c, v ? "true" : "false");
 		} else {
 			char num[32];
 			int k = snprintf(num, sizeof num, "%s%llu", neg ? "-" : "",
 			    (unsigned long long)v);
 
-			rput(r, num, (size_t)k);
+			put(&r->c, num, (size_t)k);
 		}
 	}
 	r->depth--;
@@ -2123,24 +2096,24 @@ rgeneric_args(struct rv0 *r)
 {
 	int first = 1;
 
-	rput(r, "<", 1);
-	while (!r->fail && rpeek(r) != 'E' && rpeek(r)) {
+	put(&r->c, "<", 1);
+	while (!r->c.fail && peek(&r->c) != 'E' && peek(&r->c)) {
 		if (!first)
-			rput(r, ", ", 2);
+			put(&r->c, ", ", 2);
 		first = 0;
-		if (reat(r, 'L')) {
+		if (eat(&r->c, 'L')) {
 			if (b62(r) < 0)
-				r->fail = 1;
-			rput(r, "'_", 2);
-		} else if (reat(r, 'K')) {
+				r->c.fail = 1;
+			put(&r->c, "'_", 2);
+		} else if (eat(&r->c, 'K')) {
 			rconst(r, 0);
 		} else {
 			rtype(r);
 		}
 	}
-	if (!reat(r, 'E'))
-		r->fail = 1;
-	rput(r, ">", 1);
+	if (!eat(&r->c, 'E'))
+		r->c.fail = 1;
+	put(&r->c, ">", 1);
 }
 
 static void
@@ -2159,19 +2132,19 @@ rpath(struct rv0 *r, int intype)
 
 	if (!r_enter(r))
 		return;
-	c = rpeek(r);
-	r->p++;
+	c = peek(&r->c);
+	r->c.p++;
 	switch (c) {
 	case 'C':
 		rident(r, &s, &n, &dis);
-		rput(r, s, n);
+		put(&r->c, s, n);
 		break;
 	case 'N': {
-		int ns = rpeek(r);
+		int ns = peek(&r->c);
 
-		r->p++;
+		r->c.p++;
 		if (!isup(ns) && !islow(ns)) {
-			r->fail = 1;
+			r->c.fail = 1;
 			break;
 		}
 		rpath(r, intype);
@@ -2181,62 +2154,62 @@ rpath(struct rv0 *r, int intype)
 			char num[32];
 			int k = snprintf(num, sizeof num, "#%lld}", (long long)dis);
 
-			rput(r, "::{", 3);
+			put(&r->c, "::{", 3);
 			if (ns == 'C')
-				rputs(r, "closure");
+				puts_(&r->c, "closure");
 			else if (ns == 'S')
-				rputs(r, "shim");
+				puts_(&r->c, "shim");
 			else {
 				char nc = (char)ns;
 
-				rput(r, &nc, 1);
+				put(&r->c, &nc, 1);
 			}
 			if (n) {
-				rput(r, ":", 1);
-				rput(r, s, n);
+				put(&r->c, ":", 1);
+				put(&r->c, s, n);
 			}
-			rput(r, num, (size_t)k);
+			put(&r->c, num, (size_t)k);
 		} else if (n) {
-			rput(r, "::", 2);
-			rput(r, s, n);
+			put(&r->c, "::", 2);
+			put(&r->c, s, n);
 		}
 		break;
 	}
 	case 'M':	/* <impl-path> <type>: <type> */
-		if (reat(r, 's') && b62(r) < 0)
-			r->fail = 1;
-		r->skip++;
+		if (eat(&r->c, 's') && b62(r) < 0)
+			r->c.fail = 1;
+		r->c.skip++;
 		rpath(r, 0);
-		r->skip--;
-		rput(r, "<", 1);
+		r->c.skip--;
+		put(&r->c, "<", 1);
 		rtype(r);
-		rput(r, ">", 1);
+		put(&r->c, ">", 1);
 		break;
 	case 'X':	/* <impl-path> <type> <path>: <type as path> */
-		if (reat(r, 's') && b62(r) < 0)
-			r->fail = 1;
-		r->skip++;
+		if (eat(&r->c, 's') && b62(r) < 0)
+			r->c.fail = 1;
+		r->c.skip++;
 		rpath(r, 0);
-		r->skip--;
+		r->c.skip--;
 		/* fall through */
 	case 'Y':
-		rput(r, "<", 1);
+		put(&r->c, "<", 1);
 		rtype(r);
-		rputs(r, " as ");
+		puts_(&r->c, " as ");
 		rpath(r, 1);
-		rput(r, ">", 1);
+		put(&r->c, ">", 1);
 		break;
 	case 'I':
 		rpath(r, intype);
 		if (!intype)
-			rput(r, "::", 2);
+			put(&r->c, "::", 2);
 		rgeneric_args(r);
 		break;
 	case 'B':
 		rbackref(r, rpath_arg, intype);
 		break;
 	default:
-		r->fail = 1;
+		r->c.fail = 1;
 	}
 	r->depth--;
 }
@@ -2250,95 +2223,95 @@ rtype(struct rv0 *r)
 		"i32", "u32", "i128", "u128", "i16", "u16", "()", "...", "i64",
 		"u64", "!", "_",
 	};
-	int c = rpeek(r);
+	int c = peek(&r->c);
 	const char *b;
 
 	if (!r_enter(r))
 		return;
 	if (c && islow(c) && (b = strchr(basic, c)) != NULL) {
-		r->p++;
-		rputs(r, basicname[b - basic]);
+		r->c.p++;
+		puts_(&r->c, basicname[b - basic]);
 		r->depth--;
 		return;
 	}
-	r->p++;
+	r->c.p++;
 	switch (c) {
 	case 'R': case 'Q':
-		rput(r, "&", 1);
-		if (reat(r, 'L')) {
+		put(&r->c, "&", 1);
+		if (eat(&r->c, 'L')) {
 			int64_t l = b62(r);
 
 			if (l < 0)
-				r->fail = 1;
+				r->c.fail = 1;
 			else if (l > 0)	/* named lifetimes: not read */
-				r->fail = 1;
+				r->c.fail = 1;
 		}
 		if (c == 'Q')
-			rputs(r, "mut ");
+			puts_(&r->c, "mut ");
 		rtype(r);
 		break;
 	case 'P':
-		rputs(r, "*const ");
+		puts_(&r->c, "*const ");
 		rtype(r);
 		break;
 	case 'O':
-		rputs(r, "*mut ");
+		puts_(&r->c, "*mut ");
 		rtype(r);
 		break;
 	case 'A':
-		rput(r, "[", 1);
+		put(&r->c, "[", 1);
 		rtype(r);
-		rputs(r, "; ");
+		puts_(&r->c, "; ");
 		rconst(r, 0);
-		rput(r, "]", 1);
+		put(&r->c, "]", 1);
 		break;
 	case 'S':
-		rput(r, "[", 1);
+		put(&r->c, "[", 1);
 		rtype(r);
-		rput(r, "]", 1);
+		put(&r->c, "]", 1);
 		break;
 	case 'T': {
 		int k = 0;
 
-		rput(r, "(", 1);
-		while (!r->fail && rpeek(r) && rpeek(r) != 'E') {
+		put(&r->c, "(", 1);
+		while (!r->c.fail && peek(&r->c) && peek(&r->c) != 'E') {
 			if (k++)
-				rput(r, ", ", 2);
+				put(&r->c, ", ", 2);
 			rtype(r);
 		}
-		if (!reat(r, 'E'))
-			r->fail = 1;
+		if (!eat(&r->c, 'E'))
+			r->c.fail = 1;
 		if (k == 1)
-			rput(r, ",", 1);
-		rput(r, ")", 1);
+			put(&r->c, ",", 1);
+		put(&r->c, ")", 1);
 		break;
 	}
 	case 'B':
 		rbackref(r, rtype_arg, 0);
 		break;
 	case 'C': case 'N': case 'M': case 'X': case 'Y': case 'I':
-		r->p--;
+		r->c.p--;
 		rpath(r, 1);
 		break;
 	case 'D': {	/* dyn A + B, without associated type bindings */
 		int k = 0;
 
-		if (reat(r, 'G') && b62(r) < 0)
-			r->fail = 1;
-		rputs(r, "dyn ");
-		while (!r->fail && rpeek(r) && rpeek(r) != 'E') {
+		if (eat(&r->c, 'G') && b62(r) < 0)
+			r->c.fail = 1;
+		puts_(&r->c, "dyn ");
+		while (!r->c.fail && peek(&r->c) && peek(&r->c) != 'E') {
 			if (k++)
-				rputs(r, " + ");
+				puts_(&r->c, " + ");
 			rpath(r, 1);
-			if (rpeek(r) == 'p')
-				r->fail = 1;
+			if (peek(&r->c) == 'p')
+				r->c.fail = 1;
 		}
-		if (!reat(r, 'E') || !reat(r, 'L') || b62(r) != 0)
-			r->fail = 1;	/* a named lifetime is not read */
+		if (!eat(&r->c, 'E') || !eat(&r->c, 'L') || b62(r) != 0)
+			r->c.fail = 1;	/* a named lifetime is not read */
 		break;
 	}
 	default:	/* fn pointers and the rest: not read */
-		r->fail = 1;
+		r->c.fail = 1;
 	}
 	r->depth--;
 }
@@ -2356,24 +2329,24 @@ rust_v0(const char *sym, size_t n)
 			break;
 		}
 	r.s = sym + 2;
-	r.p = r.s;
-	r.e = e;
-	if (isdig(rpeek(&r)))	/* an encoding version: only 0 (none) is known */
+	r.c.p = r.s;
+	r.c.e = e;
+	if (isdig(peek(&r.c)))	/* an encoding version: only 0 (none) is known */
 		return NULL;
-	r.out = xmalloc(DEMANGLE_MAX + 1);
+	r.c.out = xmalloc(DEMANGLE_MAX + 1);
 	rpath(&r, 0);
 	/* the instantiating crate, if any, is not shown */
-	if (!r.fail && r.p < r.e) {
-		r.skip++;
+	if (!r.c.fail && r.c.p < r.c.e) {
+		r.c.skip++;
 		rpath(&r, 0);
-		r.skip--;
+		r.c.skip--;
 	}
-	if (r.fail || r.p != r.e || r.len == 0) {
-		free(r.out);
+	if (r.c.fail || r.c.p != r.c.e || r.c.len == 0) {
+		free(r.c.out);
 		return NULL;
 	}
-	r.out[r.len] = '\0';
-	return r.out;
+	r.c.out[r.c.len] = '\0';
+	return r.c.out;
 }
 
 char *

@@ -23,6 +23,7 @@
 #include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/num.h"
+#include "bydepth.h"
 #include "formats.h"
 
 /* Perl's \s. */
@@ -143,15 +144,8 @@ match(const char *l, size_t n, struct node *nd)
 	return 0;
 }
 
-/* The last name read at each depth: the script's @stack. */
-struct name {
-	char *s;
-	size_t n, cap;
-};
-
 struct ins {
-	struct name *d;
-	size_t nd, dcap;
+	struct bydepth names;	/* the script's @stack */
 	struct fstack fs;
 };
 
@@ -181,35 +175,24 @@ weight(struct reader *r, const struct node *nd, uint64_t *ms)
 static int
 node(struct reader *r, struct ins *s, const struct node *nd)
 {
-	struct name *d;
 	const char *st;
 	uint64_t ms;
 	size_t n;
 
 	if (weight(r, nd, &ms) < 0)
 		return -1;
-	if (s->nd <= nd->depth) {	/* never set: empty, as undef prints */
-		s->d = xgrow(s->d, &s->dcap, nd->depth + 1, sizeof *s->d);
-		memset(s->d + s->nd, 0, (nd->depth + 1 - s->nd) * sizeof *s->d);
-		s->nd = nd->depth + 1;
-	}
-	fs_truncate(&s->fs, 0);
-	for (size_t i = 0; i < nd->depth; i++)
-		fs_push(&s->fs, s->d[i].s ? s->d[i].s : "", s->d[i].n);
-	fs_push(&s->fs, nd->name, nd->namelen);
+	memcpy(bd_set(&s->names, nd->depth, nd->namelen), nd->name,
+	    nd->namelen);
+	bd_stack(&s->names, nd->depth, &s->fs);
 	st = fs_join(&s->fs, 0, &n);
 	sink_put(r->sink, st, n, ms, 0);
-	d = &s->d[nd->depth];
-	d->s = xgrow(d->s, &d->cap, nd->namelen + 1, 1);
-	memcpy(d->s, nd->name, nd->namelen);
-	d->n = nd->namelen;
 	return 0;
 }
 
 static int
 instruments_collapse(struct reader *r)
 {
-	struct ins s = { .nd = 0 };
+	struct ins s = { .names = { NULL, 0, 0 } };
 	struct node nd;
 	const char *l;
 	size_t n;
@@ -231,9 +214,7 @@ instruments_collapse(struct reader *r)
 				break;
 			}
 		}
-	for (size_t i = 0; i < s.nd; i++)
-		free(s.d[i].s);
-	free(s.d);
+	bd_free(&s.names);
 	fs_free(&s.fs);
 	return ret < 0 ? -1 : 0;
 }

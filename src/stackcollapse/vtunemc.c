@@ -22,6 +22,7 @@
 #include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/num.h"
+#include "bydepth.h"
 #include "formats.h"
 
 static struct {
@@ -119,15 +120,8 @@ whole(const char *s, size_t n, uint64_t *v)
 	return i == 0 ? 0 : num_parse_u64(s, i, v);
 }
 
-/* The last name read at each depth: the script's @stack. */
-struct name {
-	char *s;
-	size_t n, cap;
-};
-
 struct mc {
-	struct name *d;
-	size_t nd, dcap;
+	struct bydepth names;	/* the script's @stack */
 	struct fstack fs;
 	char *buf;
 	size_t cap;
@@ -137,8 +131,8 @@ static int
 node(struct reader *r, struct mc *s, const char *l, size_t n)
 {
 	struct node nd;
-	struct name *d;
 	const char *st;
+	char *w;
 	uint64_t v;
 	size_t len;
 
@@ -150,27 +144,18 @@ node(struct reader *r, struct mc *s, const char *l, size_t n)
 	if (!match(s->buf, len, &nd))
 		return rd_fail(r, "not a node of a VTune memory-consumption "
 		    "tree (FUNCTION,SIZE,SIZE,COUNT,MODULE)");
-	if (s->nd <= nd.depth) {	/* never set: empty, as undef prints */
-		s->d = xgrow(s->d, &s->dcap, nd.depth + 1, sizeof *s->d);
-		memset(s->d + s->nd, 0, (nd.depth + 1 - s->nd) * sizeof *s->d);
-		s->nd = nd.depth + 1;
-	}
-	d = &s->d[nd.depth];
-	d->s = xgrow(d->s, &d->cap, nd.fnlen + nd.modlen + 3, 1);
-	memcpy(d->s, nd.fn, nd.fnlen);
-	d->s[nd.fnlen] = '(';
-	memcpy(d->s + nd.fnlen + 1, nd.module, nd.modlen);
-	d->s[nd.fnlen + 1 + nd.modlen] = ')';
-	d->n = nd.fnlen + nd.modlen + 2;
+	w = bd_set(&s->names, nd.depth, nd.fnlen + nd.modlen + 2);
+	memcpy(w, nd.fn, nd.fnlen);
+	w[nd.fnlen] = '(';
+	memcpy(w + nd.fnlen + 1, nd.module, nd.modlen);
+	w[nd.fnlen + 1 + nd.modlen] = ')';
 	if (opt.size ? nd.byteslen == 0 : zero(nd.count, nd.countlen))
 		return 0;
 	if (whole(opt.size ? nd.bytes : nd.count, opt.size ? nd.byteslen :
 	    nd.countlen, &v) < 0)
 		return rd_fail(r, "%s does not fit in 64 bits",
 		    opt.size ? "allocation size" : "allocation count");
-	fs_truncate(&s->fs, 0);
-	for (size_t i = 0; i <= nd.depth; i++)
-		fs_push(&s->fs, s->d[i].s ? s->d[i].s : "", s->d[i].n);
+	bd_stack(&s->names, nd.depth, &s->fs);
 	st = fs_join(&s->fs, 0, &len);
 	sink_put(r->sink, st, len, v, 0);
 	return 0;
@@ -179,7 +164,7 @@ node(struct reader *r, struct mc *s, const char *l, size_t n)
 static int
 vtunemc_collapse(struct reader *r)
 {
-	struct mc s = { .nd = 0 };
+	struct mc s = { .names = { NULL, 0, 0 } };
 	const char *l;
 	size_t n;
 	int ret;
@@ -192,9 +177,7 @@ vtunemc_collapse(struct reader *r)
 			ret = -1;
 			break;
 		}
-	for (size_t i = 0; i < s.nd; i++)
-		free(s.d[i].s);
-	free(s.d);
+	bd_free(&s.names);
 	free(s.buf);
 	fs_free(&s.fs);
 	return ret < 0 ? -1 : 0;

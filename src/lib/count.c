@@ -5,6 +5,7 @@
 
 #include "count.h"
 #include "num.h"
+#include "out.h"
 
 int
 count_parse(const char *s, size_t n, struct count *c)
@@ -74,6 +75,14 @@ count_fmt(char *buf, const struct count *c)
 		n += (size_t)digits;
 	}
 	return n;
+}
+
+void
+count_put(const struct count *c)
+{
+	char b[COUNT_TEXT_MAX];
+
+	out_write(b, count_fmt(b, c));
 }
 
 long double

@@ -65,6 +65,9 @@ count_add_u64(uint64_t *a, uint64_t b)
  */
 size_t count_fmt(char *buf, const struct count *c);
 
+/* Write c to the output (out.h), as count_fmt spells it. */
+void count_put(const struct count *c);
+
 /* c's value, rounded to long double (exact for whole counts). */
 long double count_ld(const struct count *c);
 

@@ -162,14 +162,12 @@ void
 folded_write(const char *s, size_t n, const struct count *c,
     const struct count *c1)
 {
-	char b[COUNT_TEXT_MAX];
-
 	out_write(s, n);
 	out_char(' ');
-	out_write(b, count_fmt(b, c));
+	count_put(c);
 	if (c1) {
 		out_char(' ');
-		out_write(b, count_fmt(b, c1));
+		count_put(c1);
 	}
 	out_char('\n');
 }

@@ -41,14 +41,6 @@ speedscope_unit(const char *name)
 	return NULL;
 }
 
-static void
-put_count(const struct count *c)
-{
-	char b[COUNT_TEXT_MAX];
-
-	out_write(b, count_fmt(b, c));
-}
-
 /* The stack before, split: what the next one can share. */
 struct prev {
 	const char *s;
@@ -121,7 +113,7 @@ speedscope_write(const struct folded_sum *a, const char *unit)
 	    "\"unit\":\"");
 	out_str(unit);
 	out_str("\",\"startValue\":0,\"endValue\":");
-	put_count(&all);
+	count_put(&all);
 	out_str(",\n\"samples\":[");
 	for (size_t i = 0; i < n; i++) {
 		const char *s = folded_sum_stack(a, ids[i], &len);
@@ -132,7 +124,7 @@ speedscope_write(const struct folded_sum *a, const char *unit)
 	out_str("],\n\"weights\":[");
 	for (size_t i = 0; i < n; i++) {
 		out_str(i ? ",\n" : "\n");
-		put_count(folded_sum_count(a, 0, ids[i]));
+		count_put(folded_sum_count(a, 0, ids[i]));
 	}
 	out_str("]}],\n\"shared\":{\"frames\":[");
 	for (uint32_t i = 0; i < intern_count(&frames); i++) {

@@ -80,14 +80,6 @@ row_cmp_diff(const void *pa, const void *pb, const void *ctx)
 	return intern_cmp(&nm->t, a, b);
 }
 
-static void
-put_count(const struct count *c)
-{
-	char b[COUNT_TEXT_MAX];
-
-	out_write(b, count_fmt(b, c));
-}
-
 /*
  * Sum columns 0 .. ncol-1 of a into nm, by name.  Returns 0, or -1 when
  * a column's sum is 2^64 or more.  Either way names_free frees nm.
@@ -183,7 +175,7 @@ write_table(const struct folded_sum *a, int ncol)
 	out_str("# total");
 	for (int c = 0; c < ncol; c++) {
 		out_char('\t');
-		put_count(&nm.all[c]);
+		count_put(&nm.all[c]);
 	}
 	out_str(ncol == 2 ? "\n# self_before\ttotal_before\tself_after"
 	    "\ttotal_after\tname\n" : "\n# self\ttotal\tname\n");
@@ -191,9 +183,9 @@ write_table(const struct folded_sum *a, int ncol)
 		const struct row *r = &nm.row[rows[i]];
 
 		for (int c = 0; c < ncol; c++) {
-			put_count(&r->self[c]);
+			count_put(&r->self[c]);
 			out_char('\t');
-			put_count(&r->total[c]);
+			count_put(&r->total[c]);
 			out_char('\t');
 		}
 		out_write(intern_str(&nm.t, rows[i]), intern_len(&nm.t, rows[i]));

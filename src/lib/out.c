@@ -47,6 +47,12 @@ static pthread_cond_t zcond = PTHREAD_COND_INITIALIZER;
 static const char *zjob;	/* the chunk handed over, or NULL when idle */
 static size_t zlen;
 static int zend;
+/*
+ * What failed on the deflate thread (write_all's code), reported by the
+ * main thread at its next handover: exit() from a second thread would run
+ * the exit handlers while the main thread still makes output.
+ */
+static int zfail;
 #endif
 
 void
@@ -55,7 +61,11 @@ out_init(void)
 	signal(SIGPIPE, SIG_DFL);
 }
 
-static void
+/* What write_all and deflate_out return when deflate itself failed. */
+#define GZ_BROKEN (-1)
+
+/* Write p[0..n); 0, or the errno of the write that failed. */
+static int
 write_all(const char *p, size_t n)
 {
 	while (n) {
@@ -63,25 +73,39 @@ write_all(const char *p, size_t n)
 
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0 && errno == EPIPE) {
-			signal(SIGPIPE, SIG_DFL);
-			raise(SIGPIPE);
-			_exit(EXIT_INPUT);
-		}
 		if (r <= 0)
-			die(EXIT_INPUT, "write error:");
+			return r < 0 ? errno : EIO;
 		p += r;
 		n -= (size_t)r;
 	}
+	return 0;
+}
+
+/* Report a failed write (write_all's code) and exit; on the main thread. */
+static void
+write_failed(int err)
+{
+	if (err == EPIPE) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		_exit(EXIT_INPUT);
+	}
+	if (err == GZ_BROKEN)
+		die(EXIT_INPUT, "gzip compression failed");
+	errno = err;
+	die(EXIT_INPUT, "write error:");
 }
 
 #ifdef HAVE_ZLIB
-/* Compress p[0..n), finishing the stream when end is set. */
-static void
+/*
+ * Compress p[0..n), finishing the stream when end is set; 0, or what
+ * failed (write_all's code, or GZ_BROKEN).
+ */
+static int
 deflate_out(const char *p, size_t n, int end)
 {
 	unsigned char z[1 << 16];
-	int r;
+	int r, err;
 
 	gz->next_in = (unsigned char *)(uintptr_t)p;
 	gz->avail_in = (uInt)n;
@@ -90,16 +114,21 @@ deflate_out(const char *p, size_t n, int end)
 		gz->avail_out = sizeof z;
 		r = deflate(gz, end ? Z_FINISH : Z_NO_FLUSH);
 		if (r == Z_STREAM_ERROR)
-			die(EXIT_INPUT, "gzip compression failed");
-		write_all((const char *)z, sizeof z - gz->avail_out);
+			return GZ_BROKEN;
+		if ((err = write_all((const char *)z, sizeof z - gz->avail_out)))
+			return err;
 	} while (gz->avail_out == 0 || (end && r != Z_STREAM_END));
+	return 0;
 }
 
-/* The deflate thread: each chunk handed over, until the last. */
+/*
+ * The deflate thread: each chunk handed over, until the last, or until
+ * one fails (what is left is not written: the main thread exits).
+ */
 static void *
 deflate_loop(void *arg)
 {
-	int end;
+	int end, err;
 
 	(void)arg;
 	do {
@@ -107,9 +136,10 @@ deflate_loop(void *arg)
 		while (zjob == NULL)
 			pthread_cond_wait(&zcond, &zlock);
 		pthread_mutex_unlock(&zlock);
-		deflate_out(zjob, zlen, zend);
-		end = zend;
+		err = deflate_out(zjob, zlen, zend);
+		end = zend || err;
 		pthread_mutex_lock(&zlock);
+		zfail = err;
 		zjob = NULL;
 		pthread_cond_broadcast(&zcond);
 		pthread_mutex_unlock(&zlock);
@@ -120,13 +150,21 @@ deflate_loop(void *arg)
 /*
  * Hand buf[0..used) to the deflate thread, once it is done with the
  * other buffer, and fill that one meanwhile; at the end, wait for it.
+ * What failed on the thread is reported here.
  */
 static void
 deflate_handover(int end)
 {
+	int err;
+
 	pthread_mutex_lock(&zlock);
 	while (zjob != NULL)
 		pthread_cond_wait(&zcond, &zlock);
+	if ((err = zfail) != 0) {
+		pthread_mutex_unlock(&zlock);
+		pthread_join(zthread, NULL);
+		write_failed(err);
+	}
 	zjob = buf;
 	zlen = used;
 	zend = end;
@@ -136,6 +174,8 @@ deflate_handover(int end)
 	used = 0;
 	if (end) {
 		pthread_join(zthread, NULL);
+		if (zfail)
+			write_failed(zfail);
 		deflateEnd(gz);
 		free(gz);
 		gz = NULL;
@@ -149,6 +189,8 @@ deflate_handover(int end)
 static void
 drain(int end)
 {
+	int err;
+
 	if (holding) {
 		if (nheld + used + 1 > capheld) {
 			capheld = 2 * (nheld + used + 1);
@@ -166,7 +208,8 @@ drain(int end)
 	}
 #endif
 	(void)end;
-	write_all(buf, used);
+	if ((err = write_all(buf, used)) != 0)
+		write_failed(err);
 	used = 0;
 }
 

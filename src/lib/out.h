@@ -8,7 +8,8 @@
  * program dies quietly as git's write_or_die does, even when the parent had
  * SIGPIPE ignored.  Not thread-safe: only the main thread writes output.
  * With gzip, deflate runs on a second thread, a buffer behind the first,
- * so compressing overlaps making the output (same bytes as one thread).
+ * so compressing overlaps making the output (same bytes as one thread);
+ * what fails there is reported by the main thread, as above.
  */
 #ifndef FT_OUT_H
 #define FT_OUT_H

@@ -197,23 +197,3 @@ pb_put_bytes(struct pb_buf *b, uint32_t num, const void *p, size_t n)
 	if (n)
 		pb_put_raw(b, p, n);
 }
-
-void
-pb_put_packed(struct pb_buf *b, uint32_t num, const uint64_t *v, size_t n)
-{
-	size_t len = 0;
-
-	if (n == 0)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t x = v[i];
-
-		do
-			len++;
-		while ((x >>= 7) != 0);
-	}
-	pb_put_varint(b, (uint64_t)num << 3 | PB_LEN);
-	pb_put_varint(b, len);
-	for (size_t i = 0; i < n; i++)
-		pb_put_varint(b, v[i]);
-}

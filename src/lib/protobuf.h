@@ -18,9 +18,10 @@
  * one field each; pb_rep walks both alike.
  *
  * Writing appends to a growable byte buffer (struct pb_buf) that the
- * caller owns and frees; a nested message is written into a buffer of
- * its own and appended as bytes (profile messages are small; rejected:
- * reserving a length and shifting back, which saves a copy of each).
+ * caller owns and frees; a nested message, or a packed field's varints,
+ * is written into a buffer of its own and appended as bytes (profile
+ * messages are small; rejected: reserving a length and shifting back,
+ * which saves a copy of each).
  */
 #ifndef FT_PROTOBUF_H
 #define FT_PROTOBUF_H
@@ -98,8 +99,5 @@ void pb_put_raw(struct pb_buf *b, const void *p, size_t n);
 void pb_put_uint(struct pb_buf *b, uint32_t num, uint64_t v);
 /* Field num as length-delimited bytes (a string or a nested message). */
 void pb_put_bytes(struct pb_buf *b, uint32_t num, const void *p, size_t n);
-/* Field num as packed varints. */
-void pb_put_packed(struct pb_buf *b, uint32_t num, const uint64_t *v,
-    size_t n);
 
 #endif

@@ -1523,7 +1523,7 @@ test_protobuf(void)
 	    0xff, 0xff, 0xff, 0xff, 0x02 };
 	static const unsigned char eleven[] = { 0x80, 0x80, 0x80, 0x80, 0x80,
 	    0x80, 0x80, 0x80, 0x80, 0x80, 0x00 };
-	struct pb_buf b = { NULL, 0, 0 };
+	struct pb_buf b = { NULL, 0, 0 }, packed = { NULL, 0, 0 };
 	struct pb r, sub;
 	struct pb_field f;
 	struct pb_rep it;
@@ -1544,10 +1544,13 @@ test_protobuf(void)
 	check("protobuf: an 11-byte varint is bad",
 	    pb_varint(eleven, eleven + sizeof eleven, &v) == 0);
 
+	/* packed as pprof's writers pack: the varints as one bytes field */
+	for (size_t i = 0; i < 8; i++)
+		pb_put_varint(&packed, vals[i]);
 	b.len = 0;
 	pb_put_uint(&b, 1, 5);
 	pb_put_uint(&b, 2, 0);			/* omitted */
-	pb_put_packed(&b, 3, vals, 8);
+	pb_put_bytes(&b, 3, packed.p, packed.len);
 	pb_put_bytes(&b, 4, "ab", 2);
 	pb_put_uint(&b, 3, 9);			/* the same field unpacked */
 	pb_init(&r, b.p, b.len);
@@ -1586,6 +1589,7 @@ test_protobuf(void)
 	pb_init(&r, "\x09\x01\x02", 3);
 	check("protobuf: a 64-bit field cut short", pb_next(&r, &f) == -1);
 	free(b.p);
+	free(packed.p);
 }
 
 /* jsonesc: each kind of byte, and json_out's slices against json_esc. */

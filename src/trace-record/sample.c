@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../lib/err.h"
@@ -207,6 +208,33 @@ say_perf(const struct perfev *pe, unsigned hz, int kernel, pid_t attach)
 	return 1;
 }
 
+/*
+ * The signal mechanism's rate, said as it will be: CPU-time timers are
+ * checked at the kernel's tick, so above its rate a signal stands for
+ * several periods (its period says so) and there are fewer samples than
+ * -F asks.  The tick's length is the coarse clocks' resolution, which
+ * Linux gives as one tick; when it cannot be read, hz is said.
+ */
+static void
+say_signal(unsigned hz, const char *perf_why)
+{
+	struct timespec res;
+	unsigned tick = 0;
+	char below[96] = "";
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 &&
+	    res.tv_sec == 0 && res.tv_nsec > 0)
+		tick = (unsigned)((1000000000L + res.tv_nsec / 2) / res.tv_nsec);
+	if (tick && tick < hz) {
+		snprintf(below, sizeof below, ": the kernel's tick, below -F %u "
+		    "(a sample weighs the periods it stands for)", hz);
+		hz = tick;
+	}
+	warn_msg("sampling at %u Hz with SIGPROF timers in the program "
+	    "(LD_PRELOAD)%s%s%s", hz, below, perf_why ? "; perf_event_open: " :
+	    "", perf_why ? perf_why : "");
+}
+
 int
 sample_run(const struct sample_opts *o, char **argv)
 {
@@ -270,12 +298,9 @@ sample_run(const struct sample_opts *o, char **argv)
 				sigsample_close(ss, &r);
 				ss = NULL;
 			}
-		} else if (strcmp(o->mechanism, "auto") == 0) {
-			warn_msg("sampling at %u Hz with SIGPROF timers in the program "
-			    "(LD_PRELOAD); perf_event_open: %s", o->hz, strerror(e));
 		} else {
-			warn_msg("sampling at %u Hz with SIGPROF timers in the program "
-			    "(LD_PRELOAD)", o->hz);
+			say_signal(o->hz, strcmp(o->mechanism, "auto") == 0 ?
+			    strerror(e) : NULL);
 		}
 		if (write(go, pe ? "p" : "s", 1) != 1)
 			die(EXIT_SELF, "starting the program:");

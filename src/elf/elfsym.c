@@ -123,7 +123,10 @@ add_syms(struct elffile *f, const struct elfimg *img, const Elf64_Shdr *tab)
 	if (f->syms == NULL)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		if (ELF64_ST_TYPE(sy[i].st_info) != STT_FUNC || sy[i].st_value == 0 ||
+		int type = ELF64_ST_TYPE(sy[i].st_info);
+
+		/* an ifunc's symbol is its resolver, code as any (perf's too) */
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sy[i].st_value == 0 ||
 		    sy[i].st_shndx == SHN_UNDEF || sy[i].st_name >= str->sh_size)
 			continue;
 		const char *name = strs + sy[i].st_name;
@@ -161,18 +164,23 @@ debug_syms(struct elffile *f)
 
 /*
  * PLT stubs, named "name@plt" as perf names them: the stubs have no
- * symbols, but the i-th stub jumps through the GOT slot of the i-th
- * relocation of .rela.plt, whose symbol is the function called.  The
- * stubs are .plt.sec's when the file has one (x86-64 with IBT: .plt then
- * only holds the lazy-binding halves), else .plt's after its header.
- * Each is PLT_ENTRY bytes.  Relocations without a symbol (IRELATIVE)
- * take a stub and get no name.
+ * symbols, but each jumps through a GOT slot that a relocation fills,
+ * and the relocation's symbol is the function called.  On x86-64 each
+ * stub is decoded: "jmp *slot(%rip)", after an endbr64 and a bnd prefix
+ * with IBT, in .plt.sec when the file has one (.plt then only holds the
+ * lazy-binding halves), else in .plt (after its header, which does not
+ * decode so, or without one, as a static program's); and in .plt.got,
+ * the stubs of functions whose address is also taken (filled at load by
+ * a .rela.dyn relocation, not lazily), sh_entsize bytes each.  Decoding,
+ * not counting: the linker puts IRELATIVE relocations after the others
+ * in .rela.plt (libc's do), so the i-th relocation is not the i-th
+ * stub's.  AArch64's stubs are not decoded: 32 bytes of header, then 16
+ * a stub, in the order of their slots.
  *
- * x86-64's .plt.got holds the stubs of functions whose address is also
- * taken (so their GOT slot is filled at load, by a GLOB_DAT relocation
- * of .rela.dyn, not lazily): each is "jmp *slot(%rip)" (after an
- * endbr64 and a bnd prefix with IBT), sh_entsize bytes; the slot's
- * relocation names the function.  Read with memcpy: a hostile file's
+ * An IRELATIVE relocation (an ifunc: libc's memcpy, strlen, ...) has no
+ * symbol; its addend is the resolver's address, named as perf (6.3 on)
+ * names it: the symbol there, "strnlen@plt", else by the stub's file
+ * offset, "offset_0x26010@plt".  Read with memcpy: a hostile file's
  * sections need not be aligned.
  */
 #define PLT_ENTRY	16
@@ -201,54 +209,6 @@ dyn_name(const struct elfimg *img, const Elf64_Shdr *dsym, uint64_t si, size_t *
 	return str + es.st_name;
 }
 
-struct stub {
-	uint64_t	 addr, size;
-	const char	*name;
-	size_t		 len;
-};
-
-/* The .rela.plt stubs of img, appended to *v. */
-static NOINST void
-plt_stubs(const struct elfimg *img, struct stub **v, size_t *n, size_t *cap)
-{
-	const Elf64_Shdr *rel = elfimg_section_name(img, ".rela.plt"), *sec;
-	const unsigned char *r;
-	uint64_t header, k;
-
-	if (img->eh->e_machine == EM_X86_64)
-		header = 16;
-	else if (img->eh->e_machine == EM_AARCH64)
-		header = 32;
-	else
-		return;
-	if ((sec = elfimg_section_name(img, ".plt.sec")) != NULL)
-		header = 0;
-	else if ((sec = elfimg_section_name(img, ".plt")) == NULL)
-		return;
-	if (rel == NULL || (r = elfimg_data(img, rel)) == NULL ||
-	    rel->sh_link >= img->nsh || sec->sh_size < header)
-		return;
-	k = rel->sh_size / sizeof(Elf64_Rela);
-	if (k > (sec->sh_size - header) / PLT_ENTRY)
-		k = (sec->sh_size - header) / PLT_ENTRY;
-	for (uint64_t i = 0; i < k; i++) {
-		Elf64_Rela ra;
-		struct stub st;
-
-		memcpy(&ra, r + i * sizeof ra, sizeof ra);
-		if ((st.name = dyn_name(img, &img->sh[rel->sh_link], ELF64_R_SYM(ra.r_info),
-		    &st.len)) == NULL)
-			continue;
-		if ((*v = grow(*v, cap, *n + 1, sizeof **v)) == NULL) {
-			*n = 0;
-			return;
-		}
-		st.addr = sec->sh_addr + header + i * PLT_ENTRY;
-		st.size = PLT_ENTRY;
-		(*v)[(*n)++] = st;
-	}
-}
-
 static NOINST int
 by_offset(const void *a, const void *b)
 {
@@ -257,26 +217,87 @@ by_offset(const void *a, const void *b)
 	return x->r_offset < y->r_offset ? -1 : x->r_offset > y->r_offset;
 }
 
-/* The .plt.got stubs of img (x86-64), appended to *v. */
-static NOINST void
-plt_got_stubs(const struct elfimg *img, struct stub **v, size_t *n, size_t *cap)
-{
-	const Elf64_Shdr *sec = elfimg_section_name(img, ".plt.got"),
-	    *rel = elfimg_section_name(img, ".rela.dyn");
-	const unsigned char *code, *r;
-	Elf64_Rela *ra;
-	uint64_t ent, nr;
+struct stub {
+	uint64_t	 addr, size;
+	const char	*name;		/* NULL: named by its file offset, off */
+	size_t		 len;
+	uint64_t	 off;
+};
 
-	if (img->eh->e_machine != EM_X86_64 || sec == NULL || rel == NULL ||
-	    (code = elfimg_data(img, sec)) == NULL || (r = elfimg_data(img, rel)) == NULL ||
-	    rel->sh_link >= img->nsh)
+/* The relocations of rel (of img), sorted by the slot they fill; NULL if none. */
+static NOINST Elf64_Rela *
+sorted_relas(const struct elfimg *img, const Elf64_Shdr *rel, uint64_t *nr)
+{
+	const unsigned char *r;
+	Elf64_Rela *ra;
+
+	if (rel == NULL || (r = elfimg_data(img, rel)) == NULL ||
+	    rel->sh_link >= img->nsh || (*nr = rel->sh_size / sizeof *ra) == 0 ||
+	    (ra = malloc(*nr * sizeof *ra)) == NULL)
+		return NULL;
+	memcpy(ra, r, *nr * sizeof *ra);
+	qsort(ra, *nr, sizeof *ra, by_offset);
+	return ra;
+}
+
+/* The name of the function ra binds, into st; 0, or -1 when not one. */
+static NOINST int
+rela_name(const struct elffile *f, const Elf64_Shdr *rel, const Elf64_Rela *ra,
+    struct stub *st)
+{
+	uint32_t type = ELF64_R_TYPE(ra->r_info);
+	size_t lo = 0, hi = f->nsyms;
+
+	if ((st->name = dyn_name(&f->img, &f->img.sh[rel->sh_link],
+	    ELF64_R_SYM(ra->r_info), &st->len)) != NULL)
+		return 0;
+	if (!(f->img.eh->e_machine == EM_X86_64 && type == R_X86_64_IRELATIVE) &&
+	    !(f->img.eh->e_machine == EM_AARCH64 && type == R_AARCH64_IRELATIVE))
+		return -1;
+	/* the last symbol at the resolver is its best name (by_addr) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[mid].addr <= (uint64_t)ra->r_addend)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && f->syms[lo - 1].addr == (uint64_t)ra->r_addend) {
+		st->name = f->syms[lo - 1].name;
+		st->len = strlen(st->name);
+	}
+	return 0;
+}
+
+/* Append st, at addr of sec, to *v; -1 when out of memory (*n then 0). */
+static NOINST int
+add_stub(struct stub **v, size_t *n, size_t *cap, struct stub st,
+    const Elf64_Shdr *sec, uint64_t addr, uint64_t size)
+{
+	if ((*v = grow(*v, cap, *n + 1, sizeof **v)) == NULL) {
+		*n = 0;
+		return -1;
+	}
+	st.addr = addr;
+	st.size = size;
+	st.off = sec->sh_offset + (addr - sec->sh_addr);
+	(*v)[(*n)++] = st;
+	return 0;
+}
+
+/* x86-64: the ent-byte stubs of sec that jump through a slot rel fills. */
+static NOINST void
+jmp_stubs(const struct elffile *f, const Elf64_Shdr *sec, uint64_t ent,
+    const Elf64_Shdr *rel, struct stub **v, size_t *n, size_t *cap)
+{
+	const unsigned char *code;
+	Elf64_Rela *ra;
+	uint64_t nr = 0;
+
+	if (sec == NULL || (code = elfimg_data(&f->img, sec)) == NULL ||
+	    (ra = sorted_relas(&f->img, rel, &nr)) == NULL)
 		return;
-	ent = sec->sh_entsize == 8 || sec->sh_entsize == 16 ? sec->sh_entsize : 8;
-	nr = rel->sh_size / sizeof *ra;
-	if ((ra = malloc((nr ? nr : 1) * sizeof *ra)) == NULL)
-		return;
-	memcpy(ra, r, nr * sizeof *ra);
-	qsort(ra, nr, sizeof *ra, by_offset);
 	for (uint64_t o = 0; o + ent <= sec->sh_size; o += ent) {
 		const unsigned char *c = code + o, *end = c + ent;
 		int32_t disp;
@@ -301,16 +322,36 @@ plt_got_stubs(const struct elfimg *img, struct stub **v, size_t *n, size_t *cap)
 				hi = mid;
 		}
 		if (lo == nr || ra[lo].r_offset != slot ||
-		    (st.name = dyn_name(img, &img->sh[rel->sh_link],
-		    ELF64_R_SYM(ra[lo].r_info), &st.len)) == NULL)
+		    rela_name(f, rel, &ra[lo], &st) < 0)
 			continue;
-		if ((*v = grow(*v, cap, *n + 1, sizeof **v)) == NULL) {
-			*n = 0;
+		if (add_stub(v, n, cap, st, sec, sec->sh_addr + o, ent) < 0)
 			break;
-		}
-		st.addr = sec->sh_addr + o;
-		st.size = ent;
-		(*v)[(*n)++] = st;
+	}
+	free(ra);
+}
+
+/* AArch64: the stubs of .plt, in the order of the slots of .rela.plt. */
+static NOINST void
+arm_stubs(const struct elffile *f, struct stub **v, size_t *n, size_t *cap)
+{
+	const Elf64_Shdr *rel = elfimg_section_name(&f->img, ".rela.plt"),
+	    *sec = elfimg_section_name(&f->img, ".plt");
+	const uint64_t header = 32;
+	Elf64_Rela *ra;
+	uint64_t k = 0;
+
+	if (sec == NULL || sec->sh_size < header ||
+	    (ra = sorted_relas(&f->img, rel, &k)) == NULL)
+		return;
+	if (k > (sec->sh_size - header) / PLT_ENTRY)
+		k = (sec->sh_size - header) / PLT_ENTRY;
+	for (uint64_t i = 0; i < k; i++) {
+		struct stub st;
+
+		if (rela_name(f, rel, &ra[i], &st) == 0 &&
+		    add_stub(v, n, cap, st, sec, sec->sh_addr + header +
+		    i * PLT_ENTRY, PLT_ENTRY) < 0)
+			break;
 	}
 	free(ra);
 }
@@ -319,14 +360,29 @@ plt_got_stubs(const struct elfimg *img, struct stub **v, size_t *n, size_t *cap)
 static NOINST void
 plt_syms(struct elffile *f)
 {
+	const struct elfimg *img = &f->img;
 	struct stub *v = NULL;
 	size_t n = 0, cap = 0, bytes = 0, used = 0;
 	struct sym *ns;
 
-	plt_stubs(&f->img, &v, &n, &cap);
-	plt_got_stubs(&f->img, &v, &n, &cap);
-	for (size_t i = 0; i < n; i++)
+	if (img->eh->e_machine == EM_X86_64) {
+		const Elf64_Shdr *got = elfimg_section_name(img, ".plt.got"),
+		    *sec = elfimg_section_name(img, ".plt.sec");
+
+		jmp_stubs(f, sec ? sec : elfimg_section_name(img, ".plt"), PLT_ENTRY,
+		    elfimg_section_name(img, ".rela.plt"), &v, &n, &cap);
+		if (got)
+			jmp_stubs(f, got, got->sh_entsize == 16 ? 16 : 8, elfimg_section_name(img,
+			    ".rela.dyn"), &v, &n, &cap);
+	} else if (img->eh->e_machine == EM_AARCH64) {
+		arm_stubs(f, &v, &n, &cap);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].name == NULL)
+			v[i].len = (size_t)snprintf(NULL, 0, "offset_%#llx",
+			    (unsigned long long)v[i].off);
 		bytes += v[i].len + 5;
+	}
 	if (n == 0 || (f->plt = malloc(bytes)) == NULL ||
 	    (ns = realloc(f->syms, (f->nsyms + n) * sizeof *ns)) == NULL) {
 		free(f->plt);
@@ -336,7 +392,11 @@ plt_syms(struct elffile *f)
 	}
 	f->syms = ns;
 	for (size_t i = 0; i < n; i++) {
-		memcpy(f->plt + used, v[i].name, v[i].len);
+		if (v[i].name)
+			memcpy(f->plt + used, v[i].name, v[i].len);
+		else
+			snprintf(f->plt + used, v[i].len + 1, "offset_%#llx",
+			    (unsigned long long)v[i].off);
 		memcpy(f->plt + used + v[i].len, "@plt", 5);
 		f->syms[f->nsyms++] = (struct sym){ v[i].addr, v[i].size, f->plt + used, 0, 0 };
 		used += v[i].len + 5;

@@ -319,27 +319,48 @@ for f in ef-eh ef-debug ef-link libtracerecord.so; do
 		bad "ELF sections of $f" "$(diff "$tmp/ef.want" "$tmp/ef.got" | tr '\n' ' ' | head -c 300)"
 	fi
 done
-# PLT stubs named "name@plt" from .rela.plt, as objdump labels them, in
-# .plt (lazy binding) and .plt.sec (IBT, -z now): each stub's first byte
-# and its last.  objdump's "*ABS*+0x...@plt" (IRELATIVE, no symbol) and
-# .plt.got's stubs are not named by either.
+# PLT stubs named "name@plt" from their relocations, as objdump labels
+# them, in .plt (lazy binding) and .plt.sec (IBT, -z now): each stub's
+# first byte and its last.  Where objdump says "*ABS*+0xADDR@plt" (an
+# IRELATIVE relocation: an ifunc, no symbol), the name is that of the
+# resolver at ADDR, as perf (6.3 on) names it, or "offset_0x...@plt"
+# where nothing is named there.  libc's .rela.plt lists its IRELATIVE
+# relocations after the others, so counting relocations misnames its
+# stubs; ifn has an ifunc of its own (thing, resolved by a static pick:
+# the global name is shown, as perf ranks them).  .plt.got's stubs are
+# not labelled by objdump.
 if command -v objdump > /dev/null 2>&1; then
 	printf 'int puts(const char *);\nint main(void) { return puts("x") < 0; }\n' > "$tmp/plt.c"
 	$CC -o "$tmp/plt-lazy" "$tmp/plt.c" 2> /dev/null
 	$CC -fcf-protection=full -Wl,-z,now -Wl,-z,ibtplt -o "$tmp/plt-ibt" "$tmp/plt.c" 2> /dev/null ||
 	    $CC -fcf-protection=full -Wl,-z,now -o "$tmp/plt-ibt" "$tmp/plt.c"
-	for p in "$tmp/plt-lazy" "$tmp/plt-ibt" /usr/bin/python3 /usr/bin/perl; do
+	printf '%s\n' 'int puts(const char *);' \
+	    'static void one(void) { puts("one"); }' \
+	    'static void (*pick(void))(void) { return one; }' \
+	    'void thing(void) __attribute__((ifunc("pick")));' \
+	    'int main(void) { thing(); return 0; }' > "$tmp/ifn.c"
+	$CC -o "$tmp/ifn" "$tmp/ifn.c" 2> /dev/null
+	for p in "$tmp/plt-lazy" "$tmp/plt-ibt" "$tmp/ifn" "$($CC -print-file-name=libc.so.6)" \
+	    /usr/bin/python3 /usr/bin/perl; do
 		[ -f "$p" ] || continue
 		objdump -d -j .plt -j .plt.sec "$p" 2> /dev/null |
-		    sed -n 's/^0*\([0-9a-f][0-9a-f]*\) <\([^*]*@plt\)>:$/\1 \2/p' > "$tmp/plt.want"
-		awk '{ print $1 }' "$tmp/plt.want" | "$tmp/pltcheck" "$p" > "$tmp/plt.got"
+		    sed -n 's/^0*\([0-9a-f][0-9a-f]*\) <\(.*@plt\)>:$/\1 \2/p' > "$tmp/plt.want"
+		sed -n 's/^[0-9a-f]* \*ABS\*+0x\([0-9a-f]*\)@plt$/\1/p' "$tmp/plt.want" |
+		    "$tmp/pltcheck" "$p" > "$tmp/plt.res"
+		awk '{ print $1 }' "$tmp/plt.want" | "$tmp/pltcheck" "$p" |
+		    sed 's/offset_0x[0-9a-f]*@plt/offset@plt/g' > "$tmp/plt.got"
 		n=$(wc -l < "$tmp/plt.want" | tr -d ' ')
-		awk '{ print $1 " " $2 "+0 " $2 "+15" }' "$tmp/plt.want" > "$tmp/plt.exp"
+		nifunc=$(grep -c '[*]ABS[*]' "$tmp/plt.want")
+		awk 'FILENAME == ARGV[1] { r = $2; if (r !~ /\+0$/) r = "offset+0"; sub(/\+0$/, "", r); res[$1] = r; next }
+		    $2 ~ /^\*ABS\*\+0x/ { a = $2; sub(/^\*ABS\*\+0x/, "", a); sub(/@plt$/, "", a); $2 = res[a] "@plt" }
+		    { print $1 " " $2 "+0 " $2 "+15" }' "$tmp/plt.res" "$tmp/plt.want" > "$tmp/plt.exp"
 		if [ "$n" -gt 0 ] && cmp -s "$tmp/plt.exp" "$tmp/plt.got"; then
-			ok "PLT stubs of $(basename "$p") named as objdump labels them ($n)"
+			ok "PLT stubs of $(basename "$p") named as objdump labels them ($n, $nifunc ifuncs)"
 		else
 			bad "PLT stubs of $(basename "$p")" "$n labels; $(diff "$tmp/plt.exp" "$tmp/plt.got" | head -n 4 | tr '\n' ' ')"
 		fi
+		[ "$p" = "$tmp/ifn" ] && expect "ifn: its ifunc's stub is thing@plt" \
+		    "$(grep -c ' thing@plt+0 thing@plt+15$' "$tmp/plt.got")" 1
 	done
 else
 	printf 'skip PLT stubs: no objdump\n'

@@ -9,8 +9,14 @@
  * the frame names and counts the samples each is in, the second writes
  * the samples with the names ranked by that count, most first (ties in
  * the order the stacks first show them); rank i is function i + 1, its
- * location i + 1 (one line, no address: folded stacks carry none) and
- * string i + 3, after "" and the sample type's two.  A stack's frames
+ * location i + 1 (one line) and string i + 3, after "" and the sample
+ * type's two.  No location has an address: what is written is summed by
+ * name, where one name stands for many addresses, and an address is
+ * left only in the name of a frame with no symbol (perf's --addrs,
+ * "[libc.so.6 <7f1c2aa1>]"; a pprof location without lines, "0x401000"),
+ * without the mapping (file, build id) that a pprof server would need to
+ * symbolize it; reading it back out of a name would be a guess, as a
+ * name can look like an address.  A stack's frames
  * are its ';'-separated fields, all of them, empty ones included, so
  * that the profile read back (stackcollapse --format=pprof) gives the
  * same text; a sample lists them leaf first, as profile.proto wants.

@@ -3,9 +3,10 @@
  *
  * Building the tree is O(n log n): ids go into an open-addressing table,
  * cycles are found by walking parent links with a three-state mark (each
- * span is walked once), and one radix sort by (start, longer first,
- * position) followed by a stable bucket pass by parent gives every child
- * list in order.
+ * span is walked once; not at all when every parent is on the same side
+ * of its children in the file), and a stable bucket pass by parent
+ * followed by a sort of each child list by (start, longer first,
+ * position) gives every child list in order.
  *
  * Rows follow the TiDB Dashboard article (Datadog's drawing): siblings
  * are placed from the latest start to the earliest, each subtree whole
@@ -221,7 +222,7 @@ radix_sort(struct key *a, struct key *tmp, size_t n)
  * first span that is not and returns -1.
  */
 static int
-check_relative(const struct spanset *s)
+check_relative(const struct spanset *s, int64_t *originp)
 {
 	int64_t origin = s->n ? s->v[0].start : 0;
 
@@ -240,7 +241,70 @@ check_relative(const struct spanset *s)
 			return -1;
 		}
 	}
+	*originp = origin;
 	return 0;
+}
+
+/* Whether span a goes before span b among siblings: by start, longer first. */
+static int
+kid_before(const struct span *v, uint32_t a, uint32_t b)
+{
+	return v[a].start != v[b].start ? v[a].start < v[b].start
+	    : v[a].dur > v[b].dur;
+}
+
+/*
+ * Every child list, in position order, into (start, longer first,
+ * position) order.  Most lists are a few spans, and most come already in
+ * order (recorders write spans by start or by end): an insertion sort
+ * does those in one pass.  A long list out of order (the roots of a
+ * band, a span with thousands of children) is radix sorted, so no input
+ * is quadratic.
+ */
+static void
+sort_kids(struct tree *t, const struct spanset *s)
+{
+	const struct span *v = s->v;
+	struct key *k = NULL, *tmp = NULL, *sorted;
+	size_t cap = 0, nodes = t->n + t->nbands;
+
+	for (size_t x = 0; x < nodes; x++) {
+		uint32_t *a = t->kids + t->first[x];
+		size_t len = t->first[x + 1] - t->first[x], i;
+
+		for (i = 1; i < len && !kid_before(v, a[i], a[i - 1]); i++)
+			;
+		if (i >= len)
+			continue;
+		if (len <= 16) {
+			for (; i < len; i++) {
+				uint32_t c = a[i];
+				size_t j = i;
+
+				for (; j > 0 && kid_before(v, c, a[j - 1]); j--)
+					a[j] = a[j - 1];
+				a[j] = c;
+			}
+			continue;
+		}
+		if (len > cap) {
+			free(k);
+			free(tmp);
+			cap = len;
+			k = xmalloc(cap * sizeof *k);
+			tmp = xmalloc(cap * sizeof *tmp);
+		}
+		for (i = 0; i < len; i++) {
+			k[i].hi = (uint64_t)v[a[i]].start ^ (1ULL << 63);
+			k[i].lo = ~v[a[i]].dur;
+			k[i].idx = a[i];
+		}
+		sorted = radix_sort(k, tmp, len);
+		for (i = 0; i < len; i++)
+			a[i] = sorted[i].idx;
+	}
+	free(k);
+	free(tmp);
 }
 
 int
@@ -249,13 +313,12 @@ tree_build(struct tree *t, const struct spanset *s, enum bands bands)
 	size_t n = s->n, nodes;
 	struct ids ids;
 	uint32_t *bandof, *cnt;
-	struct key *k, *tmp;
 	uint32_t *stack;
-	size_t top = 0, np = 0;
+	size_t top = 0, np = 0, up = 0, down = 0, across = 0;
 
 	memset(t, 0, sizeof *t);
 	t->n = n;
-	if (check_relative(s) < 0 || index_ids(s, &ids) < 0)
+	if (check_relative(s, &t->origin) < 0 || index_ids(s, &ids) < 0)
 		return -1;
 	t->parent = xmalloc((n ? n : 1) * sizeof *t->parent);
 	t->broken = xcalloc(n ? n : 1, 1);
@@ -268,18 +331,30 @@ tree_build(struct tree *t, const struct spanset *s, enum bands bands)
 		else if (sp->parent != 0 &&
 		    (p = find_id(s, &ids, sp->parent)) == TREE_NONE)
 			t->orphans++;
-		if (p != TREE_NONE && s->v[p].track != sp->track &&
-		    bands == BANDS_AUTO)
-			bands = BANDS_ONE;
+		if (p != TREE_NONE) {
+			across += s->v[p].track != sp->track;
+			if (p > i)
+				up++;
+			else
+				down++;
+		}
 		t->parent[i] = p;
 	}
 	free(ids.slots);
+	if (across && bands == BANDS_AUTO)
+		bands = BANDS_ONE;
 	t->by_track = bands != BANDS_ONE;
-	for (size_t i = 0; i < n && t->by_track; i++)
+	for (size_t i = 0; i < n && t->by_track && across; i++)
 		if (t->parent[i] != TREE_NONE &&
 		    s->v[t->parent[i]].track != s->v[i].track)
 			t->parent[i] = TREE_NONE;
-	break_cycles(t, s);
+	/*
+	 * A cycle goes to a later span and back to an earlier one: when every
+	 * parent comes after its children in the file (spans written as they
+	 * end) or every one before (as they start), there is none to break.
+	 */
+	if (up && down)
+		break_cycles(t, s);
 
 	/* Bands: tracks in order of first appearance, or one. */
 	bandof = xmalloc((intern_count(&s->tracks) + 1) * sizeof *bandof);
@@ -288,12 +363,9 @@ tree_build(struct tree *t, const struct spanset *s, enum bands bands)
 	t->band_track[0] = 0;
 	for (size_t i = 0; i < intern_count(&s->tracks); i++)
 		bandof[i] = TREE_NONE;
-	t->origin = n ? s->v[0].start : 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t tr = s->v[i].track;
 
-		if (s->v[i].start < t->origin)
-			t->origin = s->v[i].start;
 		if (t->by_track && bandof[tr] == TREE_NONE) {
 			bandof[tr] = (uint32_t)t->nbands;
 			t->band_track[t->nbands++] = tr;
@@ -304,21 +376,7 @@ tree_build(struct tree *t, const struct spanset *s, enum bands bands)
 	free(bandof);
 	nodes = n + t->nbands;
 
-	/* Children in order: sort everything once, then bucket by parent. */
-	k = xmalloc((n ? n : 1) * sizeof *k);
-	tmp = xmalloc((n ? n : 1) * sizeof *tmp);
-	for (size_t i = 0; i < n; i++) {
-		k[i].hi = (uint64_t)s->v[i].start ^ (1ULL << 63);
-		k[i].lo = ~s->v[i].dur;
-		k[i].idx = (uint32_t)i;
-	}
-	if (radix_sort(k, tmp, n) != k) {
-		struct key *x = k;
-
-		k = tmp;
-		tmp = x;
-	}
-	free(tmp);
+	/* Children by parent in position order, then each list sorted. */
 	t->first = xcalloc(nodes + 2, sizeof *t->first);
 	cnt = t->first + 1;
 	for (size_t i = 0; i < n; i++)
@@ -330,14 +388,11 @@ tree_build(struct tree *t, const struct spanset *s, enum bands bands)
 		uint32_t *at = xmalloc((nodes + 1) * sizeof *at);
 
 		memcpy(at, t->first, (nodes + 1) * sizeof *at);
-		for (size_t i = 0; i < n; i++) {
-			uint32_t x = k[i].idx;
-
-			t->kids[at[t->parent[x]]++] = x;
-		}
+		for (size_t i = 0; i < n; i++)
+			t->kids[at[t->parent[i]]++] = (uint32_t)i;
 		free(at);
 	}
-	free(k);
+	sort_kids(t, s);
 
 	/* Preorder: bands in order, children by start. */
 	t->pre = xmalloc((n ? n : 1) * sizeof *t->pre);

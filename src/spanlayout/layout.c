@@ -21,7 +21,7 @@
  * row where an earlier-placed sibling's subtree already is (siblings
  * A=[0,10), B=[5,6), C=[7,20) with children under C: A goes below B, onto
  * C's children).  So every placement is checked against the spans already
- * on that row (a treap per row, keyed by start; the spans on a row never
+ * on that row (struct rows: kept by start; the spans on a row never
  * overlap, so the one starting last before our end is the only one to
  * test).  When the article's row is taken, the span goes below every
  * placed sibling that overlaps it in time (the article's rule applied to
@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/arena.h"
 #include "../lib/err.h"
 #include "../lib/intern.h"
 #include "../lib/spans.h"
@@ -423,14 +424,30 @@ tree_free(struct tree *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* Spans on rows: one treap per row, keyed by start. */
+/*
+ * Spans on rows.  Placing goes from the latest start to the earliest, so
+ * a span placed on a row most often starts before every span already
+ * there: those are kept in a run per row, in the order placed (start
+ * decreasing), where the test is one comparison with the last and the
+ * insertion an append.  The others go in a treap per row, keyed by start.
+ * The run and the treap each hold spans that do not overlap, so the span
+ * starting last before an end is, in each, the only one to test.  The
+ * treap alone (every span in it) was half the time of laying out 1M spans.
+ */
+struct row {
+	uint32_t *run;		/* start decreasing; from the arena */
+	uint32_t nrun, caprun;
+	uint32_t root;		/* treap of the others */
+};
+
 struct rows {
 	const int64_t *st, *oe;	/* start and occupied end per span */
-	uint32_t *l, *r;	/* children per span */
-	uint32_t *root;		/* per row */
+	uint32_t *l, *r;	/* treap children per span */
+	struct row *row;
 	size_t nrows, cap;
 	uint32_t *path;
 	size_t pathcap;
+	struct arena runs;
 };
 
 static uint32_t
@@ -443,9 +460,28 @@ prio(uint32_t x)
 static int
 taken(const struct rows *R, uint32_t row, int64_t b, int64_t e)
 {
-	uint32_t x = row < R->nrows ? R->root[row] : TREE_NONE, cand = TREE_NONE;
+	const struct row *w;
+	uint32_t x, cand = TREE_NONE;
 
-	while (x != TREE_NONE) {
+	if (row >= R->nrows)
+		return 0;
+	w = &R->row[row];
+	if (w->nrun && R->st[w->run[w->nrun - 1]] < e) {
+		/* The first in the run (start decreasing) to start before e. */
+		size_t lo = 0, hi = w->nrun - 1;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (R->st[w->run[mid]] < e)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		if (R->oe[w->run[lo]] > b)
+			return 1;
+	}
+	for (x = w->root; x != TREE_NONE;) {
 		if (R->st[x] < e) {
 			cand = x;
 			x = R->r[x];
@@ -455,24 +491,15 @@ taken(const struct rows *R, uint32_t row, int64_t b, int64_t e)
 	return cand != TREE_NONE && R->oe[cand] > b;
 }
 
+/* x into row's treap. */
 static void
-put_row(struct rows *R, uint32_t row, uint32_t x)
+put_treap(struct rows *R, uint32_t row, uint32_t x)
 {
 	size_t m = 0;
-	uint32_t y, *link;
+	uint32_t y, *link, *root = &R->row[row].root;
 
-	while (row >= R->cap) {
-		size_t c = R->cap ? R->cap * 2 : 64;
-
-		R->root = xrealloc(R->root, c * sizeof *R->root);
-		for (size_t i = R->cap; i < c; i++)
-			R->root[i] = TREE_NONE;
-		R->cap = c;
-	}
-	if (row >= R->nrows)
-		R->nrows = row + 1;
 	R->l[x] = R->r[x] = TREE_NONE;
-	for (y = R->root[row]; y != TREE_NONE; y = R->st[x] < R->st[y] ? R->l[y] : R->r[y]) {
+	for (y = *root; y != TREE_NONE; y = R->st[x] < R->st[y] ? R->l[y] : R->r[y]) {
 		if (m == R->pathcap) {
 			R->pathcap = R->pathcap ? R->pathcap * 2 : 64;
 			R->path = xrealloc(R->path, R->pathcap * sizeof *R->path);
@@ -480,7 +507,7 @@ put_row(struct rows *R, uint32_t row, uint32_t x)
 		R->path[m++] = y;
 	}
 	if (m == 0) {
-		R->root[row] = x;
+		*root = x;
 		return;
 	}
 	y = R->path[m - 1];
@@ -500,12 +527,45 @@ put_row(struct rows *R, uint32_t row, uint32_t x)
 		}
 		m--;
 		if (m == 0)
-			link = &R->root[row];
+			link = root;
 		else
 			link = R->l[R->path[m - 1]] == y ? &R->l[R->path[m - 1]]
 			    : &R->r[R->path[m - 1]];
 		*link = x;
 	}
+}
+
+static void
+put_row(struct rows *R, uint32_t row, uint32_t x)
+{
+	struct row *w;
+
+	while (row >= R->cap) {
+		size_t c = R->cap ? R->cap * 2 : 64;
+
+		R->row = xrealloc(R->row, c * sizeof *R->row);
+		for (size_t i = R->cap; i < c; i++)
+			R->row[i] = (struct row){ NULL, 0, 0, TREE_NONE };
+		R->cap = c;
+	}
+	if (row >= R->nrows)
+		R->nrows = row + 1;
+	w = &R->row[row];
+	if (w->nrun && R->st[x] >= R->st[w->run[w->nrun - 1]]) {
+		put_treap(R, row, x);
+		return;
+	}
+	if (w->nrun == w->caprun) {
+		uint32_t c = w->caprun ? w->caprun * 2 : 4, *v;
+
+		/* The old copy stays in the arena: at most as much again. */
+		v = arena_alloc(&R->runs, c * sizeof *v);
+		if (w->nrun)
+			memcpy(v, w->run, w->nrun * sizeof *v);
+		w->run = v;
+		w->caprun = c;
+	}
+	w->run[w->nrun++] = x;
 }
 
 /* A finished sibling: CSR position and the row the next one goes under. */
@@ -613,6 +673,7 @@ layout_rows(const struct tree *t, const struct spanset *s, uint32_t *row)
 	P.deep = xmalloc((nodes + 1) * sizeof *P.deep);
 	P.rowp1 = xmalloc((nodes + 1) * sizeof *P.rowp1);
 	P.ms = xmalloc((n + 1) * sizeof *P.ms);
+	arena_init(&P.R.runs);
 	P.R.st = P.st;
 	P.R.oe = P.oe;
 	P.R.l = xmalloc((n ? n : 1) * sizeof *P.R.l);
@@ -681,8 +742,9 @@ layout_rows(const struct tree *t, const struct spanset *s, uint32_t *row)
 	free(P.ms);
 	free(P.R.l);
 	free(P.R.r);
-	free(P.R.root);
+	free(P.R.row);
 	free(P.R.path);
+	arena_free(&P.R.runs);
 	free(fs);
 	return used;
 }

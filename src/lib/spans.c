@@ -174,10 +174,11 @@ spans_reject(struct spans_reader *r, enum spans_field f, const char *what)
 	return bad(r, w, r->f[k], r->fn[k]);
 }
 
+/* num_parse_u64 takes digits only: no sign, no blank. */
 static int
 parse_u64(const char *f, size_t n, uint64_t *v)
 {
-	if (n == 0 || n >= NUM_U64_MAX || strspn(f, "0123456789") < n)
+	if (n == 0 || n >= NUM_U64_MAX)
 		return -1;
 	return num_parse_u64(f, n, v);
 }
@@ -249,6 +250,12 @@ parse_span(struct spans_reader *r, const char *l, size_t n,
 		return bad(r, "bad ROW:", f[5], fn[5]) < 0 ? -1 : 1;
 	rec->track = fn[4] ? f[4] : "-";
 	rec->ntrack = fn[4] ? fn[4] : 1;
+	/* Most names have nothing to unescape: the line's bytes will do. */
+	if (memchr(f[last], '\\', fn[last]) == NULL) {
+		rec->name = f[last];
+		rec->nname = fn[last];
+		return 0;
+	}
 	if (fn[last] >= r->capname) {	/* never NULL, even for an empty NAME */
 		r->capname = fn[last] * 2 + 64;
 		r->name = xrealloc(r->name, r->capname);

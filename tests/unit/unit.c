@@ -1671,6 +1671,12 @@ test_fmt_whole_line(void)
 	got[num_fmt_u64(got, UINT64_MAX)] = '\0';
 	check("num: fmt, every length", bad == 0 &&
 	    strcmp(got, "18446744073709551615") == 0);
+	check("num: parse refuses what is not a digit",
+	    num_parse_u64("12a", 3, &v) < 0 && num_parse_u64("-1", 2, &v) < 0 &&
+	    num_parse_u64(" 1", 2, &v) < 0 && num_parse_u64("1\t", 2, &v) < 0 &&
+	    num_parse_u64("+1", 2, &v) < 0 && num_parse_u64("1/", 2, &v) < 0 &&
+	    num_parse_u64("1:", 2, &v) < 0 && num_parse_u64("09", 2, &v) == 0 &&
+	    v == 9);
 	memset(track, 'T', sizeof track);
 	memset(name, '\t', sizeof name);
 	fflush(stdout);

@@ -49,7 +49,7 @@ num_fmt_u64(char *buf, uint64_t v)
 	char *p;
 
 	/* Written in place from the end: a copy of a few bytes is a call. */
-	for (uint64_t x = v; x >= 10; x /= 10)
+	for (uint64_t p10 = 10; n < 20 && v >= p10; p10 *= 10)
 		n++;
 	p = buf + n;
 	while (v >= 100) {

@@ -73,19 +73,45 @@ id_slot(const struct spanset *s, const struct ids *x, uint64_t id)
 	return &x->slots[h];
 }
 
+/* What one read of the spans tells: time and id ranges. */
+struct extent {
+	int64_t origin, end;	/* earliest start, latest end */
+	uint64_t idlo, idhi;
+};
+
+static void
+extent_of(const struct spanset *s, struct extent *e)
+{
+	const struct span *v = s->v;
+
+	*e = (struct extent){ 0, 0, 0, 0 };
+	if (s->n) {
+		e->origin = v[0].start;
+		e->end = v[0].start + (int64_t)v[0].dur;
+		e->idlo = e->idhi = v[0].id;
+	}
+	for (size_t i = 1; i < s->n; i++) {
+		/* Fits: the readers checked start + dur. */
+		int64_t end = v[i].start + (int64_t)v[i].dur;
+
+		if (v[i].start < e->origin)
+			e->origin = v[i].start;
+		if (end > e->end)
+			e->end = end;
+		if (v[i].id < e->idlo)
+			e->idlo = v[i].id;
+		if (v[i].id > e->idhi)
+			e->idhi = v[i].id;
+	}
+}
+
 /* Reports a duplicate and returns -1. */
 static int
-index_ids(const struct spanset *s, struct ids *x)
+index_ids(const struct spanset *s, const struct extent *e, struct ids *x)
 {
 	size_t cap = 16;
-	uint64_t lo = s->n ? s->v[0].id : 0, hi = lo;
+	uint64_t lo = e->idlo, hi = e->idhi;
 
-	for (size_t i = 1; i < s->n; i++) {
-		if (s->v[i].id < lo)
-			lo = s->v[i].id;
-		if (s->v[i].id > hi)
-			hi = s->v[i].id;
-	}
 	memset(x, 0, sizeof *x);
 	if (s->n && hi - lo < 2 * (uint64_t)s->n) {
 		x->direct = 1;
@@ -223,13 +249,13 @@ radix_sort(struct key *a, struct key *tmp, size_t n)
  * first span that is not and returns -1.
  */
 static int
-check_relative(const struct spanset *s, int64_t *originp)
+check_relative(const struct spanset *s, const struct extent *e)
 {
-	int64_t origin = s->n ? s->v[0].start : 0;
+	int64_t origin = e->origin;
 
-	for (size_t i = 1; i < s->n; i++)
-		if (s->v[i].start < origin)
-			origin = s->v[i].start;
+	/* Both within 2^62 of 0: the difference fits, unsigned. */
+	if ((uint64_t)e->end - (uint64_t)origin <= (uint64_t)SPAN_TIME_MAX)
+		return 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct span *sp = &s->v[i];
 		/* At most 2^63: both ends are within 2^62 of 0. */
@@ -242,7 +268,6 @@ check_relative(const struct spanset *s, int64_t *originp)
 			return -1;
 		}
 	}
-	*originp = origin;
 	return 0;
 }
 
@@ -313,13 +338,16 @@ tree_build(struct tree *t, const struct spanset *s, enum bands bands)
 {
 	size_t n = s->n, nodes;
 	struct ids ids;
+	struct extent ext;
 	uint32_t *bandof, *cnt;
 	uint32_t *stack;
 	size_t top = 0, np = 0, up = 0, down = 0, across = 0;
 
 	memset(t, 0, sizeof *t);
 	t->n = n;
-	if (check_relative(s, &t->origin) < 0 || index_ids(s, &ids) < 0)
+	extent_of(s, &ext);
+	t->origin = ext.origin;
+	if (check_relative(s, &ext) < 0 || index_ids(s, &ext, &ids) < 0)
 		return -1;
 	t->parent = xmalloc((n ? n : 1) * sizeof *t->parent);
 	t->broken = xcalloc(n ? n : 1, 1);
@@ -385,14 +413,15 @@ tree_build(struct tree *t, const struct spanset *s, enum bands bands)
 	for (size_t x = 1; x <= nodes; x++)
 		t->first[x] += t->first[x - 1];
 	t->kids = xmalloc((n ? n : 1) * sizeof *t->kids);
-	{
-		uint32_t *at = xmalloc((nodes + 1) * sizeof *at);
-
-		memcpy(at, t->first, (nodes + 1) * sizeof *at);
-		for (size_t i = 0; i < n; i++)
-			t->kids[at[t->parent[i]]++] = (uint32_t)i;
-		free(at);
-	}
+	/*
+	 * Filled from the end of each list, the spans taken last to first, so
+	 * that each list is in file order and first[x + 1] ends at x's start:
+	 * shifted down one, first is right again, with no second array.
+	 */
+	for (size_t i = n; i-- > 0;)
+		t->kids[--cnt[t->parent[i]]] = (uint32_t)i;
+	memmove(t->first, t->first + 1, nodes * sizeof *t->first);
+	t->first[nodes] = (uint32_t)n;
 	sort_kids(t, s);
 
 	/* Preorder: bands in order, children by start. */

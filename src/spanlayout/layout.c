@@ -585,7 +585,7 @@ put_row(struct rows *R, uint32_t row, uint32_t x)
 		return;
 	}
 	if (w->nrun == w->caprun) {
-		uint32_t c = w->caprun ? w->caprun * 2 : 4, *v;
+		uint32_t c = w->caprun ? w->caprun * 2 : 2, *v;
 
 		/* The old copy stays in the arena: at most as much again. */
 		v = arena_alloc(&R->runs, c * sizeof *v);

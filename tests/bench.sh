@@ -400,15 +400,26 @@ for f in "$dir/gen1m.spans" "$dir/uftrace-pigz.json" "$dir/uftrace-lua.json" \
 done
 rm -f "$dir/uftrace.json"
 
-# spanlayout against the TiDB article's algorithm (tests/spanlayout/
-# article.c: calcDepth as published, with the same reading, sorting and
-# writing around it) on the 1M generated spans: wall and CPU time (user +
-# sys, the machine being shared), each the best of 5.
+# spanlayout against the TiDB article's algorithm on the 1M generated
+# spans, in the same run: its C port (tests/spanlayout/article.c: calcDepth
+# as published, with spanlayout's own reading, sorting and writing around
+# it, so the I/O weighs the same on both sides) and the article's code
+# itself (tests/spanlayout/article.js: the TypeScript as published, types
+# stripped, run by node; l21-article-js checks both give the same rows).
+# Wall and CPU time (user + sys, the machine being shared; node's CPU
+# counts its GC threads), each the best of 5.
 $CC -O2 -o "$dir/article" "$top/tests/spanlayout/article.c"
 if [ -x /usr/bin/time ]; then
 	set -- $(cpu_best "$SL" "$dir/gen1m.spans") $(cpu_best "$dir/article" "$dir/gen1m.spans")
-	echo "$@" | awk '{ printf "spanlayout vs the article (gen 1M): ours %.3f s (CPU %.3f), article %.3f s (CPU %.3f): %.2fx (CPU %.2fx)\n",
+	echo "$@" | awk '{ printf "spanlayout vs the article'"'"'s algorithm, C port with the same I/O (gen 1M): ours %.3f s (CPU %.3f), C port %.3f s (CPU %.3f): %.2fx (CPU %.2fx)\n",
 	    $1, $2, $3, $4, $3 / ($1 > 0 ? $1 : 1e-9), $4 / ($2 > 0 ? $2 : 1e-9) }'
+	if command -v node > /dev/null 2>&1; then
+		set -- "$1" "$2" $(cpu_best node "$top/tests/spanlayout/article.js" "$dir/gen1m.spans")
+		echo "$@" | awk '{ printf "spanlayout vs the article'"'"'s code (node, as published) (gen 1M): ours %.3f s (CPU %.3f), node %.3f s (CPU %.3f): %.2fx (CPU %.2fx)\n",
+		    $1, $2, $3, $4, $3 / ($1 > 0 ? $1 : 1e-9), $4 / ($2 > 0 ? $2 : 1e-9) }'
+	else
+		echo "spanlayout vs the article's code (node, as published): no node"
+	fi
 fi
 
 # flamegraph-svg timelines of 10k, 100k and 1M generated spans (gen.c,

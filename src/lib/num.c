@@ -45,24 +45,26 @@ num_fmt_u64(char *buf, uint64_t v)
 	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	    "8081828384858687888990919293949596979899";
-	char tmp[NUM_U64_MAX];
-	char *p = tmp + sizeof tmp;
-	size_t n;
+	size_t n = 1;
+	char *p;
 
+	/* Written in place from the end: a copy of a few bytes is a call. */
+	for (uint64_t p10 = 10; n < 20 && v >= p10; p10 *= 10)
+		n++;
+	p = buf + n;
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
 
 		v /= 100;
 		p -= 2;
-		memcpy(p, pairs + 2 * r, 2);
+		p[0] = pairs[2 * r];
+		p[1] = pairs[2 * r + 1];
 	}
 	if (v >= 10) {
-		p -= 2;
-		memcpy(p, pairs + 2 * v, 2);
+		p[-2] = pairs[2 * v];
+		p[-1] = pairs[2 * v + 1];
 	} else
-		*--p = (char)('0' + v);
-	n = (size_t)(tmp + sizeof tmp - p);
-	memcpy(buf, p, n);
+		p[-1] = (char)('0' + v);
 	return n;
 }
 

@@ -14,8 +14,8 @@
 #define NUM_U64_MAX 21		/* digits of UINT64_MAX plus one */
 
 /*
- * Parse the decimal digits s[0..n) (n >= 1, all digits) into *v.
- * Returns 0, or -1 when the value does not fit in 64 bits.
+ * Parse the decimal digits s[0..n) (n >= 1) into *v.  Returns 0, or -1
+ * when a byte is not a digit or the value does not fit in 64 bits.
  */
 int num_parse_u64(const char *s, size_t n, uint64_t *v);
 

@@ -79,8 +79,13 @@ spans_put_escaped(const char *s, size_t n)
 void
 spans_put(const struct spans_rec *r, int rows)
 {
-	/* The numbers in one buffer: trace-record writes millions of lines. */
-	char line[5 * NUM_U64_MAX + 8], *p = line;
+	/*
+	 * The line in one buffer and one write when it fits (trace-record and
+	 * spanlayout write millions of lines; a write per field was a fifth of
+	 * spanlayout's writing); a long track or name goes on by parts.
+	 */
+	char line[6 * NUM_U64_MAX + 512], *p = line;
+	int whole = r->ntrack + 2 * r->nname <= 512 - 8;
 
 	if (r->open && rows)
 		out_str("# open\n");
@@ -97,13 +102,26 @@ spans_put(const struct spans_rec *r, int rows)
 	*p++ = '\t';
 	p += num_fmt_u64(p, r->dur);
 	*p++ = '\t';
-	out_write(line, (size_t)(p - line));
-	out_write(r->track, r->ntrack);
-	out_char('\t');
-	if (rows) {
-		out_u64(r->row);
-		out_char('\t');
+	if (whole) {
+		memcpy(p, r->track, r->ntrack);
+		p += r->ntrack;
+	} else {
+		out_write(line, (size_t)(p - line));
+		out_write(r->track, r->ntrack);
+		p = line;
 	}
+	*p++ = '\t';
+	if (rows) {
+		p += num_fmt_u64(p, r->row);
+		*p++ = '\t';
+	}
+	if (whole) {
+		p += spans_escape(p, r->name, r->nname);
+		*p++ = '\n';
+		out_write(line, (size_t)(p - line));
+		return;
+	}
+	out_write(line, (size_t)(p - line));
 	spans_put_escaped(r->name, r->nname);
 	out_char('\n');
 }
@@ -156,10 +174,11 @@ spans_reject(struct spans_reader *r, enum spans_field f, const char *what)
 	return bad(r, w, r->f[k], r->fn[k]);
 }
 
+/* num_parse_u64 takes digits only: no sign, no blank. */
 static int
 parse_u64(const char *f, size_t n, uint64_t *v)
 {
-	if (n == 0 || n >= NUM_U64_MAX || strspn(f, "0123456789") < n)
+	if (n == 0 || n >= NUM_U64_MAX)
 		return -1;
 	return num_parse_u64(f, n, v);
 }
@@ -231,6 +250,12 @@ parse_span(struct spans_reader *r, const char *l, size_t n,
 		return bad(r, "bad ROW:", f[5], fn[5]) < 0 ? -1 : 1;
 	rec->track = fn[4] ? f[4] : "-";
 	rec->ntrack = fn[4] ? fn[4] : 1;
+	/* Most names have nothing to unescape: the line's bytes will do. */
+	if (memchr(f[last], '\\', fn[last]) == NULL) {
+		rec->name = f[last];
+		rec->nname = fn[last];
+		return 0;
+	}
 	if (fn[last] >= r->capname) {	/* never NULL, even for an empty NAME */
 		r->capname = fn[last] * 2 + 64;
 		r->name = xrealloc(r->name, r->capname);

@@ -6,7 +6,9 @@
  * a negative duration) with its file and line, because a span left out
  * would silently re-parent its children.  Files written by spanlayout
  * itself ("# spanlayout v1") are read too, their ROW only checked, so a
- * laid-out file can be edited with grep and laid out again.
+ * laid-out file can be edited with grep and laid out again; their starts,
+ * relative to the file's "time-origin-ns", are made absolute again, so
+ * that the origin is kept (and --to=chrome writes the trace's own times).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 
 #include "../lib/err.h"
 #include "../lib/input.h"
+#include "../lib/num.h"
 #include "../lib/spans.h"
 #include "spanset.h"
 
@@ -76,11 +79,44 @@ own_key(const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * The value of a "time-origin-ns: N" line into *origin: a signed decimal
+ * within the times spans(5) allows.  Returns 0, 1 when the line has
+ * another key, or -1 after naming a bad value.
+ */
+static int
+time_origin(const struct spans_reader *r, int64_t *origin)
+{
+	static const char key[] = "time-origin-ns:";
+	const char *v = r->meta + sizeof key - 1, *e = r->meta + r->nmeta, *p;
+	int neg;
+	uint64_t u;
+
+	if (r->nmeta < sizeof key - 1 || memcmp(r->meta, key, sizeof key - 1) != 0)
+		return 1;
+	while (v < e && *v == ' ')
+		v++;
+	p = v;
+	if ((neg = p < e && *p == '-') != 0)
+		p++;
+	if (p == e || e - p >= NUM_U64_MAX || num_parse_u64(p, (size_t)(e - p), &u) < 0 ||
+	    u > (uint64_t)SPAN_TIME_MAX) {
+		char q[4 * 40 + 8];
+
+		warn_at(r->in->name, r->line, "bad time-origin-ns (want ns within "
+		    "2^62 of 0): %s", err_quote(q, v, (size_t)(e - v), 40));
+		return -1;
+	}
+	*origin = neg ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
 static int
 read_text(struct spanset *s, struct input *in)
 {
 	struct spans_reader r;
 	struct spans_rec rec;
+	int64_t origin = 0;
 	int k;
 
 	spans_reader_init(&r, in, 0);
@@ -88,9 +124,23 @@ read_text(struct spanset *s, struct input *in)
 		struct span *sp;
 
 		if (k == SPANS_META) {
+			if ((k = time_origin(&r, &origin)) < 0)
+				break;
 			if (!own_key(r.meta, r.nmeta))
 				spanset_meta(s, r.meta, r.nmeta);
 			continue;
+		}
+		/* Laid-out starts are from the origin (0 without one). */
+		if (r.cols == 7 && origin != 0) {
+			if ((origin > 0 && rec.start > SPAN_TIME_MAX - origin) ||
+			    span_range_check(rec.start + origin, rec.dur) != SPAN_IN_RANGE) {
+				warn_at(r.in->name, r.line, "span outside -2^62 to 2^62 "
+				    "ns once time-origin-ns (%lld) is added",
+				    (long long)origin);
+				k = -1;
+				break;
+			}
+			rec.start += origin;
 		}
 		sp = spanset_add(s);
 		sp->line = r.line;

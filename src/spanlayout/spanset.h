@@ -3,7 +3,7 @@
  *
  * One flat array of fixed-size records; names and tracks are interned
  * (a trace repeats a few hundred names millions of times), so a span costs
- * 48 bytes here however long its name.  Each reader appends to one set and
+ * 56 bytes here however long its name.  Each reader appends to one set and
  * counts what it had to skip or repair, for the summary on stderr.
  * Metadata comments ("# key: value") are kept in order to be passed on.
  */

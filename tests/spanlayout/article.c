@@ -11,7 +11,11 @@
  * layout as spanlayout's: the file read whole, ids hashed, children
  * sorted by (start, longer first, position), output through one buffer.
  * Not the tool: no check that rows do not overlap, no errors but "bad
- * line" (spanlayout does both), recursion as deep as the trees.
+ * line" (spanlayout does both), recursion as deep as the trees.  A port:
+ * the latest end of each subtree is computed top down (the article's
+ * first variant, the same values as its bottom-up walk from every leaf);
+ * article.js is the article's TypeScript itself, and the golden case
+ * l21-article-js checks that the two write the same rows.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1649,6 +1649,65 @@ test_jsonesc(void)
 	free(read_back);
 }
 
+
+/*
+ * num_fmt_u64 written in place, and spans_put's line in one buffer: every
+ * digit count against printf, and a long track and name (past the
+ * buffer, written by parts) byte for byte.
+ */
+static void
+test_fmt_whole_line(void)
+{
+	char path[] = "/tmp/ft-spans-long-XXXXXX", buf[4096], want[4096], got[32];
+	char track[300], name[400];
+	struct spans_rec a = { UINT64_MAX, 10, -1, 99, track, sizeof track, 12,
+	    name, sizeof name, 0 };
+	int fd = mkstemp(path), saved, bad = 0, at;
+	ssize_t n;
+	uint64_t v = 1;
+
+	for (int i = 0; i < 20; i++, v *= 10)
+		for (uint64_t d = v > 1 ? v - 1 : 0; d <= v + 1; d++) {
+			got[num_fmt_u64(got, d)] = '\0';
+			snprintf(want, sizeof want, "%llu", (unsigned long long)d);
+			bad += strcmp(got, want) != 0;
+		}
+	got[num_fmt_u64(got, UINT64_MAX)] = '\0';
+	check("num: fmt, every length", bad == 0 &&
+	    strcmp(got, "18446744073709551615") == 0);
+	check("num: parse refuses what is not a digit",
+	    num_parse_u64("12a", 3, &v) < 0 && num_parse_u64("-1", 2, &v) < 0 &&
+	    num_parse_u64(" 1", 2, &v) < 0 && num_parse_u64("1\t", 2, &v) < 0 &&
+	    num_parse_u64("+1", 2, &v) < 0 && num_parse_u64("1/", 2, &v) < 0 &&
+	    num_parse_u64("1:", 2, &v) < 0 && num_parse_u64("09", 2, &v) == 0 &&
+	    v == 9);
+	memset(track, 'T', sizeof track);
+	memset(name, '\t', sizeof name);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	spans_put(&a, 1);
+	a.ntrack = 1;
+	a.nname = 3;
+	spans_put(&a, 0);
+	out_flush();
+	dup2(saved, 1);
+	close(saved);
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, buf, sizeof buf - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	at = snprintf(want, sizeof want, "18446744073709551615\t10\t-1\t99\t%.300s\t12\t",
+	    track);
+	for (int i = 0; i < 400; i++)
+		at += snprintf(want + at, sizeof want - (size_t)at, "\\t");
+	snprintf(want + at, sizeof want - (size_t)at,
+	    "\n18446744073709551615\t10\t-1\t99\tT\t\\t\\t\\t\n");
+	check("spans: a long track and name by parts, a short line whole",
+	    strcmp(buf, want) == 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1679,6 +1738,7 @@ main(int argc, char **argv)
 	test_demangle();
 	test_protobuf();
 	test_jsonesc();
+	test_fmt_whole_line();
 	puts("done");
 	return 0;
 }

@@ -428,6 +428,24 @@ for in in "$top"/tests/data/uftrace-*.json.gz; do
 	done
 done
 
+# article.js (the TiDB article's code as published, which make bench
+# times) must be the article.c port's algorithm: the same bytes, rows
+# included, on gen.c's traces of three seeds, where hundreds of rows
+# are not the nesting depth.
+if ! command -v node > /dev/null 2>&1; then
+	printf 'SKIP article.js against article.c: node not installed (apt-get install nodejs)\n'
+elif ${CC:-cc} -O2 -o "$tmp/gen" "$top/tests/spanlayout/gen.c" 2> "$tmp/err" &&
+    ${CC:-cc} -O2 -o "$tmp/article" "$top/tests/spanlayout/article.c" 2>> "$tmp/err"; then
+	for seed in 1 2 3; do
+		"$tmp/gen" 3000 $seed > "$tmp/t.spans"
+		"$tmp/article" "$tmp/t.spans" > "$tmp/c.rows" 2> "$tmp/err"
+		node "$top/tests/spanlayout/article.js" "$tmp/t.spans" > "$tmp/js.rows" 2>> "$tmp/err"
+		check "article.js against article.c, seed $seed" "$tmp/c.rows" "$tmp/js.rows"
+	done
+else
+	fail "spanlayout: building gen.c and article.c" "$tmp/err"
+fi
+
 section "fuzz corpus replay"
 for r in "$BUILD"/replay_fuzz_*; do
 	[ -x "$r" ] || continue

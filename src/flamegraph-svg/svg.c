@@ -15,6 +15,10 @@
 #include "color.h"
 #include "diff.h"
 #include "flame_js.h"
+#ifdef HAVE_ZLIB
+#include "flame_jsz.h"
+#include "jsparts.h"
+#endif
 #include "pack.h"
 #include "svg.h"
 
@@ -803,25 +807,30 @@ write_script(const struct flame *f, const struct svg_opts *o,
 {
 #ifdef HAVE_ZLIB
 	if (!o->plain) {
-		const char *part[2];
-		size_t len[2], zn;
-		char *s, *b, *z;
+		const unsigned char *z[2];
+		size_t len, zn[2], packedlen;
+		unsigned set = 0;
+		char *s, *packed;
+		int p;
 
+		for (p = FLAME_JS_OPT_FIRST; p <= FLAME_JS_OPT_LAST; p++)
+			if (script_needs(f, o, d, p))
+				set |= 1u << (p - FLAME_JS_OPT_FIRST);
+		z[0] = flame_jsz_head;
+		zn[0] = sizeof flame_jsz_head;
+		z[1] = flame_jsz_tails + flame_jsz_at[set];
+		zn[1] = flame_jsz_at[set + 1] - flame_jsz_at[set];
 		out_hold();
 		write_data(f, o, d, label_y);
-		part[0] = s = out_release(&len[0]);
-		out_hold();
-		write_body(f, o, d);
-		part[1] = b = out_release(&len[1]);
-		if (!(z = pack(part, len, 2, &zn)))
+		s = out_release(&len);
+		if (!(packed = pack(s, len, z, zn, 2, &packedlen)))
 			die(EXIT_INPUT, "cannot compress the script and its data");
 		out_str("<script type=\"x-deflate\">");
-		out_write(z, zn);
+		out_write(packed, packedlen);
 		out_str("</script>\n<script>");
 		out_str(loader);
 		out_str("</script>\n");
-		free(z);
-		free(b);
+		free(packed);
 		free(s);
 		return;
 	}

@@ -1,6 +1,7 @@
 /*
  * flame: see flame.h for the design note.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ flame_free(struct flame *f)
 	arena_free(&f->lines_arena);
 	free(f->frames);
 	free(f->pre);
+	free(f->table);
 	free(f->lines);
 }
 
@@ -55,6 +57,56 @@ struct open {
 	long double stime, delta;
 	int has_delta;
 };
+
+/*
+ * With flame_opts.narrow: the width below which frames are left out, and
+ * what is summed of every frame (flame.h's table) and needed for it: per
+ * name id, how many frames of that name are open (the root not).
+ */
+struct narrow {
+	long double below;
+	long double *t;
+	uint32_t *open;
+	size_t cap;		/* of open, and half of t's */
+};
+
+/* Make room in n's arrays for name id, zeroed. */
+static void
+narrow_room(struct narrow *n, uint32_t id)
+{
+	size_t old = n->cap;
+
+	if (id < old)
+		return;
+	n->open = xgrow(n->open, &n->cap, (size_t)id + 1, sizeof *n->open);
+	n->t = xrealloc(n->t, 2 * n->cap * sizeof *n->t);
+	for (size_t i = old; i < n->cap; i++) {
+		n->open[i] = 0;
+		n->t[2 * i] = n->t[2 * i + 1] = 0;
+	}
+}
+
+/*
+ * Frame o, at depth, closing at etime (its parent open[depth - 1]), in
+ * n's table as svg.c's name_table counts it: its width to its self, out
+ * of its parent's self (but the root's), and to its total unless a frame
+ * of its name is open around it.  Whole counts: exact in any order.
+ */
+static void
+narrow_close(struct narrow *n, const struct open *open, uint32_t depth,
+    long double etime)
+{
+	const struct open *o = &open[depth];
+	long double v = etime - o->stime;
+
+	if (depth == 0)
+		return;
+	n->t[2 * o->name] += v;
+	if (depth > 1)
+		n->t[2 * open[depth - 1].name] -= v;
+	if (n->open[o->name]-- == 1)
+		n->t[2 * o->name + 1] += v;
+}
 
 static void
 emit(struct flame *f, const struct open *o, uint32_t depth, long double etime)
@@ -215,6 +267,36 @@ reverse_lines(struct flame *f)
 	}
 }
 
+/*
+ * Whether flame_build leaves narrow frames out (flame_opts.narrow): only
+ * when every count is whole, so that the total, which gives the width,
+ * is the build's sum in any order; that width in *below.
+ */
+static int
+narrow_below(const struct flame *f, const struct flame_opts *o,
+    long double *below)
+{
+	struct count sum = { 0, 0 };
+	long double total = 0;
+	size_t li;
+
+	if (!o->narrow)
+		return 0;
+	for (li = 0; li < f->nlines; li++) {
+		struct folded fl;
+
+		if (folded_parse(f->lines[li].s, f->lines[li].n, &fl) < 0)
+			continue;
+		if (fl.count != floorl(fl.count) || count_add(&sum, &fl.c) < 0)
+			return 0;
+		total += fl.count;
+	}
+	if (total <= 0)
+		return 0;
+	*below = o->narrow(total, o->narrow_ctx);
+	return 1;
+}
+
 int
 flame_build(struct flame *f, const struct flame_opts *o)
 {
@@ -227,9 +309,13 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	const char *prev = "";
 	size_t prevn = 0;
 	char *prevbuf = NULL;	/* prev's storage when rewritten (chain) */
+	struct narrow nw = { 0, NULL, NULL, 0 };
+	int narrow;
 
 	if (o->reverse)
 		reverse_lines(f);
+	if ((narrow = narrow_below(f, o, &nw.below)) != 0)
+		narrow_room(&nw, 0);
 	if (o->order == ORDER_NAME && f->nlines > 1)
 		qsort(f->lines, f->nlines, sizeof *f->lines, cmp_line);
 	for (li = 0; li <= f->nlines; li++) {
@@ -268,8 +354,17 @@ flame_build(struct flame *f, const struct flame_opts *o)
 		}
 		while (same < nopen && same < nids && open[same].name == ids[same])
 			same++;
-		for (i = nopen; i-- > same;)
+		for (i = nopen; i-- > same;) {
+			if (narrow) {
+				narrow_close(&nw, open, (uint32_t)i, time);
+				if (time - open[i].stime < nw.below) {
+					f->pre[open[i].seq] = UINT32_MAX;
+					f->nelided++;
+					continue;
+				}
+			}
 			emit(f, &open[i], (uint32_t)i, time);
+		}
 		nopen = same;
 		for (i = same; i < nids; i++) {
 			open = xgrow(open, &opencap, nopen + 1, sizeof *open);
@@ -281,21 +376,41 @@ flame_build(struct flame *f, const struct flame_opts *o)
 			open[nopen].has_delta = has_d;
 			open[nopen].delta = has_d && i == nids - 1 ? d : 0;
 			nopen++;
+			if (narrow && i > 0) {
+				narrow_room(&nw, ids[i]);
+				nw.open[ids[i]]++;
+			}
 		}
 		if (li < f->nlines) {
 			if (count_add(&sum, &fl.c) < 0) {
 				free(open);
 				free(ids);
 				free(prevbuf);
+				free(nw.t);
+				free(nw.open);
 				return -1;
 			}
 			time += fl.count;
 		}
 	}
 	f->total = time;
+	if (narrow) {
+		/* pre without the frames left out */
+		for (i = 0, li = 0; i < opened; i++)
+			if (f->pre[i] != UINT32_MAX)
+				f->pre[li++] = f->pre[i];
+		if (f->nelided) {
+			/* room for every name, whatever svg.c reads */
+			narrow_room(&nw, (uint32_t)intern_count(&f->names));
+			f->table = nw.t;
+			nw.t = NULL;
+		}
+	}
 	free(open);
 	free(ids);
 	free(prevbuf);
+	free(nw.t);
+	free(nw.open);
 	return 0;
 }
 

@@ -37,6 +37,15 @@ struct flame {
 	 * with no sort; NULL once frames are reordered (flame_sort).
 	 */
 	uint32_t *pre;
+	/*
+	 * With flame_opts.narrow, the frames flame_build left out (not in
+	 * frames nor pre), and table: per name id, the self (2 * id) and
+	 * total (2 * id + 1) of every frame, those left out too, the root
+	 * not, as svg.c's name_table sums them; NULL when none was left out
+	 * this way.  Free table with the flame or take it.
+	 */
+	size_t nelided;
+	long double *table;
 	long double total;	/* sum of the counts (the after counts) */
 	long double maxdelta;	/* largest |delta| of a line, at least 1 */
 	int differential;
@@ -58,6 +67,17 @@ struct flame_opts {
 	enum flame_order order;	/* sorted, or input order (flame chart) */
 	int reverse;		/* --reverse: leaf first */
 	int chain;		/* --colors=chain: mark waker frames _[w] */
+	/*
+	 * When not NULL: the width below which a frame is not drawn, for
+	 * a graph of this total (svg.c: --minwidth).  flame_build then
+	 * leaves those frames out as they close, when every count is
+	 * whole: a system-wide profile has twenty times more of them than
+	 * frames drawn, and storing them, sorting them and tabling them
+	 * took most of a run.  With a fraction the sums could round
+	 * otherwise in another order: all frames are kept, as before.
+	 */
+	long double (*narrow)(long double total, const void *ctx);
+	const void *narrow_ctx;
 };
 
 /* Merge the lines into frames.  Returns -1 when the total overflows. */

@@ -494,6 +494,9 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 	if (o->title == NULL)
 		o->title = op->flame.order == ORDER_INPUT ? "Flame Chart" :
 		    o->inverted ? "Icicle Graph" : "Flame Graph";
+	/* the frames too narrow to draw are left out as they are made */
+	op->flame.narrow = svg_narrow;
+	op->flame.narrow_ctx = o;
 	if (flame_build(&f, &op->flame) < 0)
 		die(EXIT_INPUT, "the counts add up to 2^64 or more");
 	if (f.total <= 0) {

@@ -861,6 +861,16 @@ struct model {
 	size_t attrs_cap;
 };
 
+long double
+svg_narrow(long double total, const void *ctx)
+{
+	const struct svg_opts *o = ctx;
+	long double timemax = o->total > total ? o->total : total;
+	double wpt = (double)((o->width - 2 * XPAD) / timemax);
+
+	return o->minwidth_pct ? timemax * o->minwidth / 100 : o->minwidth / wpt;
+}
+
 /*
  * Stage 1: leave out the frames narrower than --minwidth, order the
  * others as they are drawn, and size the picture.  Returns the number
@@ -882,8 +892,7 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	if (o->total > g->timemax)
 		g->timemax = o->total;
 	g->wpt = (double)((o->width - 2 * XPAD) / g->timemax);
-	minwidth_time = o->minwidth_pct ? g->timemax * o->minwidth / 100 :
-	    o->minwidth / g->wpt;
+	minwidth_time = svg_narrow(f->total, o);
 	for (i = 0; i < f->nframes; i++) {
 		struct frame *fr = &f->frames[i];
 
@@ -902,7 +911,7 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 		if (to[f->pre[i]] != UINT32_MAX)
 			f->pre[k++] = to[f->pre[i]];
 	free(to);
-	elided = f->nframes - kept;
+	elided = f->nframes - kept + f->nelided;
 	f->nframes = kept;
 	g->kept = NULL;
 	if (!f->diff && elided && !o->sort_weight &&
@@ -1274,14 +1283,16 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	struct geom g;
 	struct model m;
 	/* --diff: table.js makes its table from diff.c's data, not these */
-	long double *all = f->diff ? NULL : name_table(f->frames, f->nframes,
-	    intern_count(&f->names), pre_ordered(f->frames, f->nframes,
-	    f->pre)), *fix;
+	long double *all = f->diff ? NULL : f->table ? f->table :
+	    name_table(f->frames, f->nframes, intern_count(&f->names),
+	    pre_ordered(f->frames, f->nframes, f->pre)), *fix;
 	int frac = fractional(f);
-	size_t elided = layout(f, o, &g);
+	size_t elided;
 	char id[SVG_ID_SIZE], b[32];
 	uint32_t rows, *dnames;
 
+	f->table = NULL;	/* all has it now */
+	elided = layout(f, o, &g);
 	content_id(f, id);
 	write_head(o, &g, id);
 	if (f->diff)

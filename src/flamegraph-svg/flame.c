@@ -18,6 +18,7 @@ flame_init(struct flame *f)
 	intern_init(&f->names);
 	arena_init(&f->lines_arena);
 	f->maxdelta = 1;
+	f->lwhole = 1;
 }
 
 void
@@ -32,8 +33,13 @@ flame_free(struct flame *f)
 }
 
 void
-flame_add_line(struct flame *f, const char *s, size_t n)
+flame_add_line(struct flame *f, const char *s, size_t n,
+    const struct folded *fl)
 {
+	/* (a sum that does not fit: flame_build says so, with no narrowing) */
+	if (fl->count != floorl(fl->count) || count_add(&f->lsum, &fl->c) < 0)
+		f->lwhole = 0;
+	f->ltotal += fl->count;
 	f->lines = xgrow(f->lines, &f->linescap, f->nlines + 1, sizeof *f->lines);
 	f->lines[f->nlines].s = arena_strndup(&f->lines_arena, s, n);
 	f->lines[f->nlines].n = (uint32_t)n;
@@ -276,24 +282,9 @@ static int
 narrow_below(const struct flame *f, const struct flame_opts *o,
     long double *below)
 {
-	struct count sum = { 0, 0 };
-	long double total = 0;
-	size_t li;
-
-	if (!o->narrow)
+	if (!o->narrow || !f->lwhole || f->ltotal <= 0)
 		return 0;
-	for (li = 0; li < f->nlines; li++) {
-		struct folded fl;
-
-		if (folded_parse(f->lines[li].s, f->lines[li].n, &fl) < 0)
-			continue;
-		if (fl.count != floorl(fl.count) || count_add(&sum, &fl.c) < 0)
-			return 0;
-		total += fl.count;
-	}
-	if (total <= 0)
-		return 0;
-	*below = o->narrow(total, o->narrow_ctx);
+	*below = o->narrow(f->ltotal, o->narrow_ctx);
 	return 1;
 }
 

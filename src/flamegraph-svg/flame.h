@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "../lib/arena.h"
+#include "../lib/folded.h"
 #include "../lib/intern.h"
 
 /* The long doubles first: no padding, 64 bytes where 80 were. */
@@ -54,12 +55,17 @@ struct flame {
 	struct arena lines_arena;
 	struct line_ref { const char *s; uint32_t n; } *lines;
 	size_t nlines, linescap;
+	/* their counts' sum, exactly and for layout, and whether all are whole */
+	struct count lsum;
+	long double ltotal;
+	int lwhole;
 };
 
 void flame_init(struct flame *f);
 void flame_free(struct flame *f);
-/* Keep a valid folded line (copied). */
-void flame_add_line(struct flame *f, const char *s, size_t n);
+/* Keep a valid folded line (copied), fl its parse (folded.h). */
+void flame_add_line(struct flame *f, const char *s, size_t n,
+    const struct folded *fl);
 
 enum flame_order { ORDER_NAME, ORDER_INPUT };
 

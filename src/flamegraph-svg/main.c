@@ -129,7 +129,7 @@ read_folded(struct flame *f, struct input *in, uint64_t *nbad_total)
 
 		pl.line++;
 		if ((fr = folded_parse(p, n, &fl)) == 0) {
-			flame_add_line(f, p, n);
+			flame_add_line(f, p, n, &fl);
 		} else if (fr == -2) {
 			warn_at(pl.name, pl.line, "count " COUNT_RANGE_WHAT ": %s",
 			    err_quote(q, p, n, 60));

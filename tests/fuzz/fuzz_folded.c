@@ -45,7 +45,7 @@ run(const char *p, size_t n, enum flame_order order, int reverse, int chain)
 		struct folded fl;
 
 		if (folded_parse(s, len, &fl) == 0)
-			flame_add_line(&f, s, len);
+			flame_add_line(&f, s, len, &fl);
 		s = nl ? nl + 1 : end;
 	}
 	if (flame_build(&f, &fo) == 0 && f.total > 0)

@@ -8,6 +8,7 @@
 #include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/folded.h"
+#include "../lib/input.h"
 #include "../lib/sort.h"
 #include "flame.h"
 
@@ -30,6 +31,50 @@ flame_free(struct flame *f)
 	free(f->pre);
 	free(f->table);
 	free(f->lines);
+}
+
+/* Invalid lines shown of an input; the others only counted. */
+#define MAX_SHOWN 5
+
+int
+flame_read(struct input *in, uint64_t *nbad, flame_take_fn *take, void *ctx)
+{
+	uint64_t line = 0, bad = 0;
+	const char *p, *why;
+	size_t n;
+	int r, t;
+
+	while ((r = input_getline(in, &p, &n)) > 0) {
+		struct folded fl;
+		char q[4 * 60 + 8];
+		int fr;
+
+		line++;
+		if (n == 0)
+			continue;
+		if ((fr = folded_parse(p, n, &fl)) == -2) {
+			warn_at(in->name, line, "count " COUNT_RANGE_WHAT ": %s",
+			    err_quote(q, p, n, 60));
+			r = -1;
+			break;
+		}
+		why = NULL;
+		t = fr < 0 ? 1 : take(ctx, p, n, &fl, &why);
+		if (t < 0) {
+			warn_at(in->name, line, "%s: %s", why,
+			    err_quote(q, p, n, 60));
+			r = -1;
+			break;
+		}
+		if (t > 0 && bad++ < MAX_SHOWN)
+			warn_at(in->name, line, "skipped invalid line %s%s",
+			    err_quote(q, p, n, 60), why ? why : "");
+	}
+	if (bad)
+		warn_at(in->name, 0, "ignored %llu line%s with invalid format",
+		    (unsigned long long)bad, bad == 1 ? "" : "s");
+	*nbad += bad;
+	return r < 0 ? -1 : 0;
 }
 
 void

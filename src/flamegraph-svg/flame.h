@@ -63,6 +63,27 @@ struct flame {
 
 void flame_init(struct flame *f);
 void flame_free(struct flame *f);
+struct input;
+
+/*
+ * What flame_read does with a valid line s[0..n), fl its parse: returns
+ * 0 to go on; 1 when the line is not of the shape the input should have,
+ * to be counted and shown as invalid, with *why after it (or NULL); -1
+ * for an error to stop at, said as *why and the line.
+ */
+typedef int flame_take_fn(void *ctx, const char *s, size_t n,
+    const struct folded *fl, const char **why);
+
+/*
+ * Read input in's folded lines (folded.h), each valid one given to take;
+ * the invalid ones counted, added to *nbad, and the first few shown,
+ * "skipped invalid line", with their number at the end; empty lines
+ * skipped.  Returns 0, or -1 on an error said: a count out of range, or
+ * take's.  flamegraph-svg's one reader of folded lines, --diff's too.
+ */
+int flame_read(struct input *in, uint64_t *nbad, flame_take_fn *take,
+    void *ctx);
+
 /* Keep a valid folded line (copied), fl its parse (folded.h). */
 void flame_add_line(struct flame *f, const char *s, size_t n,
     const struct folded *fl);

@@ -214,12 +214,16 @@ common_prefix(const char *a, const char *b, size_t n)
  * Split a stack into frame ids as Perl's split(";") does (trailing empty
  * fields dropped), after the root "".  Sorted neighbours share long
  * prefixes, so the frames that the previous stack (prev, whose ids are
- * open[]) has byte for byte are taken from it, not hashed again.
+ * open[]) has byte for byte are taken from it, not hashed again; and
+ * those of them that end before the first byte the two differ at, where
+ * the previous split found them ((*ends)[k]: frame k's end), with no
+ * search for their ';' (memchr over every frame was 6% of a system-wide
+ * graph's run).  (*ends)[k] is set for every frame of this stack.
  */
 static size_t
 split_frames(struct flame *f, const char *s, size_t n, const char *prev,
     size_t prevn, const struct open *open, size_t nopen, uint32_t **ids,
-    size_t *cap)
+    size_t *cap, size_t **ends, size_t *ecap)
 {
 	size_t k = 0, start = 0, end = n, common = 0, lim;
 
@@ -229,6 +233,11 @@ split_frames(struct flame *f, const char *s, size_t n, const char *prev,
 	common = common_prefix(s, prev, lim);
 	*ids = xgrow(*ids, cap, 1, sizeof **ids);
 	(*ids)[k++] = intern_put(&f->names, "", 0, NULL);
+	*ids = xgrow(*ids, cap, nopen + 1, sizeof **ids);
+	for (; k < nopen && (*ends)[k] < common; k++) {
+		(*ids)[k] = open[k].name;
+		start = (*ends)[k] + 1;
+	}
 	while (end > 0 && start <= end) {
 		const char *semi = memchr(s + start, ';', end - start);
 		size_t fe = semi ? (size_t)(semi - s) : end;
@@ -239,7 +248,9 @@ split_frames(struct flame *f, const char *s, size_t n, const char *prev,
 		    intern_put(&f->names, s + start, fe - start, NULL);
 
 		*ids = xgrow(*ids, cap, k + 1, sizeof **ids);
-		(*ids)[k++] = id;
+		*ends = xgrow(*ends, ecap, k + 1, sizeof **ends);
+		(*ids)[k] = id;
+		(*ends)[k++] = fe;
 		start = fe + 1;
 	}
 	return k;
@@ -355,6 +366,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	size_t nopen = 0, opencap = 0, idscap = 0, li, i, opened = 0;
 	size_t precap = 0;
 	uint32_t *ids = NULL;
+	size_t *ends = NULL, endscap = 0;	/* split_frames' */
 	long double time = 0;
 	struct count sum = { 0, 0 };	/* time, exactly: the overflow test */
 	const char *prev = "";
@@ -387,7 +399,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 				stack = marked;
 			}
 			nids = split_frames(f, stack, stacklen, prev, prevn,
-			    open, nopen, &ids, &idscap);
+			    open, nopen, &ids, &idscap, &ends, &endscap);
 			free(prevbuf);
 			prevbuf = marked;
 			prev = stack;
@@ -436,6 +448,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 			if (count_add(&sum, &fl.c) < 0) {
 				free(open);
 				free(ids);
+				free(ends);
 				free(prevbuf);
 				free(nw.t);
 				free(nw.open);
@@ -459,6 +472,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	}
 	free(open);
 	free(ids);
+	free(ends);
 	free(prevbuf);
 	free(nw.t);
 	free(nw.open);

@@ -13,8 +13,9 @@
  * JSON and has none) and the script, which is the same in every graph
  * but for the parts some take (jsparts.h), so deflating it each run was
  * most of a small graph's cost.  Its own blocks get the codes that suit
- * it; it refers to nothing of the data (the two share few strings: a
- * graph 20 bytes larger, against deflating them together).
+ * it; it refers to nothing of the data, which costs little (the two
+ * share few strings): sqlite3-fp's graph 120 bytes larger, 52,885 to
+ * 53,005, against both in one stream at the same level.
  */
 #ifndef FG_PACK_H
 #define FG_PACK_H

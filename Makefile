@@ -7,7 +7,8 @@
 #   make uninstall  the same PREFIX and DESTDIR
 #   make clean
 # Knobs: CC CFLAGS LDFLAGS PREFIX DESTDIR, ZLIB=auto|0|1, SANITIZE=1, STRICT=1,
-#        PORTABLE=1 (C11 + POSIX only; with "make filters")
+#        PORTABLE=1 (C11 + POSIX only; with "make filters"), HOSTCC (tools
+#        run during the build)
 
 VERSION   = 0.1.0
 # libtracerecord's ABI: the major number is in its SONAME.

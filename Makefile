@@ -7,7 +7,8 @@
 #   make uninstall  the same PREFIX and DESTDIR
 #   make clean
 # Knobs: CC CFLAGS LDFLAGS PREFIX DESTDIR, ZLIB=auto|0|1, SANITIZE=1, STRICT=1,
-#        PORTABLE=1 (C11 + POSIX only; with "make filters")
+#        PORTABLE=1 (C11 + POSIX only; with "make filters"), HOSTCC (tools
+#        run during the build)
 
 VERSION   = 0.1.0
 # libtracerecord's ABI: the major number is in its SONAME.
@@ -95,6 +96,17 @@ $(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/jsmin.awk
 	@mkdir -p $(dir $@)
 	awk -v var=flame_js -v parts=1 -f src/flamegraph-svg/jsmin.awk $(FLAME_JS) > $@
 $(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
+# With zlib, the script deflated ahead for pack.h, by a tool built and run
+# on the build host (HOSTCC, with the host's zlib), cross builds too.
+HOSTCC   ?= cc
+ifeq ($(ZLIB),1)
+$(BUILD)/host/jsz: src/flamegraph-svg/host/jsz.c src/flamegraph-svg/jsparts.h $(BUILD)/flamegraph-svg/flame_js.h
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -O2 -I$(BUILD)/flamegraph-svg -o $@ $< -lz
+$(BUILD)/flamegraph-svg/flame_jsz.h: $(BUILD)/host/jsz
+	$< > $@
+$(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_jsz.h
+endif
 $(BUILD)/flamegraph-svg/timeline_js.h: src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js src/flamegraph-svg/jsmin.awk
 	@mkdir -p $(dir $@)
 	awk -v var=timeline_js -f src/flamegraph-svg/jsmin.awk src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js > $@

@@ -176,12 +176,16 @@ fi
 
 # flamegraph-svg against inferno-flamegraph at equal elision (--minwidth
 # 0.01%, inferno's default) on real profiles: the corpus captures and the
-# system-wide capture, collapsed.  Wall and CPU time, best of 5.
+# system-wide capture, collapsed.  Ours as it writes by default (the data
+# and script packed, pack.h) and with --plain (as they are, as inferno
+# writes its script); wall and CPU time, best of 5; x: inferno's time over
+# ours.
 if [ -n "${INFERNO_DIR:-}" ] && [ -x /usr/bin/time ]; then
 	"$SC" "$big" > "$dir/system-wide.folded" 2> /dev/null || true
 	echo
-	printf '%-44s %7s %7s %15s %15s %12s\n' "flamegraph-svg vs inferno, input" \
-	    frames "inf fr" "ours s (CPU)" "inferno s (CPU)" "x (CPU x)"
+	printf '%-30s %6s %6s %15s %15s %15s %11s %11s\n' "flamegraph-svg vs inferno" \
+	    frames "inf fr" "ours s (CPU)" "--plain (CPU)" "inferno (CPU)" "x (CPU x)" \
+	    "plain x"
 	for f in "$CORPUS"/captures/*.collapsed-all.txt.gz "$dir/system-wide.folded"; do
 		[ -s "$f" ] || continue
 		case $f in
@@ -192,10 +196,12 @@ if [ -n "${INFERNO_DIR:-}" ] && [ -x /usr/bin/time ]; then
 		ifr=$("$INFERNO_DIR/inferno-flamegraph" "$dir/fgi.folded" 2> /dev/null |
 		    grep -o '<g>' | wc -l)
 		set -- $(cpu_best "$FG" --minwidth 0.01% "$dir/fgi.folded") \
+		    $(cpu_best "$FG" --plain --minwidth 0.01% "$dir/fgi.folded") \
 		    $(cpu_best "$INFERNO_DIR/inferno-flamegraph" --minwidth 0.01 "$dir/fgi.folded")
-		echo "$(basename "$f" .txt.gz) $fr $ifr $*" | awk '{
-		    printf "%-44s %7d %7d %7.4f (%.4f) %7.4f (%.4f) %5.2f (%.2f)\n", $1, $2, $3,
-		    $4, $5, $6, $7, $6 / ($4 > 0 ? $4 : 1e-9), $7 / ($5 > 0 ? $5 : 1e-9) }'
+		echo "$(basename "$f" .txt.gz | sed 's/\.collapsed-all$//') $fr $ifr $*" | awk '
+		    function x(a, b) { return a / (b > 0 ? b : 1e-9) } {
+		    printf "%-30s %6d %6d %7.4f (%.4f) %7.4f (%.4f) %7.4f (%.4f) %4.2f (%4.2f) %4.2f (%4.2f)\n",
+		    $1, $2, $3, $4, $5, $6, $7, $8, $9, x($8, $4), x($9, $5), x($8, $6), x($9, $7) }'
 	done
 fi
 

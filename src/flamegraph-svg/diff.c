@@ -16,9 +16,8 @@
 #include "../lib/out.h"
 #include "../lib/xmlesc.h"
 #include "diff.h"
+#include "flame.h"
 #include "svg.h"
-
-#define MAX_SHOWN 5
 
 void
 diff_init(struct diff *d, const struct diff_opts *o)
@@ -37,53 +36,47 @@ diff_free(struct diff *d)
 	free(d->nkids);
 }
 
+/* What diff_read gives a line to: the table, and the column it fills. */
+struct diff_take {
+	struct diff *d;
+	int col;
+};
+
+/*
+ * flame_read's take for --diff: one shape an input, two columns or, with
+ * DIFF_BOTH, three; the counts added to the stack's.
+ */
+static int
+take_line(void *ctx, const char *s, size_t n, const struct folded *fl,
+    const char **why)
+{
+	struct diff_take *t = ctx;
+	struct folded_sum *sum = &t->d->sum;
+
+	(void)s;
+	(void)n;
+	if (fl->has2 != (t->col == DIFF_BOTH)) {
+		*why = t->col == DIFF_BOTH ? " (one count where "
+		    "\"STACK BEFORE AFTER\" was expected)" :
+		    " (two counts in a file of one side)";
+		return 1;
+	}
+	if (t->col == DIFF_BOTH ?
+	    folded_sum_add(sum, fl->stack, fl->stacklen, 0, &fl->c1) < 0 ||
+	    folded_sum_add(sum, fl->stack, fl->stacklen, 1, &fl->c) < 0 :
+	    folded_sum_add(sum, fl->stack, fl->stacklen, t->col, &fl->c) < 0) {
+		*why = "the stack's counts sum to 2^64 or more";
+		return -1;
+	}
+	return 0;
+}
+
 int
 diff_read(struct diff *d, struct input *in, int col, uint64_t *nbad)
 {
-	uint64_t line = 0, bad = 0;
-	const char *p;
-	size_t n;
-	int r;
+	struct diff_take t = { d, col };
 
-	while ((r = input_getline(in, &p, &n)) > 0) {
-		struct folded fl;
-		char q[4 * 60 + 8];
-		int fr;
-
-		line++;
-		if (n == 0)
-			continue;
-		if ((fr = folded_parse(p, n, &fl)) == -2) {
-			warn_at(in->name, line, "count " COUNT_RANGE_WHAT ": %s",
-			    err_quote(q, p, n, 60));
-			r = -1;
-			break;
-		}
-		/* one shape per input: two columns, or three with DIFF_BOTH */
-		if (fr < 0 || fl.has2 != (col == DIFF_BOTH)) {
-			if (bad++ < MAX_SHOWN)
-				warn_at(in->name, line, "skipped invalid line %s%s",
-				    err_quote(q, p, n, 60), fr < 0 ? "" :
-				    col == DIFF_BOTH ? " (one count where "
-				    "\"STACK BEFORE AFTER\" was expected)" :
-				    " (two counts in a file of one side)");
-			continue;
-		}
-		if (col == DIFF_BOTH ?
-		    folded_sum_add(&d->sum, fl.stack, fl.stacklen, 0, &fl.c1) < 0 ||
-		    folded_sum_add(&d->sum, fl.stack, fl.stacklen, 1, &fl.c) < 0 :
-		    folded_sum_add(&d->sum, fl.stack, fl.stacklen, col, &fl.c) < 0) {
-			warn_at(in->name, line, "the stack's counts sum to 2^64 "
-			    "or more: %s", err_quote(q, p, n, 60));
-			r = -1;
-			break;
-		}
-	}
-	if (bad)
-		warn_at(in->name, 0, "ignored %llu line%s with invalid format",
-		    (unsigned long long)bad, bad == 1 ? "" : "s");
-	*nbad += bad;
-	return r < 0 ? -1 : 0;
+	return flame_read(in, nbad, take_line, &t);
 }
 
 /* A stack to merge: its text (reversed for --reverse) and its id. */

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "../lib/arena.h"
+#include "../lib/folded.h"
 #include "../lib/intern.h"
 
 /* The long doubles first: no padding, 64 bytes where 80 were. */
@@ -37,6 +38,15 @@ struct flame {
 	 * with no sort; NULL once frames are reordered (flame_sort).
 	 */
 	uint32_t *pre;
+	/*
+	 * With flame_opts.narrow, the frames flame_build left out (not in
+	 * frames nor pre), and table: per name id, the self (2 * id) and
+	 * total (2 * id + 1) of every frame, those left out too, the root
+	 * not, as svg.c's name_table sums them; NULL when none was left out
+	 * this way.  Free table with the flame or take it.
+	 */
+	size_t nelided;
+	long double *table;
 	long double total;	/* sum of the counts (the after counts) */
 	long double maxdelta;	/* largest |delta| of a line, at least 1 */
 	int differential;
@@ -45,12 +55,38 @@ struct flame {
 	struct arena lines_arena;
 	struct line_ref { const char *s; uint32_t n; } *lines;
 	size_t nlines, linescap;
+	/* their counts' sum, exactly and for layout, and whether all are whole */
+	struct count lsum;
+	long double ltotal;
+	int lwhole;
 };
 
 void flame_init(struct flame *f);
 void flame_free(struct flame *f);
-/* Keep a valid folded line (copied). */
-void flame_add_line(struct flame *f, const char *s, size_t n);
+struct input;
+
+/*
+ * What flame_read does with a valid line s[0..n), fl its parse: returns
+ * 0 to go on; 1 when the line is not of the shape the input should have,
+ * to be counted and shown as invalid, with *why after it (or NULL); -1
+ * for an error to stop at, said as *why and the line.
+ */
+typedef int flame_take_fn(void *ctx, const char *s, size_t n,
+    const struct folded *fl, const char **why);
+
+/*
+ * Read input in's folded lines (folded.h), each valid one given to take;
+ * the invalid ones counted, added to *nbad, and the first few shown,
+ * "skipped invalid line", with their number at the end; empty lines
+ * skipped.  Returns 0, or -1 on an error said: a count out of range, or
+ * take's.  flamegraph-svg's one reader of folded lines, --diff's too.
+ */
+int flame_read(struct input *in, uint64_t *nbad, flame_take_fn *take,
+    void *ctx);
+
+/* Keep a valid folded line (copied), fl its parse (folded.h). */
+void flame_add_line(struct flame *f, const char *s, size_t n,
+    const struct folded *fl);
 
 enum flame_order { ORDER_NAME, ORDER_INPUT };
 
@@ -58,6 +94,17 @@ struct flame_opts {
 	enum flame_order order;	/* sorted, or input order (flame chart) */
 	int reverse;		/* --reverse: leaf first */
 	int chain;		/* --colors=chain: mark waker frames _[w] */
+	/*
+	 * When not NULL: the width below which a frame is not drawn, for
+	 * a graph of this total (svg.c: --minwidth).  flame_build then
+	 * leaves those frames out as they close, when every count is
+	 * whole: a system-wide profile has twenty times more of them than
+	 * frames drawn, and storing them, sorting them and tabling them
+	 * took most of a run.  With a fraction the sums could round
+	 * otherwise in another order: all frames are kept, as before.
+	 */
+	long double (*narrow)(long double total, const void *ctx);
+	const void *narrow_ctx;
 };
 
 /* Merge the lines into frames.  Returns -1 when the total overflows. */

@@ -27,8 +27,6 @@
 #include "svg.h"
 #include "timeline.h"
 
-#define MAX_SHOWN 5
-
 static const char usage_text[] =
 "usage: flamegraph-svg [--title TEXT] [--subtitle TEXT] [--width PX]\n"
 "                      [--height PX] [--minwidth PX|N%] [--fonttype FONT]\n"
@@ -106,46 +104,14 @@ number_arg(const char *opt, const char *s, double min)
 	return v;
 }
 
-struct place {
-	const char *name;
-	uint64_t line;
-	uint64_t nbad;
-};
-
-/* Keep the folded lines of one input; count and show the invalid ones. */
+/* flame_read's take for a flame graph: every valid line is kept. */
 static int
-read_folded(struct flame *f, struct input *in, uint64_t *nbad_total)
+keep_line(void *f, const char *s, size_t n, const struct folded *fl,
+    const char **why)
 {
-	struct place pl = { NULL, 0, 0 };
-	const char *p;
-	size_t n;
-	int r;
-
-	pl.name = in->name;
-	while ((r = input_getline(in, &p, &n)) > 0) {
-		struct folded fl;
-		char q[4 * 60 + 8];
-		int fr;
-
-		pl.line++;
-		if ((fr = folded_parse(p, n, &fl)) == 0) {
-			flame_add_line(f, p, n);
-		} else if (fr == -2) {
-			warn_at(pl.name, pl.line, "count " COUNT_RANGE_WHAT ": %s",
-			    err_quote(q, p, n, 60));
-			r = -1;
-			break;
-		} else if (n > 0) {
-			if (pl.nbad++ < MAX_SHOWN)
-				warn_at(pl.name, pl.line, "skipped invalid line %s",
-				    err_quote(q, p, n, 60));
-		}
-	}
-	if (pl.nbad)
-		warn_at(pl.name, 0, "ignored %llu line%s with invalid format",
-		    (unsigned long long)pl.nbad, pl.nbad == 1 ? "" : "s");
-	*nbad_total += pl.nbad;
-	return r < 0 ? -1 : 0;
+	(void)why;
+	flame_add_line(f, s, n, fl);
+	return 0;
 }
 
 /*
@@ -487,13 +453,16 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 			status = EXIT_INPUT;
 			continue;
 		}
-		if (read_folded(&f, in, &nbad) < 0)
+		if (flame_read(in, &nbad, keep_line, &f) < 0)
 			status = EXIT_INPUT;
 		input_close(in);
 	}
 	if (o->title == NULL)
 		o->title = op->flame.order == ORDER_INPUT ? "Flame Chart" :
 		    o->inverted ? "Icicle Graph" : "Flame Graph";
+	/* the frames too narrow to draw are left out as they are made */
+	op->flame.narrow = svg_narrow;
+	op->flame.narrow_ctx = o;
 	if (flame_build(&f, &op->flame) < 0)
 		die(EXIT_INPUT, "the counts add up to 2^64 or more");
 	if (f.total <= 0) {
@@ -583,7 +552,7 @@ main(int argc, char **argv)
 			.fontsize = 12, .fontwidth = 0.59, .minwidth = 0.1,
 			.pal = PAL_HOT, .shade = SHADE_NAME, .factor = 1,
 		},
-		.flame = { ORDER_NAME, 0, 0 },
+		.flame = { ORDER_NAME, 0, 0, NULL, NULL },
 		.diff = { DIFF_AFTER, DIFF_RG, 1, 100 },
 	};
 	struct palmap pm;

@@ -15,6 +15,10 @@
 #include "color.h"
 #include "diff.h"
 #include "flame_js.h"
+#ifdef HAVE_ZLIB
+#include "flame_jsz.h"
+#include "jsparts.h"
+#endif
 #include "pack.h"
 #include "svg.h"
 
@@ -803,25 +807,30 @@ write_script(const struct flame *f, const struct svg_opts *o,
 {
 #ifdef HAVE_ZLIB
 	if (!o->plain) {
-		const char *part[2];
-		size_t len[2], zn;
-		char *s, *b, *z;
+		const unsigned char *z[2];
+		size_t len, zn[2], packedlen;
+		unsigned set = 0;
+		char *s, *packed;
+		int p;
 
+		for (p = FLAME_JS_OPT_FIRST; p <= FLAME_JS_OPT_LAST; p++)
+			if (script_needs(f, o, d, p))
+				set |= 1u << (p - FLAME_JS_OPT_FIRST);
+		z[0] = flame_jsz_head;
+		zn[0] = sizeof flame_jsz_head;
+		z[1] = flame_jsz_tails + flame_jsz_at[set];
+		zn[1] = flame_jsz_at[set + 1] - flame_jsz_at[set];
 		out_hold();
 		write_data(f, o, d, label_y);
-		part[0] = s = out_release(&len[0]);
-		out_hold();
-		write_body(f, o, d);
-		part[1] = b = out_release(&len[1]);
-		if (!(z = pack(part, len, 2, &zn)))
+		s = out_release(&len);
+		if (!(packed = pack(s, len, z, zn, 2, &packedlen)))
 			die(EXIT_INPUT, "cannot compress the script and its data");
 		out_str("<script type=\"x-deflate\">");
-		out_write(z, zn);
+		out_write(packed, packedlen);
 		out_str("</script>\n<script>");
 		out_str(loader);
 		out_str("</script>\n");
-		free(z);
-		free(b);
+		free(packed);
 		free(s);
 		return;
 	}
@@ -852,6 +861,16 @@ struct model {
 	size_t attrs_cap;
 };
 
+long double
+svg_narrow(long double total, const void *ctx)
+{
+	const struct svg_opts *o = ctx;
+	long double timemax = o->total > total ? o->total : total;
+	double wpt = (double)((o->width - 2 * XPAD) / timemax);
+
+	return o->minwidth_pct ? timemax * o->minwidth / 100 : o->minwidth / wpt;
+}
+
 /*
  * Stage 1: leave out the frames narrower than --minwidth, order the
  * others as they are drawn, and size the picture.  Returns the number
@@ -873,8 +892,7 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	if (o->total > g->timemax)
 		g->timemax = o->total;
 	g->wpt = (double)((o->width - 2 * XPAD) / g->timemax);
-	minwidth_time = o->minwidth_pct ? g->timemax * o->minwidth / 100 :
-	    o->minwidth / g->wpt;
+	minwidth_time = svg_narrow(f->total, o);
 	for (i = 0; i < f->nframes; i++) {
 		struct frame *fr = &f->frames[i];
 
@@ -893,7 +911,7 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 		if (to[f->pre[i]] != UINT32_MAX)
 			f->pre[k++] = to[f->pre[i]];
 	free(to);
-	elided = f->nframes - kept;
+	elided = f->nframes - kept + f->nelided;
 	f->nframes = kept;
 	g->kept = NULL;
 	if (!f->diff && elided && !o->sort_weight &&
@@ -1265,14 +1283,16 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	struct geom g;
 	struct model m;
 	/* --diff: table.js makes its table from diff.c's data, not these */
-	long double *all = f->diff ? NULL : name_table(f->frames, f->nframes,
-	    intern_count(&f->names), pre_ordered(f->frames, f->nframes,
-	    f->pre)), *fix;
+	long double *all = f->diff ? NULL : f->table ? f->table :
+	    name_table(f->frames, f->nframes, intern_count(&f->names),
+	    pre_ordered(f->frames, f->nframes, f->pre)), *fix;
 	int frac = fractional(f);
-	size_t elided = layout(f, o, &g);
+	size_t elided;
 	char id[SVG_ID_SIZE], b[32];
 	uint32_t rows, *dnames;
 
+	f->table = NULL;	/* all has it now */
+	elided = layout(f, o, &g);
 	content_id(f, id);
 	write_head(o, &g, id);
 	if (f->diff)

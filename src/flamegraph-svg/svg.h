@@ -38,6 +38,12 @@ struct svg_opts {
 };
 
 /*
+ * The width below which a frame of a graph of this total is not drawn
+ * (--minwidth), for options ctx (a struct svg_opts): flame_opts.narrow.
+ */
+long double svg_narrow(long double total, const void *ctx);
+
+/*
  * Write the graph to standard output.  Returns the number of frames left
  * out for being narrower than --minwidth.
  */

@@ -2,7 +2,8 @@
  * Fuzz target for folded input and the flame graph writer: every line
  * through folded_parse, then flame_build and svg_write in the orders and
  * modes that change the merge (sorted, input order, reversed, chain),
- * with output to /dev/null.
+ * with output to /dev/null; sorted, narrow frames are left out as
+ * flame_build makes them (flame_opts.narrow), as the program does.
  *
  *   make fuzz && build/fuzz/fuzz_folded tests/fuzz/corpus/folded
  */
@@ -28,10 +29,15 @@ run(const char *p, size_t n, enum flame_order order, int reverse, int chain)
 		.shade = SHADE_NAME, .factor = 1, .bg1 = "#eeeeee",
 		.bg2 = "#eeeeb0",
 	};
-	struct flame_opts fo = { order, reverse, chain };
+	struct flame_opts fo = { order, reverse, chain, NULL, NULL };
 	const char *s = p, *end = p + n;
 	struct flame f;
 
+	/* as the program does; the other run keeps every frame to the end */
+	if (order == ORDER_NAME) {
+		fo.narrow = svg_narrow;
+		fo.narrow_ctx = &o;
+	}
 	flame_init(&f);
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -39,7 +45,7 @@ run(const char *p, size_t n, enum flame_order order, int reverse, int chain)
 		struct folded fl;
 
 		if (folded_parse(s, len, &fl) == 0)
-			flame_add_line(&f, s, len);
+			flame_add_line(&f, s, len, &fl);
 		s = nl ? nl + 1 : end;
 	}
 	if (flame_build(&f, &fo) == 0 && f.total > 0)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "../lib/intern.h"
+#include "rtab.h"
 
 struct perf_opts {
 	int include_pid;	/* root frame comm-PID */
@@ -58,14 +59,15 @@ struct perf_ctx {
 	/* Own cache lines: contexts of different threads sit side by side. */
 	_Alignas(64) const struct perf_shared *sh;
 	struct intern frames;	/* output frame names, pname included */
-	struct intern keys[2];	/* frame-line bytes -> slot; [1]: Java */
-	uint32_t *koff[2], *kcnt[2];	/* per slot: range in kids */
-	size_t kcap[2];
-	uint32_t *kids;		/* translated frame ids */
+	/*
+	 * Frame-line bytes -> uint32 n, then n frame ids in line order;
+	 * [1]: Java.
+	 */
+	struct rtab lines[2];
+	uint32_t *kids;		/* a new line's frame ids, as translated */
 	size_t nkids, kidscap;
-	struct intern stacks;	/* key: uint32 frame ids, root first */
-	uint64_t *counts;	/* per stack id */
-	size_t countscap;
+	/* key: uint32 frame ids, leaf first, pname last; value: uint64 count */
+	struct rtab stacks;
 	/* the sample being read */
 	int in_sample;		/* an event line was seen, no blank line yet */
 	int have_pname;		/* ... and its event is kept */
@@ -75,7 +77,7 @@ struct perf_ctx {
 	int after_frame;	/* the line before was a frame line */
 	uint32_t pname;
 	uint64_t period;
-	uint32_t *stk;		/* frame ids, leaf group first, reversed */
+	uint32_t *stk;		/* frame ids, leaf first; room for the pname */
 	size_t nstk, stkcap;
 	char *scratch;		/* key and name building */
 	size_t scratchcap;

@@ -37,6 +37,7 @@
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "../lib/num.h"
+#include "../lib/scan.h"
 #include "a2l.h"
 #include "formats.h"
 #include "perf.h"
@@ -208,16 +209,22 @@ static int
 match_stack(const char *s, size_t n, struct span *pc, struct span *func,
     struct span *mod)
 {
-	size_t i = 0, ps, pe, w, lp, q;
+	size_t i, ps, pe, w, lp, q;
 	const char *rp;
 	int ret = 1;
 
+	/* perf right-aligns the address: a tab and a run of spaces */
+	i = (size_t)(scan_skip(s, s + n, ' ', '\t') - s);
 	while (i < n && is_ws((unsigned char)s[i]))
 		i++;
 	for (ps = i; i < n && is_word((unsigned char)s[i]); i++)
 		;
 	pe = i;
-	if (pe == ps || (rp = memrchr(s, ')', n)) == NULL)
+	if (pe == ps)
+		return 0;
+	if (s[n - 1] == ')')	/* as perf ends it: no call */
+		rp = s + n - 1;
+	else if ((rp = memrchr(s, ')', n)) == NULL)
 		return 0;
 	lp = (size_t)(rp - s);
 	for (q = lp;;) {

@@ -781,7 +781,9 @@ frame_line(struct perf_ctx *c, const struct frame_fields *ff)
 	}
 	/* Frames of one line keep their order; lines stack leaf first. */
 	cnt = v[0];
-	c->stk = xgrow(c->stk, &c->stkcap, c->nstk + cnt, sizeof *c->stk);
+	if (c->nstk + cnt > c->stkcap)
+		c->stk = xgrow(c->stk, &c->stkcap, c->nstk + cnt,
+		    sizeof *c->stk);
 	while (cnt > 0)
 		c->stk[c->nstk++] = v[cnt--];
 }
@@ -803,7 +805,9 @@ end_sample(struct perf_ctx *c)
 		uint64_t *count, h;
 
 		if (c->pname != NO_ROOT) {
-			c->stk = xgrow(c->stk, &c->stkcap, n + 1, sizeof *c->stk);
+			if (n + 1 > c->stkcap)
+				c->stk = xgrow(c->stk, &c->stkcap, n + 1,
+				    sizeof *c->stk);
 			c->stk[n++] = c->pname;
 		}
 		if (n == 0)
@@ -1012,7 +1016,8 @@ parse_frame(const struct perf_opts *o, const char *s, size_t n,
  * --srcline: the line perf script -F +srcline prints under a frame
  * ("  spin.c:4", "  libc.so.6[27b25]"), if the line at *next is one:
  * indented, not blank and not a frame.  On a match *next moves past it.
- * Only with --srcline, since it parses the next line twice; otherwise
+ * Called only with --srcline (the callers test it: this is on every
+ * frame line's path), since it parses the next line twice; otherwise
  * such a line is passed over where it is met (perf_parse).
  */
 static int
@@ -1023,7 +1028,7 @@ take_srcline(const struct perf_opts *o, const char **next, const char *end,
 	size_t len, i;
 	struct frame_fields ff;
 
-	if (!o->srcline || l >= end || !is_ws((unsigned char)*l))
+	if (l >= end || !is_ws((unsigned char)*l))
 		return 0;
 	nl = memchr(l, '\n', (size_t)(end - l));
 	le = nl ? nl : end;
@@ -1054,8 +1059,8 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		size_t len = (size_t)(le - s), i;
 		struct event_fields f;
 		struct frame_fields ff;
-		struct span per = { s, 0 }, ev = { s, 0 }, frame = { s, 0 };
-		int r = 0, had_event = c->sh->event != NULL;
+		struct span per, ev, frame;
+		int r, had_event;
 
 		line++;
 		if (nl)
@@ -1069,7 +1074,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		 */
 		if (c->in_sample && len && is_ws((unsigned char)s[0]) &&
 		    parse_frame(o, s, len, &ff)) {
-			if (take_srcline(o, &next, end, &ff.src)) {
+			if (o->srcline && take_srcline(o, &next, end, &ff.src)) {
 				line++;
 				if (next[-1] == '\n')
 					rep->newlines++;
@@ -1081,6 +1086,9 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 			s = next;
 			continue;
 		}
+		per = ev = frame = (struct span){ s, 0 };
+		r = 0;
+		had_event = c->sh->event != NULL;
 		for (i = 0; i < len && is_ws((unsigned char)s[i]); i++)
 			;
 		if (len && s[0] == '#') {
@@ -1144,7 +1152,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 				if (check_event(c, wsh, ev, per, 0) == EV_KEPT)
 					set_pname(c, &f);
 			}
-			if (take_srcline(o, &next, end, &ff.src)) {
+			if (o->srcline && take_srcline(o, &next, end, &ff.src)) {
 				line++;
 				if (next[-1] == '\n')
 					rep->newlines++;

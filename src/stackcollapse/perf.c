@@ -205,21 +205,30 @@ match_period(const char *s, size_t n, struct span *period, struct span *event)
  * one byte from the blanks or the address instead, and we return 2: the
  * line has no symbol ("11b0 (/bin/x)", perf script -F ip,dso).
  */
+/*
+ * The address of a frame line, /^\s*(\w+)/: where it ends, *ps where it
+ * starts.  perf right-aligns it: a tab and a run of spaces.
+ */
+static inline size_t
+addr_end(const char *s, size_t n, size_t *ps)
+{
+	size_t i = (size_t)(scan_skip(s, s + n, ' ', '\t') - s);
+
+	while (i < n && is_ws((unsigned char)s[i]))
+		i++;
+	for (*ps = i; i < n && is_word((unsigned char)s[i]); i++)
+		;
+	return i;
+}
+
 static int
 match_stack(const char *s, size_t n, struct span *pc, struct span *func,
     struct span *mod)
 {
-	size_t i, ps, pe, w, lp, q;
+	size_t ps, pe = addr_end(s, n, &ps), w, lp, q;
 	const char *rp;
 	int ret = 1;
 
-	/* perf right-aligns the address: a tab and a run of spaces */
-	i = (size_t)(scan_skip(s, s + n, ' ', '\t') - s);
-	while (i < n && is_ws((unsigned char)s[i]))
-		i++;
-	for (ps = i; i < n && is_word((unsigned char)s[i]); i++)
-		;
-	pe = i;
 	if (pe == ps)
 		return 0;
 	if (s[n - 1] == ')')	/* as perf ends it: no call */
@@ -638,6 +647,8 @@ perf_ctx_init(struct perf_ctx *c, const struct perf_shared *sh)
 	rtab_init(&c->lines[0]);
 	rtab_init(&c->lines[1]);
 	rtab_init(&c->stacks);
+	rtab_init(&c->raw[0]);
+	rtab_init(&c->raw[1]);
 }
 
 void
@@ -647,6 +658,8 @@ perf_ctx_free(struct perf_ctx *c)
 	rtab_free(&c->lines[0]);
 	rtab_free(&c->lines[1]);
 	rtab_free(&c->stacks);
+	rtab_free(&c->raw[0]);
+	rtab_free(&c->raw[1]);
 	free(c->kids);
 	free(c->stk);
 	free(c->scratch);
@@ -1044,6 +1057,59 @@ take_srcline(const struct perf_opts *o, const char **next, const char *end,
 	return 1;
 }
 
+/*
+ * The first cache a frame line meets, before it is parsed: its bytes
+ * after the address, which differs from sample to sample where the rest
+ * repeats, to the frames of the line.  A hit skips match_stack (two
+ * searches from the line's end, most of a frame line's parsing) and
+ * frame_line's key.  That is exact where the line's reading and
+ * translation depend on those bytes alone: match_stack finds the
+ * function and the module after the address (the bytes before it, blanks
+ * and word bytes, hold no parenthesis), and neither the address (wanted
+ * by --addrs, --inline, and for lines without a symbol, match_stack's 2)
+ * nor the next line (--srcline) is read.  Other lines are marked RAW_OTHER
+ * and take the long way.  Returns 1 when the line's frames were stacked,
+ * 0 for the long way.
+ */
+#define RAW_OTHER UINT32_MAX
+
+static int
+frame_line_raw(struct perf_ctx *c, const char *s, size_t n)
+{
+	struct rtab *t = &c->raw[c->java];
+	struct frame_fields ff;
+	size_t ps, pe = addr_end(s, n, &ps), n0 = c->nstk;
+	uint32_t *v, cnt;
+	uint64_t h;
+
+	if (pe == ps)
+		return 0;
+	h = intern_hash(s + pe, n - pe);
+	if ((v = rtab_find(t, s + pe, n - pe, h)) == NULL) {
+		if (match_stack(s, n, &ff.pc, &ff.func, &ff.mod) != 1) {
+			*(uint32_t *)rtab_add(t, s + pe, n - pe, h,
+			    sizeof *v) = RAW_OTHER;
+			return 0;
+		}
+		(void)parse_frame(c->sh->o, s, n, &ff);
+		frame_line(c, &ff);
+		cnt = (uint32_t)(c->nstk - n0);
+		v = rtab_add(t, s + pe, n - pe, h, (cnt + 1) * sizeof *v);
+		v[0] = cnt;
+		for (uint32_t k = 1; k <= cnt; k++)	/* back in line order */
+			v[k] = c->stk[n0 + cnt - k];
+		return 1;
+	}
+	if ((cnt = v[0]) == RAW_OTHER)
+		return 0;
+	if (c->nstk + cnt > c->stkcap)
+		c->stk = xgrow(c->stk, &c->stkcap, c->nstk + cnt,
+		    sizeof *c->stk);
+	while (cnt > 0)
+		c->stk[c->nstk++] = v[cnt--];
+	return 1;
+}
+
 size_t
 perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
     size_t n, int stop_on_event, struct perf_report *rep)
@@ -1052,6 +1118,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 	const char *s = p, *end = p + n;
 	uint64_t line = 0;
 	size_t minlen = o->perl ? 2 : 1;
+	int raw = !o->srcline && !o->include_addrs && !o->inline_frames;
 
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -1072,6 +1139,12 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		 * a frame, or else blank or unrecognized; it cannot be an
 		 * event line.
 		 */
+		if (raw && c->in_sample && c->have_pname && len &&
+		    is_ws((unsigned char)s[0]) && frame_line_raw(c, s, len)) {
+			c->after_frame = 1;
+			s = next;
+			continue;
+		}
 		if (c->in_sample && len && is_ws((unsigned char)s[0]) &&
 		    parse_frame(o, s, len, &ff)) {
 			if (o->srcline && take_srcline(o, &next, end, &ff.src)) {

@@ -66,6 +66,8 @@ struct perf_ctx {
 	struct rtab lines[2];
 	uint32_t *kids;		/* a new line's frame ids, as translated */
 	size_t nkids, kidscap;
+	/* A frame line's bytes after the address -> as lines (perf.c) */
+	struct rtab raw[2];
 	/* key: uint32 frame ids, leaf first, pname last; value: uint64 count */
 	struct rtab stacks;
 	/* the sample being read */

@@ -25,8 +25,9 @@
  * hash lookup.  A sample is a sequence of frame ids, counted in a table
  * keyed by those ids; names are joined only once per distinct stack, at the
  * end (stacks.c).  Both tables are rtab's (rtab.h), whose hits read two
- * cache lines: on a large capture the lookups wait on memory more than
- * they compute.
+ * cache lines.  In front of the frame-line cache, by default, a frame
+ * line is looked up by its bytes after the address before it is parsed
+ * at all (frame_line_raw): parsing was the larger half of a line's cost.
  */
 #include <stdlib.h>
 #include <string.h>

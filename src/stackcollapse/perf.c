@@ -653,6 +653,13 @@ perf_ctx_init(struct perf_ctx *c, const struct perf_shared *sh)
 }
 
 void
+perf_ctx_inherit(struct perf_ctx *c, const struct perf_ctx *from)
+{
+	c->seen_line = from->seen_line;
+	c->no_event_lines = from->no_event_lines;
+}
+
+void
 perf_ctx_free(struct perf_ctx *c)
 {
 	intern_free(&c->frames);
@@ -1128,7 +1135,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		struct event_fields f;
 		struct frame_fields ff;
 		struct span per, ev, frame;
-		int r, had_event;
+		int r;
 
 		line++;
 		if (nl)
@@ -1162,7 +1169,6 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		}
 		per = ev = frame = (struct span){ s, 0 };
 		r = 0;
-		had_event = c->sh->event != NULL;
 		for (i = 0; i < len && is_ws((unsigned char)s[i]); i++)
 			;
 		if (len && s[0] == '#') {
@@ -1246,7 +1252,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 			c->seen_line = 1;
 		c->after_frame = 0;
 		s = next;
-		if (stop_on_event && !had_event && c->sh->event != NULL)
+		if (stop_on_event && c->sh->event != NULL && c->seen_line)
 			break;
 	}
 	return (size_t)(s - p);

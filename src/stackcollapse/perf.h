@@ -90,11 +90,21 @@ void perf_ctx_init(struct perf_ctx *c, const struct perf_shared *sh);
 void perf_ctx_free(struct perf_ctx *c);
 
 /*
+ * Make c, about to parse from a blank line on, read as from knows the
+ * input: what its first lines told (whether a line was read yet, and
+ * whether it was a frame: a layout without event lines).  The rest of
+ * the parse state is empty after a blank line.
+ */
+void perf_ctx_inherit(struct perf_ctx *c, const struct perf_ctx *from);
+
+/*
  * Parse the lines p[0..n) continuing c's sample state.  wsh, when not NULL,
  * is the shared state made writable so that the first event seen becomes
  * the default filter: pass it only where no other thread parses.  With
- * stop_on_event, return as soon as that has happened.  Returns the number
- * of bytes consumed (all of them unless stopped or rep->errline is set).
+ * stop_on_event, return as soon as the filter is known and a line other
+ * than a blank or a comment has been read (what a context parsing from
+ * a blank line on inherits: perf_ctx_inherit).  Returns the number of
+ * bytes consumed (all of them unless stopped or rep->errline is set).
  */
 size_t perf_parse(struct perf_ctx *c, struct perf_shared *sh, const char *p,
     size_t n, int stop_on_event, struct perf_report *rep);

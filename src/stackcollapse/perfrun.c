@@ -30,7 +30,7 @@
 #include "perf.h"
 #include "stacks.h"
 
-#define MIN_PART (1u << 20)	/* a millisecond of parsing: a thread starts in 0.05 */
+#define MIN_PART (1u << 20)	/* a millisecond of parsing: 20 thread starts */
 #define PIECES_PER_THREAD 4
 #define MAX_PIECES (FMT_MAX_THREADS * PIECES_PER_THREAD)
 
@@ -168,7 +168,7 @@ parse_block(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
 	if (k == 1) {
 		perf_parse(&ctx[0], sh, p, n, 0, &a->pc[0].rep);
 	} else {
-		/* the first piece is the first context's: see the note on top */
+		/* the first piece is the first context's (the note on top) */
 		atomic_store(&a->next, 1);
 		for (i = 0; i < k; i++) {
 			w[i] = (struct worker){ a, &ctx[i] };
@@ -176,7 +176,8 @@ parse_block(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
 				perf_ctx_inherit(&ctx[i], &ctx[0]);
 		}
 		for (i = 1; i < k; i++)
-			if (pthread_create(&tids[i], NULL, run_worker, &w[i]) != 0)
+			if (pthread_create(&tids[i], NULL, run_worker,
+			    &w[i]) != 0)
 				die(EXIT_INPUT, "cannot start a thread:");
 		perf_parse(&ctx[0], NULL, a->pc[0].p, a->pc[0].n, 0,
 		    &a->pc[0].rep);

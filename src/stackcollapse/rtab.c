@@ -130,7 +130,8 @@ rtab_add(struct rtab *t, const void *key, size_t klen, uint64_t h,
 	if (klen >= UINT32_MAX || vlen >= UINT32_MAX)
 		die(EXIT_INPUT, "a key of %zu bytes is too long", klen);
 	if ((r + size) / 8 >= UINT32_MAX)
-		die(EXIT_INPUT, "distinct stacks and frame lines take 32 GiB or more");
+		die(EXIT_INPUT, "distinct stacks and frame lines take "
+		    "32 GiB or more");
 	t->buf = xgrow(t->buf, &t->cap, r + size, 1);
 	t->len = r + size;
 	rec = (struct rec *)(void *)(t->buf + r);

@@ -798,7 +798,8 @@ frame_line(struct perf_ctx *c, const struct frame_fields *ff)
 		cnt = translate(c, ff);
 		v = rtab_add(t, ff->key.p, ff->key.n, h, (cnt + 1) * sizeof *v);
 		v[0] = cnt;
-		memcpy(v + 1, c->kids, cnt * sizeof *v);
+		for (uint32_t k = 0; k < cnt; k++)	/* kids is NULL until used */
+			v[k + 1] = c->kids[k];
 	}
 	/* Frames of one line keep their order; lines stack leaf first. */
 	cnt = v[0];

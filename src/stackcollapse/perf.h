@@ -5,7 +5,8 @@
  * contexts can parse parts of one input on several threads and be merged
  * afterwards (stacks.c).  Parts handed to a context other than the first
  * must start just after a blank line: that is where the parse state is
- * empty, which is what lets them be parsed independently.
+ * empty, which is what lets them be parsed independently, once the
+ * context knows what the input's first lines told (perf_ctx_inherit).
  */
 #ifndef SC_PERF_H
 #define SC_PERF_H

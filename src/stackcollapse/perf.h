@@ -67,6 +67,8 @@ struct perf_ctx {
 	struct rtab lines[2];
 	uint32_t *kids;		/* a new line's frame ids, as translated */
 	size_t nkids, kidscap;
+	char *kbuf;		/* a frame line's key (frame_line) */
+	size_t kbufcap;
 	/* A frame line's bytes after the address -> as lines (perf.c) */
 	struct rtab raw[2];
 	/* key: uint32 frame ids, leaf first, pname last; value: uint64 count */

@@ -24,7 +24,10 @@
  * under the line's own bytes; the hot path is one scan of the line and one
  * hash lookup.  A sample is a sequence of frame ids, counted in a table
  * keyed by those ids; names are joined only once per distinct stack, at the
- * end (stacks.c).
+ * end (stacks.c).  Both tables are rtab's (rtab.h), whose hits read two
+ * cache lines.  In front of the frame-line cache, by default, a frame
+ * line is looked up by its bytes after the address before it is parsed
+ * at all (frame_line_raw): parsing was the larger half of a line's cost.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +38,7 @@
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "../lib/num.h"
+#include "../lib/scan.h"
 #include "a2l.h"
 #include "formats.h"
 #include "perf.h"
@@ -47,12 +51,14 @@ struct span {
 
 /*
  * A frame line's fields as the parser found them, and the bytes of the
- * input that the line's translation depends on (its cache key, a span of
- * the line itself, see frame_line).  mod is empty when perf printed no
- * dso; src is the --srcline line under the frame, or empty.
+ * input that the line's translation depends on (its cache key: a span of
+ * the line itself but for the symbol's offset, off, which lies inside it
+ * and is left out; see frame_line).  mod is empty when perf printed no
+ * dso; src is the --srcline line under the frame, or empty; off is empty
+ * (at the key's end) when the symbol has none or the name depends on it.
  */
 struct frame_fields {
-	struct span pc, func, mod, src, key;
+	struct span pc, func, mod, src, key, off;
 };
 
 /* Byte classes of Perl's \s, \d and \w on byte strings. */
@@ -202,20 +208,35 @@ match_period(const char *s, size_t n, struct span *period, struct span *event)
  * one byte from the blanks or the address instead, and we return 2: the
  * line has no symbol ("11b0 (/bin/x)", perf script -F ip,dso).
  */
+/*
+ * The address of a frame line, /^\s*(\w+)/: where it ends, *ps where it
+ * starts.  perf right-aligns it: a tab and a run of spaces.
+ */
+static inline size_t
+addr_end(const char *s, size_t n, size_t *ps)
+{
+	size_t i = (size_t)(scan_skip(s, s + n, ' ', '\t') - s);
+
+	while (i < n && is_ws((unsigned char)s[i]))
+		i++;
+	for (*ps = i; i < n && is_word((unsigned char)s[i]); i++)
+		;
+	return i;
+}
+
 static int
 match_stack(const char *s, size_t n, struct span *pc, struct span *func,
     struct span *mod)
 {
-	size_t i = 0, ps, pe, w, lp, q;
+	size_t ps, pe = addr_end(s, n, &ps), w, lp, q;
 	const char *rp;
 	int ret = 1;
 
-	while (i < n && is_ws((unsigned char)s[i]))
-		i++;
-	for (ps = i; i < n && is_word((unsigned char)s[i]); i++)
-		;
-	pe = i;
-	if (pe == ps || (rp = memrchr(s, ')', n)) == NULL)
+	if (pe == ps)
+		return 0;
+	if (s[n - 1] == ')')	/* as perf ends it: no call */
+		rp = s + n - 1;
+	else if ((rp = memrchr(s, ')', n)) == NULL)
 		return 0;
 	lp = (size_t)(rp - s);
 	for (q = lp;;) {
@@ -626,24 +647,31 @@ perf_ctx_init(struct perf_ctx *c, const struct perf_shared *sh)
 	memset(c, 0, sizeof *c);
 	c->sh = sh;
 	intern_init(&c->frames);
-	intern_init(&c->keys[0]);
-	intern_init(&c->keys[1]);
-	intern_init(&c->stacks);
+	rtab_init(&c->lines[0]);
+	rtab_init(&c->lines[1]);
+	rtab_init(&c->stacks);
+	rtab_init(&c->raw[0]);
+	rtab_init(&c->raw[1]);
+}
+
+void
+perf_ctx_inherit(struct perf_ctx *c, const struct perf_ctx *from)
+{
+	c->seen_line = from->seen_line;
+	c->no_event_lines = from->no_event_lines;
 }
 
 void
 perf_ctx_free(struct perf_ctx *c)
 {
 	intern_free(&c->frames);
-	intern_free(&c->keys[0]);
-	intern_free(&c->keys[1]);
-	intern_free(&c->stacks);
-	free(c->koff[0]);
-	free(c->koff[1]);
-	free(c->kcnt[0]);
-	free(c->kcnt[1]);
+	rtab_free(&c->lines[0]);
+	rtab_free(&c->lines[1]);
+	rtab_free(&c->stacks);
+	rtab_free(&c->raw[0]);
+	rtab_free(&c->raw[1]);
 	free(c->kids);
-	free(c->counts);
+	free(c->kbuf);
 	free(c->stk);
 	free(c->scratch);
 }
@@ -755,36 +783,49 @@ translate(struct perf_ctx *c, const struct frame_fields *ff)
 /*
  * The output frames of one stack line, through the cache.  The key is the
  * line's own bytes from the function to the module (or the source line
- * under it, with --srcline), offset included: there
- * are few distinct ones (14,000 for 1.2 million frame lines in a system-wide
- * capture), and taking them as they stand costs no copy and no parsing on a
- * hit.  With --addrs the address is part of the key, since it can show up
- * in the name.  Java tidying depends on the sample, so it picks the table.
+ * under it, with --srcline), but for the symbol's offset ("+0x1a"), which
+ * the name drops: with the offsets, the 2.7 million frame lines of a
+ * system-wide capture had 37,000 keys, each translated once per context
+ * (2,700 instructions each), against 6,400 without.  The bytes before
+ * the offset and after it are copied behind their split point (4 bytes),
+ * which keeps apart two lines that join to the same bytes at different
+ * points.  The copy is made only where frame_line_raw missed (or with the
+ * options that bypass it).  With --addrs the address is part of the key,
+ * since it can show up in the name.  Java tidying depends on the sample,
+ * so it picks the table.
  */
 static void
 frame_line(struct perf_ctx *c, const struct frame_fields *ff)
 {
-	struct intern *t = &c->keys[c->java];
-	size_t i, j;
-	uint32_t id, cnt, *off, *nf;
-	int isnew;
+	struct rtab *t = &c->lines[c->java];
+	uint32_t a = (uint32_t)(ff->off.p - ff->key.p), *v, cnt;
+	size_t b = ff->key.n - a - ff->off.n, kn = sizeof a + a + b;
+	char *k;
+	uint64_t h;
 
-	id = intern_put(t, ff->key.p, ff->key.n, &isnew);
-	off = c->koff[c->java];
-	nf = c->kcnt[c->java];
-	if (isnew) {
-		size_t *cap = &c->kcap[c->java];
+	c->kbuf = xgrow(c->kbuf, &c->kbufcap, kn, 1);
+	k = c->kbuf;
+	memcpy(k, &a, sizeof a);
+	memcpy(k + sizeof a, ff->key.p, a);
+	memcpy(k + sizeof a + a, ff->off.p + ff->off.n, b);
+	h = intern_hash(k, kn);
+	v = rtab_find(t, k, kn, h);
 
-		off = c->koff[c->java] = xgrow(off, cap, id + 1, sizeof *off);
-		nf = c->kcnt[c->java] = xrealloc(nf, *cap * sizeof *nf);
-		off[id] = (uint32_t)c->nkids;
-		nf[id] = translate(c, ff);
+	if (v == NULL) {
+		c->nkids = 0;
+		cnt = translate(c, ff);
+		v = rtab_add(t, k, kn, h, (cnt + 1) * sizeof *v);
+		v[0] = cnt;
+		for (uint32_t i = 0; i < cnt; i++)	/* kids is NULL until used */
+			v[i + 1] = c->kids[i];
 	}
 	/* Frames of one line keep their order; lines stack leaf first. */
-	cnt = nf[id];
-	c->stk = xgrow(c->stk, &c->stkcap, c->nstk + cnt, sizeof *c->stk);
-	for (i = 0, j = off[id] + cnt; i < cnt; i++)
-		c->stk[c->nstk++] = c->kids[--j];
+	cnt = v[0];
+	if (c->nstk + cnt > c->stkcap)
+		c->stk = xgrow(c->stk, &c->stkcap, c->nstk + cnt,
+		    sizeof *c->stk);
+	while (cnt > 0)
+		c->stk[c->nstk++] = v[cnt--];
 }
 
 /*
@@ -800,27 +841,27 @@ end_sample(struct perf_ctx *c)
 	int ret = 0;
 
 	if (c->have_pname) {
-		size_t root = c->pname != NO_ROOT, n = c->nstk + root, i;
-		uint32_t *key, id;
-		int isnew;
+		size_t n = c->nstk;
+		uint64_t *count, h;
 
+		if (c->pname != NO_ROOT) {
+			if (n + 1 > c->stkcap)
+				c->stk = xgrow(c->stk, &c->stkcap, n + 1,
+				    sizeof *c->stk);
+			c->stk[n++] = c->pname;
+		}
 		if (n == 0)
 			goto done;	/* no comm and no frame: nothing */
-		key = (uint32_t *)(void *)scratch(c, n * sizeof *key);
-		key[0] = c->pname;
-		for (i = 0; i < c->nstk; i++)
-			key[i + root] = c->stk[c->nstk - 1 - i];
 		if (c->sh->o->no_aggregate) {
-			stacks_emit(c, key, n, c->period);
+			stacks_emit(c, c->stk, n, c->period);
 			goto done;
 		}
-		id = intern_put(&c->stacks, key, n * sizeof *key, &isnew);
-		if (isnew) {
-			c->counts = xgrow(c->counts, &c->countscap, id + 1,
-			    sizeof *c->counts);
-			c->counts[id] = 0;
-		}
-		if (count_add_u64(&c->counts[id], c->period) < 0)
+		h = intern_hash(c->stk, n * sizeof *c->stk);
+		if ((count = rtab_find(&c->stacks, c->stk, n * sizeof *c->stk,
+		    h)) == NULL)
+			count = rtab_add(&c->stacks, c->stk, n * sizeof *c->stk,
+			    h, sizeof *count);
+		if (count_add_u64(count, c->period) < 0)
 			ret = -1;
 	}
 done:
@@ -1008,6 +1049,12 @@ parse_frame(const struct perf_opts *o, const char *s, size_t n,
 		ff->key = (struct span){ ff->pc.p, (size_t)(ke - ff->pc.p) };
 	else
 		ff->key = (struct span){ ff->func.p, (size_t)(ke - ff->func.p) };
+	ff->off = (struct span){ ke, 0 };
+	if (!by_pc && !o->inline_frames) {	/* addr2line is given the offset */
+		struct span f = strip_offset(ff->func);
+
+		ff->off = (struct span){ f.p + f.n, ff->func.n - f.n };
+	}
 	return 1;
 }
 
@@ -1015,7 +1062,8 @@ parse_frame(const struct perf_opts *o, const char *s, size_t n,
  * --srcline: the line perf script -F +srcline prints under a frame
  * ("  spin.c:4", "  libc.so.6[27b25]"), if the line at *next is one:
  * indented, not blank and not a frame.  On a match *next moves past it.
- * Only with --srcline, since it parses the next line twice; otherwise
+ * Called only with --srcline (the callers test it: this is on every
+ * frame line's path), since it parses the next line twice; otherwise
  * such a line is passed over where it is met (perf_parse).
  */
 static int
@@ -1026,7 +1074,7 @@ take_srcline(const struct perf_opts *o, const char **next, const char *end,
 	size_t len, i;
 	struct frame_fields ff;
 
-	if (!o->srcline || l >= end || !is_ws((unsigned char)*l))
+	if (l >= end || !is_ws((unsigned char)*l))
 		return 0;
 	nl = memchr(l, '\n', (size_t)(end - l));
 	le = nl ? nl : end;
@@ -1042,6 +1090,59 @@ take_srcline(const struct perf_opts *o, const char **next, const char *end,
 	return 1;
 }
 
+/*
+ * The first cache a frame line meets, before it is parsed: its bytes
+ * after the address, which differs from sample to sample where the rest
+ * repeats, to the frames of the line.  A hit skips match_stack (two
+ * searches from the line's end, most of a frame line's parsing) and
+ * frame_line's key.  That is exact where the line's reading and
+ * translation depend on those bytes alone: match_stack finds the
+ * function and the module after the address (the bytes before it, blanks
+ * and word bytes, hold no parenthesis), and neither the address (wanted
+ * by --addrs, --inline, and for lines without a symbol, match_stack's 2)
+ * nor the next line (--srcline) is read.  Other lines are marked RAW_OTHER
+ * and take the long way.  Returns 1 when the line's frames were stacked,
+ * 0 for the long way.
+ */
+#define RAW_OTHER UINT32_MAX
+
+static int
+frame_line_raw(struct perf_ctx *c, const char *s, size_t n)
+{
+	struct rtab *t = &c->raw[c->java];
+	struct frame_fields ff;
+	size_t ps, pe = addr_end(s, n, &ps), n0 = c->nstk;
+	uint32_t *v, cnt;
+	uint64_t h;
+
+	if (pe == ps)
+		return 0;
+	h = intern_hash(s + pe, n - pe);
+	if ((v = rtab_find(t, s + pe, n - pe, h)) == NULL) {
+		if (match_stack(s, n, &ff.pc, &ff.func, &ff.mod) != 1) {
+			*(uint32_t *)rtab_add(t, s + pe, n - pe, h,
+			    sizeof *v) = RAW_OTHER;
+			return 0;
+		}
+		(void)parse_frame(c->sh->o, s, n, &ff);
+		frame_line(c, &ff);
+		cnt = (uint32_t)(c->nstk - n0);
+		v = rtab_add(t, s + pe, n - pe, h, (cnt + 1) * sizeof *v);
+		v[0] = cnt;
+		for (uint32_t k = 1; k <= cnt; k++)	/* back in line order */
+			v[k] = c->stk[n0 + cnt - k];
+		return 1;
+	}
+	if ((cnt = v[0]) == RAW_OTHER)
+		return 0;
+	if (c->nstk + cnt > c->stkcap)
+		c->stk = xgrow(c->stk, &c->stkcap, c->nstk + cnt,
+		    sizeof *c->stk);
+	while (cnt > 0)
+		c->stk[c->nstk++] = v[cnt--];
+	return 1;
+}
+
 size_t
 perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
     size_t n, int stop_on_event, struct perf_report *rep)
@@ -1050,6 +1151,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 	const char *s = p, *end = p + n;
 	uint64_t line = 0;
 	size_t minlen = o->perl ? 2 : 1;
+	int raw = !o->srcline && !o->include_addrs && !o->inline_frames;
 
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -1057,8 +1159,8 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		size_t len = (size_t)(le - s), i;
 		struct event_fields f;
 		struct frame_fields ff;
-		struct span per = { s, 0 }, ev = { s, 0 }, frame = { s, 0 };
-		int r = 0, had_event = c->sh->event != NULL;
+		struct span per, ev, frame;
+		int r;
 
 		line++;
 		if (nl)
@@ -1070,9 +1172,15 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		 * a frame, or else blank or unrecognized; it cannot be an
 		 * event line.
 		 */
+		if (raw && c->in_sample && c->have_pname && len &&
+		    is_ws((unsigned char)s[0]) && frame_line_raw(c, s, len)) {
+			c->after_frame = 1;
+			s = next;
+			continue;
+		}
 		if (c->in_sample && len && is_ws((unsigned char)s[0]) &&
 		    parse_frame(o, s, len, &ff)) {
-			if (take_srcline(o, &next, end, &ff.src)) {
+			if (o->srcline && take_srcline(o, &next, end, &ff.src)) {
 				line++;
 				if (next[-1] == '\n')
 					rep->newlines++;
@@ -1084,6 +1192,8 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 			s = next;
 			continue;
 		}
+		per = ev = frame = (struct span){ s, 0 };
+		r = 0;
 		for (i = 0; i < len && is_ws((unsigned char)s[i]); i++)
 			;
 		if (len && s[0] == '#') {
@@ -1147,7 +1257,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 				if (check_event(c, wsh, ev, per, 0) == EV_KEPT)
 					set_pname(c, &f);
 			}
-			if (take_srcline(o, &next, end, &ff.src)) {
+			if (o->srcline && take_srcline(o, &next, end, &ff.src)) {
 				line++;
 				if (next[-1] == '\n')
 					rep->newlines++;
@@ -1167,7 +1277,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 			c->seen_line = 1;
 		c->after_frame = 0;
 		s = next;
-		if (stop_on_event && !had_event && c->sh->event != NULL)
+		if (stop_on_event && c->sh->event != NULL && c->seen_line)
 			break;
 	}
 	return (size_t)(s - p);

@@ -5,7 +5,8 @@
  * contexts can parse parts of one input on several threads and be merged
  * afterwards (stacks.c).  Parts handed to a context other than the first
  * must start just after a blank line: that is where the parse state is
- * empty, which is what lets them be parsed independently.
+ * empty, which is what lets them be parsed independently, once the
+ * context knows what the input's first lines told (perf_ctx_inherit).
  */
 #ifndef SC_PERF_H
 #define SC_PERF_H
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "../lib/intern.h"
+#include "rtab.h"
 
 struct perf_opts {
 	int include_pid;	/* root frame comm-PID */
@@ -58,14 +60,19 @@ struct perf_ctx {
 	/* Own cache lines: contexts of different threads sit side by side. */
 	_Alignas(64) const struct perf_shared *sh;
 	struct intern frames;	/* output frame names, pname included */
-	struct intern keys[2];	/* frame-line bytes -> slot; [1]: Java */
-	uint32_t *koff[2], *kcnt[2];	/* per slot: range in kids */
-	size_t kcap[2];
-	uint32_t *kids;		/* translated frame ids */
+	/*
+	 * Frame-line bytes -> uint32 n, then n frame ids in line order;
+	 * [1]: Java.
+	 */
+	struct rtab lines[2];
+	uint32_t *kids;		/* a new line's frame ids, as translated */
 	size_t nkids, kidscap;
-	struct intern stacks;	/* key: uint32 frame ids, root first */
-	uint64_t *counts;	/* per stack id */
-	size_t countscap;
+	char *kbuf;		/* a frame line's key (frame_line) */
+	size_t kbufcap;
+	/* A frame line's bytes after the address -> as lines (perf.c) */
+	struct rtab raw[2];
+	/* key: uint32 frame ids, leaf first, pname last; value: uint64 count */
+	struct rtab stacks;
 	/* the sample being read */
 	int in_sample;		/* an event line was seen, no blank line yet */
 	int have_pname;		/* ... and its event is kept */
@@ -75,7 +82,7 @@ struct perf_ctx {
 	int after_frame;	/* the line before was a frame line */
 	uint32_t pname;
 	uint64_t period;
-	uint32_t *stk;		/* frame ids, leaf group first, reversed */
+	uint32_t *stk;		/* frame ids, leaf first; room for the pname */
 	size_t nstk, stkcap;
 	char *scratch;		/* key and name building */
 	size_t scratchcap;
@@ -86,11 +93,21 @@ void perf_ctx_init(struct perf_ctx *c, const struct perf_shared *sh);
 void perf_ctx_free(struct perf_ctx *c);
 
 /*
+ * Make c, about to parse from a blank line on, read as from knows the
+ * input: what its first lines told (whether a line was read yet, and
+ * whether it was a frame: a layout without event lines).  The rest of
+ * the parse state is empty after a blank line.
+ */
+void perf_ctx_inherit(struct perf_ctx *c, const struct perf_ctx *from);
+
+/*
  * Parse the lines p[0..n) continuing c's sample state.  wsh, when not NULL,
  * is the shared state made writable so that the first event seen becomes
  * the default filter: pass it only where no other thread parses.  With
- * stop_on_event, return as soon as that has happened.  Returns the number
- * of bytes consumed (all of them unless stopped or rep->errline is set).
+ * stop_on_event, return as soon as the filter is known and a line other
+ * than a blank or a comment has been read (what a context parsing from
+ * a blank line on inherits: perf_ctx_inherit).  Returns the number of
+ * bytes consumed (all of them unless stopped or rep->errline is set).
  */
 size_t perf_parse(struct perf_ctx *c, struct perf_shared *sh, const char *p,
     size_t n, int stop_on_event, struct perf_report *rep);

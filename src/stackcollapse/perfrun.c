@@ -4,11 +4,19 @@
  * end at a blank line (a sample boundary) where one is near; until the
  * event filter is known (--event-filter, or the first sample's event), the
  * first context parses alone, then a block is split at blank lines into
- * parts of at least MIN_PART bytes, parsed on up to -j threads, each into
- * its own context (perf.h), and the contexts' stacks are merged at the end
- * (stacks.c): the output is the same as one thread's.
+ * pieces of at least MIN_PART bytes, PIECES_PER_THREAD per thread, which
+ * up to -j threads take in turn, each parsing into its own context
+ * (perf.h); the contexts' stacks are merged at the end (stacks.c): the
+ * output is the same as one thread's.  Pieces taken in turn, rather than
+ * one part per thread, because a block ends when its slowest thread does:
+ * on a shared machine a thread that lost its CPU for a while held the
+ * other idle, and parts of equal bytes are not of equal work either.  The
+ * first piece is the first context's, which may hold a sample begun in
+ * the block before; every other piece starts after a blank line, where
+ * the parse state is empty, so any context can take it.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +30,9 @@
 #include "perf.h"
 #include "stacks.h"
 
-#define MIN_PART (8u << 20)	/* smaller parts are not worth a thread */
+#define MIN_PART (1u << 20)	/* a millisecond of parsing: 20 thread starts */
+#define PIECES_PER_THREAD 4
+#define MAX_PIECES (FMT_MAX_THREADS * PIECES_PER_THREAD)
 
 /* The run: perf's options, the shared parse state, the contexts. */
 static struct {
@@ -58,21 +68,36 @@ static const struct fmt_option perf_options[] = {
 	{ NULL, NULL, 0, NULL },
 };
 
-/* One part of a block, parsed by one context. */
-struct job {
-	struct perf_ctx *ctx;
-	struct perf_shared *wsh;	/* NULL on worker threads */
+/* One piece of a block, and what its parse saw. */
+struct piece {
 	const char *p;
 	size_t n;
 	struct perf_report rep;
 };
 
-static void *
-run_job(void *arg)
-{
-	struct job *j = arg;
+/* A block's pieces, and the next one not yet taken. */
+struct pieces {
+	struct piece pc[MAX_PIECES];
+	int n;
+	atomic_int next;
+};
 
-	perf_parse(j->ctx, j->wsh, j->p, j->n, 0, &j->rep);
+/* One thread: its context, taking pieces until none is left. */
+struct worker {
+	struct pieces *all;
+	struct perf_ctx *ctx;
+};
+
+static void *
+run_worker(void *arg)
+{
+	struct worker *w = arg;
+	struct pieces *a = w->all;
+	int i;
+
+	while ((i = atomic_fetch_add(&a->next, 1)) < a->n)
+		perf_parse(w->ctx, NULL, a->pc[i].p, a->pc[i].n, 0,
+		    &a->pc[i].rep);
 	return NULL;
 }
 
@@ -104,22 +129,28 @@ account(struct place *pl, const struct perf_report *r)
 	return 0;
 }
 
-/* Split a block at blank lines into at most nthreads parts and parse them. */
+/*
+ * Split a block at blank lines into pieces and parse them on at most
+ * nthreads threads.
+ */
 static int
 parse_block(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
     const char *p, size_t n, int at_boundary, struct place *pl)
 {
-	struct job jobs[FMT_MAX_THREADS];
+	struct pieces *a = xcalloc(1, sizeof *a);
+	struct worker w[FMT_MAX_THREADS];
 	pthread_t tids[FMT_MAX_THREADS];
-	int k = 1, i, ret = 0;
+	int k = 1, i, want, ret = 0;
 
-	memset(jobs, 0, sizeof jobs);
-	jobs[0] = (struct job){ &ctx[0], sh, p, n, { 0 } };
-	if (at_boundary && sh->event != NULL && nthreads > 1) {
+	a->pc[0] = (struct piece){ p, n, { 0 } };
+	a->n = 1;
+	if (at_boundary && sh->event != NULL && ctx[0].seen_line &&
+	    nthreads > 1) {
 		const char *cut = p, *end = p + n;
 
-		for (i = 1; i < nthreads; i++) {
-			const char *t = p + (size_t)((double)n * i / nthreads);
+		want = nthreads * PIECES_PER_THREAD;
+		for (i = 1; i < want; i++) {
+			const char *t = p + (size_t)((double)n * i / want);
 			const char *b;
 
 			if (t < cut + MIN_PART || end - t < MIN_PART)
@@ -127,23 +158,38 @@ parse_block(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
 			b = memmem(t, (size_t)(end - t), "\n\n", 2);
 			if (b == NULL || end - (b + 2) < MIN_PART)
 				break;
-			jobs[k - 1].n = (size_t)(b + 2 - jobs[k - 1].p);
-			jobs[k] = (struct job){ &ctx[k], NULL, b + 2,
+			a->pc[a->n - 1].n = (size_t)(b + 2 - a->pc[a->n - 1].p);
+			a->pc[a->n++] = (struct piece){ b + 2,
 			    (size_t)(end - (b + 2)), { 0 } };
 			cut = b + 2;
-			k++;
 		}
+		k = a->n < nthreads ? a->n : nthreads;
 	}
-	for (i = 1; i < k; i++)
-		if (pthread_create(&tids[i], NULL, run_job, &jobs[i]) != 0)
-			die(EXIT_INPUT, "cannot start a thread:");
-	run_job(&jobs[0]);
-	for (i = 1; i < k; i++)
-		pthread_join(tids[i], NULL);
-	/* After a fatal part the line count stops, so later parts go unsaid. */
-	for (i = 0; i < k && ret == 0; i++)
-		if (account(pl, &jobs[i].rep) < 0)
+	if (k == 1) {
+		perf_parse(&ctx[0], sh, p, n, 0, &a->pc[0].rep);
+	} else {
+		/* the first piece is the first context's (the note on top) */
+		atomic_store(&a->next, 1);
+		for (i = 0; i < k; i++) {
+			w[i] = (struct worker){ a, &ctx[i] };
+			if (i > 0)
+				perf_ctx_inherit(&ctx[i], &ctx[0]);
+		}
+		for (i = 1; i < k; i++)
+			if (pthread_create(&tids[i], NULL, run_worker,
+			    &w[i]) != 0)
+				die(EXIT_INPUT, "cannot start a thread:");
+		perf_parse(&ctx[0], NULL, a->pc[0].p, a->pc[0].n, 0,
+		    &a->pc[0].rep);
+		run_worker(&w[0]);
+		for (i = 1; i < k; i++)
+			pthread_join(tids[i], NULL);
+	}
+	/* After a fatal piece the line count stops, so later ones go unsaid. */
+	for (i = 0; i < a->n && ret == 0; i++)
+		if (account(pl, &a->pc[i].rep) < 0)
 			ret = -1;
+	free(a);
 	return ret;
 }
 
@@ -161,7 +207,7 @@ collapse_perf(struct perf_ctx *ctx, int nthreads, struct perf_shared *sh,
 	pl.name = path = in->name;
 	while ((r = input_next(in, &p, &n, &at_boundary)) > 0) {
 		nl_end = p[n - 1] == '\n';
-		if (sh->event == NULL) {
+		if (sh->event == NULL || !ctx[0].seen_line) {
 			size_t used;
 
 			memset(&rep, 0, sizeof rep);

@@ -20,9 +20,10 @@
 #include "stacks.h"
 
 /*
- * Frames ids[0..n) of c joined with ';' in *buf (grown as needed), direct
- * recursion collapsed when recursive; returns the length.  The frames
- * were made frames (folded_frame_fix) when perf.c named them.
+ * Frames ids[0..n) of c, leaf first, joined root first with ';' in *buf
+ * (grown as needed), direct recursion collapsed when recursive; returns
+ * the length.  The frames were made frames (folded_frame_fix) when perf.c
+ * named them.
  */
 static size_t
 join(const struct perf_ctx *c, const uint32_t *ids, size_t n, int recursive,
@@ -33,10 +34,10 @@ join(const struct perf_ctx *c, const uint32_t *ids, size_t n, int recursive,
 	for (size_t f = 0; f < n; f++)
 		len += intern_len(&c->frames, ids[f]) + 1;
 	*buf = xgrow(*buf, cap, len + 1, 1);
-	for (size_t f = 0; f < n; f++) {
+	for (size_t f = n; f-- > 0;) {
 		size_t fl = intern_len(&c->frames, ids[f]);
 
-		if (f)
+		if (f + 1 < n)
 			(*buf)[w++] = ';';
 		memcpy(*buf + w, intern_str(&c->frames, ids[f]), fl);
 		w += fl;
@@ -56,11 +57,14 @@ stacks_write(struct perf_ctx *ctx, int nctx, const struct fmt_run *run)
 	for (int k = 0; k < nctx && ret == 0; k++) {
 		const struct perf_ctx *c = &ctx[k];
 
-		for (uint32_t i = 0; i < intern_count(&c->stacks); i++) {
-			const uint32_t *ids = (const void *)intern_str(&c->stacks, i);
-			size_t len = join(c, ids, intern_len(&c->stacks, i) / 4,
+		for (size_t r = 0; r < c->stacks.len;
+		    r = rtab_next(&c->stacks, r)) {
+			size_t klen;
+			const uint32_t *ids = rtab_key(&c->stacks, r, &klen);
+			size_t len = join(c, ids, klen / sizeof *ids,
 			    run->recursive, &buf, &cap);
-			struct count n = { c->counts[i], 0 };
+			struct count n = { *(uint64_t *)rtab_val(&c->stacks, r),
+			    0 };
 
 			if (folded_sum_add(&sum, buf, len, 0, &n) < 0) {
 				ret = -1;

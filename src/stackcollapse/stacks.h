@@ -21,7 +21,7 @@ struct fmt_run;
 int stacks_write(struct perf_ctx *ctx, int nctx, const struct fmt_run *run);
 
 /*
- * --no-aggregate: write one sample's stack (frame ids of c, root first) and
+ * --no-aggregate: write one sample's stack (frame ids of c, leaf first) and
  * count as a folded line at once.
  */
 void stacks_emit(struct perf_ctx *c, const uint32_t *ids, size_t n,

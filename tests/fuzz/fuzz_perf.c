@@ -1,7 +1,8 @@
 /*
  * Fuzz target for the perf script parser: the same entry points the program
- * uses (perf_parse, perf_end_file, stacks_write), in both modes (the
- * second writing --to=table's table), with the
+ * uses (perf_parse, perf_end_file, stacks_write), in three modes (the
+ * second writing --to=table's table, the third with the default options,
+ * whose frame lines take the cache before parsing), with the
  * input also split at its first blank line into two contexts as the
  * threaded path does; then the same bytes as folded lines through the
  * merge (--recursive, --strip-hex, --diff -n).  Output goes to /dev/null.
@@ -23,7 +24,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void
-run(const char *p, size_t n, int perl, int addrs)
+run(const char *p, size_t n, int perl, int addrs, int srcline)
 {
 	struct perf_opts o = { 0 };
 	struct perf_shared sh = { &o, NULL, 0, 0 };
@@ -36,7 +37,7 @@ run(const char *p, size_t n, int perl, int addrs)
 	o.include_addrs = addrs;
 	o.include_tid = addrs;
 	o.annotate_kernel = o.annotate_jit = !addrs;
-	o.srcline = !perl;
+	o.srcline = srcline;
 	perf_ctx_init(&c[0], &sh);
 	perf_ctx_init(&c[1], &sh);
 	memset(&rep, 0, sizeof rep);
@@ -87,8 +88,9 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_quiet();
-	run((const char *)data, size, 0, 0);
-	run((const char *)data, size, 1, 1);
+	run((const char *)data, size, 0, 0, 1);
+	run((const char *)data, size, 1, 1, 0);
+	run((const char *)data, size, 0, 0, 0);	/* frame_line_raw's way */
 	run_folded((const char *)data, size);
 	return 0;
 }

@@ -1708,6 +1708,22 @@ test_fmt_whole_line(void)
 	    strcmp(buf, want) == 0);
 }
 
+/* num_parse_u64's two paths: 19 digits and under, no test per digit. */
+static void
+test_num_digits(void)
+{
+	uint64_t v;
+
+	check("num: 19 digits", num_parse_u64("9999999999999999999", 19, &v) == 0
+	    && v == 9999999999999999999ull);
+	check("num: 19 digits, non-digit", num_parse_u64("999999999999999999x",
+	    19, &v) < 0);
+	check("num: 20 digits", num_parse_u64("10000000000000000000", 20, &v) == 0
+	    && v == 10000000000000000000ull);
+	check("num: leading zeros", num_parse_u64("000000000000000000000042", 24,
+	    &v) == 0 && v == 42);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1739,6 +1755,7 @@ main(int argc, char **argv)
 	test_protobuf();
 	test_jsonesc();
 	test_fmt_whole_line();
+	test_num_digits();
 	puts("done");
 	return 0;
 }

@@ -14,7 +14,11 @@
  * read (parse_frame, match_event_bare): frames without a dso or without a
  * symbol, event lines without pid and tid, samples without comm, and the
  * srcline lines under frames; the Perl patterns keep none of those, and
- * with --perl neither do we.  The script's --srcline (those lines added to
+ * with --perl neither do we.  Nor what perf writes besides samples and
+ * their frames: a field under the callchain (-F +insn) with no blank line
+ * after it, so that an event line ends the sample before it (the script
+ * joins the two), the address after the event name (-F +addr), source
+ * lines (-F +srccode) and perf's records (--show-mmap-events).  The script's --srcline (those lines added to
  * their frames) and --inline/--context (addr2line's frames, a2l.c) are
  * part of a frame line's translation, so the cache key covers what they
  * read: the srcline line, the address.
@@ -296,6 +300,21 @@ is_time(struct span t)
 	    memchr(t.p, '.', t.n) != NULL;
 }
 
+/* A cpu field, "[003]". */
+static int
+is_cpu(struct span t)
+{
+	return t.n > 2 && t.p[0] == '[' && t.p[t.n - 1] == ']' &&
+	    all_of(t.p + 1, t.n - 2, C_DIGIT);
+}
+
+/* An event field, "cpu-clock:", "cycles:u:". */
+static int
+is_event(struct span t)
+{
+	return t.n > 1 && t.p[t.n - 1] == ':' && !is_digit((unsigned char)t.p[0]);
+}
+
 /*
  * Whether a comm that the Perl pattern found ends with a timestamp: then
  * the number after it was the period, not a pid, in a layout without pid
@@ -342,18 +361,23 @@ match_event_bare(const char *s, size_t n, struct event_fields *f,
 		for (t0 = e; t0 > 0 && !is_ws((unsigned char)s[t0 - 1]); t0--)
 			;
 		t = (struct span){ s + t0, e - t0 };
-		if (t.n == 0 || (t0 == 0 && !is_time(t)))
-			break;	/* the comm's first word stays */
-		if (step == 0 && t.n > 1 && t.p[t.n - 1] == ':' &&
-		    !is_digit((unsigned char)t.p[0])) {
+		/*
+		 * The comm's first word stays, unless the line holds no
+		 * comm: "[000] " (-F cpu,ip,...), "cpu-clock: " (-F
+		 * event,ip,...), where a comm that is one word ending in ':'
+		 * alone on its line would be read as an event.
+		 */
+		if (t.n == 0 || (t0 == 0 && !is_time(t) && !is_cpu(t) &&
+		    !(step == 0 && is_event(t))))
+			break;
+		if (step == 0 && is_event(t)) {
 			*ev = (struct span){ t.p, t.n - 1 };
 			*have_ev = 1;
 		} else if (step <= 1 && *have_ev && all_of(t.p, t.n, C_DIGIT)) {
 			*per = t;
 		} else if (step <= 2 && is_time(t)) {
 			step = 2;	/* a time; only a cpu can come before */
-		} else if (t.n > 2 && t.p[0] == '[' && t.p[t.n - 1] == ']' &&
-		    all_of(t.p + 1, t.n - 2, C_DIGIT)) {
+		} else if (is_cpu(t)) {
 			step = 3;
 		} else {
 			break;
@@ -892,6 +916,32 @@ set_pname(struct perf_ctx *c, const struct event_fields *f)
 	c->pname = intern_put(&c->frames, b, n, NULL);
 }
 
+/*
+ * The length of an event line without the data address that -F +addr
+ * prints after the event name ("cpu-clock:                0"), where the
+ * period pattern wants the line to end.  Only before a callchain (next
+ * line a frame, tab-indented): without one, a hex word there is the
+ * sample's ip, its only frame.
+ */
+static size_t
+strip_addr(const char *s, size_t n, const char *next, const char *end)
+{
+	size_t e = n, b;
+
+	if (next >= end || *next != '\t')
+		return n;
+	while (e > 0 && is_ws((unsigned char)s[e - 1]))
+		e--;
+	for (b = e; b > 0 && (is_digit((unsigned char)s[b - 1]) ||
+	    (s[b - 1] >= 'a' && s[b - 1] <= 'f')); b--)
+		;
+	if (b == e || b == 0 || !is_ws((unsigned char)s[b - 1]))
+		return n;
+	while (b > 0 && is_ws((unsigned char)s[b - 1]))
+		b--;
+	return b > 0 && s[b - 1] == ':' ? b : n;
+}
+
 enum { EV_KEPT, EV_FILTERED, EV_BAD };
 
 /*
@@ -1054,7 +1104,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *le = nl ? nl : end, *next = nl ? nl + 1 : end;
-		size_t len = (size_t)(le - s), i;
+		size_t len = (size_t)(le - s), elen, i;
 		struct event_fields f;
 		struct frame_fields ff;
 		struct span per = { s, 0 }, ev = { s, 0 }, frame = { s, 0 };
@@ -1086,23 +1136,41 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		}
 		for (i = 0; i < len && is_ws((unsigned char)s[i]); i++)
 			;
+		elen = o->perl ? len : strip_addr(s, len, next, end);
 		if (len && s[0] == '#') {
 			/* a comment: perf's header */
 		} else if (i == len) {
 			if (end_sample(c) < 0)
 				goto overflow;
+		} else if (!o->perl && s[0] == '|') {
+			/* -F +srccode's source lines, "|42      x++;" */
 		} else if (((match_event(s, len, minlen, &f) || (!c->in_sample &&
 		    i > 0 && match_event(s + i, len - i, minlen, &f))) &&
 		    (o->perl || !ends_in_time(f.comm))) ||
 		    (!o->perl && !c->in_sample &&
-		    match_event_bare(s, len, &f, &per, &ev, &r))) {
+		    match_event_bare(s, elen, &f, &per, &ev, &r))) {
 			int have, oneline = 0;
 
+			/*
+			 * An event line ends the sample before it, which -F
+			 * +insn, +data_page_size and the like leave with no
+			 * blank line after it; the Perl script runs the two
+			 * together.
+			 */
+			if (!o->perl && c->in_sample && end_sample(c) < 0)
+				goto overflow;
 			if (f.pid1.n == 0) {
 				have = r;	/* match_event_bare read them */
 			} else {
 				have = match_period(f.comm.p,
-				    len - (size_t)(f.comm.p - s), &per, &ev);
+				    elen - (size_t)(f.comm.p - s), &per, &ev);
+				/*
+				 * --show-mmap-events and the like: a record of
+				 * perf's, not a sample.
+				 */
+				if (!have && !o->perl && memmem(s, len,
+				    ": PERF_RECORD_", 14) != NULL)
+					goto next_line;
 				if (!have && f.comm.p != s) {
 					oneline = split_oneline(f.comm.p + f.end,
 					    len - (size_t)(f.comm.p - s) - f.end,
@@ -1163,6 +1231,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		} else {
 			skipped(rep, line, s, len);
 		}
+next_line:
 		if (i < len && s[0] != '#')
 			c->seen_line = 1;
 		c->after_frame = 0;

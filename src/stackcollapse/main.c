@@ -236,35 +236,6 @@ struct opts {
 	int short_s;		/* -s: --diff's -s, or vtune-mc's --size */
 };
 
-/*
- * The FlameGraph scripts' option names written with one dash, as
- * Getopt::Long takes them (stackcollapse-perf.pl -pid, -event-filter=x,
- * stackcollapse-vtune-mc.pl -size): each argument before "--" that is a
- * format's option name after a single dash gets a second one.  One
- * letter after the dash stays a short option (-s, -v, -j4).
- */
-static void
-perl_dashes(int argc, char **argv, const struct option *fmtopts)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		const char *a = argv[i];
-		size_t n = strcspn(a + 1, "=");
-		char *b;
-
-		if (a[0] != '-' || a[1] == '-' || n < 2)
-			continue;
-		for (const struct option *f = fmtopts; f->name != NULL; f++)
-			if (strlen(f->name) == n &&
-			    memcmp(f->name, a + 1, n) == 0) {
-				b = xmalloc(strlen(a) + 2);
-				b[0] = '-';
-				strcpy(b + 1, a);
-				argv[i] = b;	/* lives as long as argv */
-				break;
-			}
-	}
-}
-
 /* Every option, the formats' included; returns optind.  Exits on errors. */
 static int
 parse_options(int argc, char **argv, struct opts *o)
@@ -301,7 +272,8 @@ parse_options(int argc, char **argv, struct opts *o)
 	longopts = xcalloc(nrun + nfmt + 1, sizeof *longopts);
 	memcpy(longopts, runopts, sizeof runopts);
 	memcpy(longopts + nrun, fmtopts, nfmt * sizeof *fmtopts);
-	perl_dashes(argc, argv, fmtopts);
+	/* The scripts' names after one dash: fmtopts holds them all. */
+	opt_one_dash(argc, argv, fmtopts);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":chj:nstv:V", longopts,
 	    NULL)) != -1) {

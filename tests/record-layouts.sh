@@ -6,7 +6,8 @@
 # pid/tid, cpu, event, period, srcline, addr; the fields printed after the
 # callchain with no blank line before the next sample: insn,
 # data_page_size, srccode; and perf's side-band records among the
-# samples, --show-task-events, --show-mmap-events).  Not part of
+# samples, --show-task-events, --show-mmap-events; and, from a C++ build,
+# --no-demangle).  Not part of
 # `make test`; needs
 # perf, gcc and permission to record (perf_event_paranoid 2 or less).
 # The goldens o21-layout-* and o21-layouts-perl read these files; after
@@ -68,6 +69,13 @@ srccode comm,tid,time,period,event,ip,sym,dso,srccode
 task-events comm,tid,time,period,event,ip,sym,dso --show-task-events
 mmap-events comm,tid,time,period,event,ip,sym,dso --show-mmap-events
 LAYOUTS
+# --no-demangle: the program built as C++, recorded alone, its static
+# functions' names left mangled (_ZL6leaf_am).
+g++ -x c++ -O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls \
+    -o "$tmp/spinxx" spin.c
+perf record -q -e cpu-clock -F 199 -g -o "$tmp/xx.data" "$tmp/spinxx" > /dev/null
+perf script -i "$tmp/xx.data" --no-demangle 2> /dev/null |
+    sed "s|$tmp/|/tmp/|g" > no-demangle.txt
 cp "$tmp/spin" spin.bin
 perf script -i "$tmp/perf.data" 2> /dev/null |
     sed "s|$tmp/spin|../../data/layouts/spin.bin|; s|(/[^ ]*/libc[.]so[.]6)|(/nonexistent/libc.so.6)|" > inline.txt

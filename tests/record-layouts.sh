@@ -2,14 +2,13 @@
 # Record the perf script field layouts of tests/data/layouts: one run of
 # spin.c under `perf record -e cpu-clock -g` (with the data address and
 # the cpu sampled, for -F addr and cpu), written by `perf script -F` with
-# each layout below (a callchain with or without dso, sym, symoff, time,
-# pid/tid, cpu, event, period, srcline, addr; the fields printed after the
-# callchain with no blank line before the next sample: insn,
-# data_page_size, srccode; and perf's side-band records among the
-# samples, --show-task-events, --show-mmap-events; and, from a C++ build,
-# --no-demangle).  Not part of
-# `make test`; needs
-# perf, gcc and permission to record (perf_event_paranoid 2 or less).
+# each layout below: a callchain with or without dso, sym, symoff, time,
+# pid/tid, cpu, event, period (with or without time), srcline, addr; the
+# fields printed after the callchain with no blank line before the next
+# sample (insn, data_page_size, srccode); perf's side-band records among
+# the samples (--show-task-events, --show-mmap-events); and, from a C++
+# build, --no-demangle.  Not part of `make test`; needs perf, gcc, g++ and
+# permission to record (perf_event_paranoid 2 or less).
 # The goldens o21-layout-* and o21-layouts-perl read these files; after
 # recording, regenerate o21-layouts-perl/out with tests/record-options.sh
 # and review the o21-layout-* outputs by hand.
@@ -68,6 +67,11 @@ data-page-size comm,tid,time,period,event,ip,sym,dso,data_page_size
 srccode comm,tid,time,period,event,ip,sym,dso,srccode
 task-events comm,tid,time,period,event,ip,sym,dso --show-task-events
 mmap-events comm,tid,time,period,event,ip,sym,dso --show-mmap-events
+comm-tid-period-event comm,tid,period,event,ip,sym
+comm-pid-tid-cpu-period comm,pid,tid,cpu,period,event,ip,sym,dso
+comm-cpu-period comm,cpu,period,ip,sym
+tid-period tid,period,ip,sym
+tid-cpu-period-event tid,cpu,period,event,ip,sym
 LAYOUTS
 # --no-demangle: the program built as C++, recorded alone, its static
 # functions' names left mangled (_ZL6leaf_am).

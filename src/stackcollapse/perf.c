@@ -8,7 +8,9 @@
  * on odd input, because byte-identical output is the contract.  Where the
  * Perl script loses data that inferno keeps (an event line indented by a
  * right-aligned comm, a one-line sample whose frame follows the event name,
- * a last sample with no blank line after it) we keep it as inferno does;
+ * a last sample with no blank line after it) we keep it as inferno does
+ * (with --perl, an indented line that starts with a digit is a pid with
+ * no comm, perf script -F tid,..., which the script reads as nothing);
  * where the two disagree on names, opts->perl picks the Perl script's way.
  * Beyond both, by default every perf script -F layout with a callchain is
  * read (parse_frame, match_event_bare): frames without a dso or without a
@@ -403,6 +405,94 @@ match_event_bare(const char *s, size_t n, struct event_fields *f,
 	f->comm = (struct span){ s, e };
 	return !is_ws((unsigned char)s[0]) &&
 	    (fields > 0 || is_ws((unsigned char)s[n - 1]));
+}
+
+/* A pid or "pid/tid" field. */
+static int
+is_pidtid(struct span t)
+{
+	const char *sl = memchr(t.p, '/', t.n);
+	size_t a = sl ? (size_t)(sl - t.p) : t.n;
+
+	return all_of(t.p, a, C_DIGIT) &&
+	    (sl == NULL || all_of(sl + 1, t.n - a - 1, C_DIGIT));
+}
+
+/*
+ * An event line without time whose number the Perl pattern took for the
+ * pid, or whose pid it took for the comm (perf script -F comm,tid,period
+ * ...: "spin 4242    5025125 cpu-clock: ", "4242    5025125 ", "4242 [003]
+ * 5025125 cpu-clock: "): the fields read from the right in the order perf
+ * prints them, "[COMM] [PID[/TID]] [[CPU]] [TIME:] [PERIOD] [EVENT:]",
+ * where a number is the period when the event follows it or a field
+ * precedes it, else the pid ("comm 42", as the script reads it).  Returns
+ * whether an event was read, with *f, *per and *ev set, or -1 when the
+ * line ends in none of these fields.  Only by default, where the period
+ * pattern found nothing.
+ */
+static int
+match_fields(const char *s, size_t n, struct event_fields *f, struct span *per,
+    struct span *ev)
+{
+	size_t e = n, t0, b;
+	int have_ev = 0, stage = 0;
+	struct span pid = { s, 0 };
+
+	*per = (struct span){ s, 0 };
+	for (;;) {
+		struct span t, prev;
+
+		while (e > 0 && is_ws((unsigned char)s[e - 1]))
+			e--;
+		for (t0 = e; t0 > 0 && !is_ws((unsigned char)s[t0 - 1]); t0--)
+			;
+		t = (struct span){ s + t0, e - t0 };
+		for (b = t0; b > 0 && is_ws((unsigned char)s[b - 1]); b--)
+			;
+		for (prev.n = 0; b > prev.n && !is_ws((unsigned char)s[b -
+		    prev.n - 1]); prev.n++)
+			;
+		prev.p = s + b - prev.n;
+		if (t.n == 0)
+			break;
+		if (stage == 0 && is_event(t) && !is_time(t)) {
+			*ev = (struct span){ t.p, t.n - 1 };
+			have_ev = stage = 1;
+		} else if (stage <= 1 && all_of(t.p, t.n, C_DIGIT) &&
+		    (have_ev || (prev.n && (is_pidtid(prev) ||
+		    is_cpu(prev) || is_time(prev))))) {
+			*per = t;
+			stage = 2;
+		} else if (stage <= 2 && is_time(t)) {
+			stage = 3;
+		} else if (stage <= 3 && is_cpu(t)) {
+			stage = 4;
+		} else if (stage <= 4 && is_pidtid(t)) {
+			pid = t;
+			stage = 5;
+			e = t0;
+			break;
+		} else {
+			break;
+		}
+		e = t0;
+	}
+	if (stage == 0)
+		return -1;
+	while (e > 0 && is_ws((unsigned char)s[e - 1]))
+		e--;
+	f->comm = (struct span){ s, e };
+	f->pid1 = f->pid2 = (struct span){ pid.p, 0 };
+	if (pid.n) {
+		const char *sl = memchr(pid.p, '/', pid.n);
+
+		f->pid1.n = sl ? (size_t)(sl - pid.p) : pid.n;
+		if (sl)
+			f->pid2 = (struct span){ sl + 1,
+			    pid.n - f->pid1.n - 1 };
+	}
+	f->end = (size_t)(pid.p + pid.n - s);
+	return have_ev;
 }
 
 /* s/\+0x[\da-f]+$// */
@@ -1145,11 +1235,12 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		} else if (!o->perl && s[0] == '|') {
 			/* -F +srccode's source lines, "|42      x++;" */
 		} else if (((match_event(s, len, minlen, &f) || (!c->in_sample &&
-		    i > 0 && match_event(s + i, len - i, minlen, &f))) &&
+		    i > 0 && !(o->perl && is_digit((unsigned char)s[i])) &&
+		    match_event(s + i, len - i, minlen, &f))) &&
 		    (o->perl || !ends_in_time(f.comm))) ||
 		    (!o->perl && !c->in_sample &&
 		    match_event_bare(s, elen, &f, &per, &ev, &r))) {
-			int have, oneline = 0;
+			int have, oneline = 0, k;
 
 			/*
 			 * An event line ends the sample before it, which -F
@@ -1171,14 +1262,20 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 				if (!have && !o->perl && memmem(s, len,
 				    ": PERF_RECORD_", 14) != NULL)
 					goto next_line;
-				if (!have && f.comm.p != s) {
-					oneline = split_oneline(f.comm.p + f.end,
-					    len - (size_t)(f.comm.p - s) - f.end,
-					    &per, &ev, &frame);
-					have = oneline;
+				if (!have && !o->perl && (k = match_fields(f.comm.p,
+				    elen - (size_t)(f.comm.p - s), &f, &per,
+				    &ev)) >= 0) {
+					have = k;	/* per read, or empty */
+				} else {
+					if (!have && f.comm.p != s) {
+						oneline = split_oneline(f.comm.p +
+						    f.end, len - (size_t)(f.comm.p -
+						    s) - f.end, &per, &ev, &frame);
+						have = oneline;
+					}
+					if (!have)
+						per.n = 0;
 				}
-				if (!have)
-					per.n = 0;
 			}
 			c->in_sample = 1;
 			r = check_event(c, wsh, ev, per, have);

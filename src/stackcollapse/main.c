@@ -234,6 +234,8 @@ struct opts {
 	int normalize;		/* --diff -n */
 	int strip;		/* --diff -s */
 	int short_s;		/* -s: --diff's -s, or vtune-mc's --size */
+	int short_ct;		/* -c or -t: xdebug's */
+	int short_v;		/* -v: perf-sched's */
 };
 
 /* Every option, the formats' included; returns optind.  Exits on errors. */
@@ -280,15 +282,18 @@ parse_options(int argc, char **argv, struct opts *o)
 		switch (ch) {
 		case 'c':	/* stackcollapse-xdebug.php's -c */
 			fmt_option_set("calls", NULL);
+			o->short_ct = 1;
 			break;
 		case 't':
 			/*
 			 * stackcollapse-xdebug.php's -t: weigh by time, the
 			 * default; -c wins over it, before or after, as there.
 			 */
+			o->short_ct = 1;
 			break;
 		case 'v':	/* stackcollapse-perf-sched.awk -v NAME=VALUE */
 			fmt_option_set("v", optarg);
+			o->short_v = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -422,9 +427,20 @@ collapse_all(const struct opts *o, int argc, char **argv)
 			status = EXIT_INPUT;
 			break;
 		}
+		/*
+		 * The letters are those of one script each; elsewhere they
+		 * would be taken for another script's abbreviation
+		 * (stackcollapse-perf.pl -t, its --tid) and silently ignored.
+		 */
 		if (o->short_s && fmt != fmt_find("vtune-mc"))
 			die(EXIT_USAGE, "-s is --strip-hex with --diff, or "
 			    "vtune-mc's --size; this input is %s", fmt->name);
+		if (o->short_ct && fmt != fmt_find("xdebug"))
+			die(EXIT_USAGE, "-c and -t are xdebug's (--calls, "
+			    "--time); this input is %s", fmt->name);
+		if (o->short_v && fmt != fmt_find("perf-sched"))
+			die(EXIT_USAGE, "-v is perf-sched's (the awk script's "
+			    "variables); this input is %s", fmt->name);
 		if (fmt->driver != NULL) {
 			if (!driving)
 				fmt->driver->begin(&o->run);

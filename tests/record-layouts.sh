@@ -1,13 +1,14 @@
 #!/bin/sh
 # Record the perf script field layouts of tests/data/layouts: one run of
-# spin.c under `perf record -e cpu-clock -g` (with the data address and
-# the cpu sampled, for -F addr and cpu), written by `perf script -F` with
-# each layout below: a callchain with or without dso, sym, symoff, time,
-# pid/tid, cpu, event, period (with or without time), srcline, addr; the
-# fields printed after the callchain with no blank line before the next
-# sample (insn, data_page_size, srccode); perf's side-band records among
-# the samples (--show-task-events, --show-mmap-events); and, from a C++
-# build, --no-demangle.  Not part of `make test`; needs perf, gcc, g++ and
+# spin.c under `perf record -e cpu-clock -g` (with the data address, the
+# cpu and a clock sampled, for -F addr, cpu, phys_addr and tod), written
+# by `perf script -F` with each layout below: a callchain with or without
+# dso, sym, symoff, time, tod, pid/tid, cpu, event, period (with or
+# without time), srcline, addr; the fields printed after the callchain
+# with no blank line before the next sample (insn, data_page_size,
+# phys_addr, srccode); perf's side-band records among the samples
+# (--show-task-events, --show-mmap-events); and, from a C++ build,
+# --no-demangle.  Not part of `make test`; needs perf, gcc, g++ and
 # permission to record (perf_event_paranoid 2 or less).
 # The goldens o21-layout-* and o21-layouts-perl read these files; after
 # recording, regenerate o21-layouts-perl/out with tests/record-options.sh
@@ -30,7 +31,8 @@ gcc -O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o "$tmp/spin" sp
 # --all cases need one.
 for try in 1 2 3 4 5 6 7 8 9 10; do
 	perf record -q -e cpu-clock -F 199 -g -d --sample-cpu --data-page-size \
-	    -o "$tmp/perf.data" "$tmp/spin" > /dev/null
+	    --phys-data -k CLOCK_MONOTONIC -o "$tmp/perf.data" "$tmp/spin" \
+	    > /dev/null
 	perf script -i "$tmp/perf.data" 2> /dev/null | grep -q kallsyms && break
 	[ "$try" -lt 10 ] || { echo "no kernel frame in 10 runs" >&2; exit 1; }
 done
@@ -72,6 +74,11 @@ comm-pid-tid-cpu-period comm,pid,tid,cpu,period,event,ip,sym,dso
 comm-cpu-period comm,cpu,period,ip,sym
 tid-period tid,period,ip,sym
 tid-cpu-period-event tid,cpu,period,event,ip,sym
+phys-addr comm,tid,time,period,event,ip,sym,dso,phys_addr
+tod comm,tid,cpu,tod,time,period,event,ip,sym
+comm-cpu-tod comm,cpu,tod,ip,sym
+tod-ip-sym tod,ip,sym
+comm-tid-tod-period-event comm,tid,tod,period,event,ip,sym
 LAYOUTS
 # --no-demangle: the program built as C++, recorded alone, its static
 # functions' names left mangled (_ZL6leaf_am).

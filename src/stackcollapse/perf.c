@@ -302,6 +302,31 @@ is_time(struct span t)
 	    memchr(t.p, '.', t.n) != NULL;
 }
 
+/*
+ * Where the -F tod field ("2026-11-24 02:49:52.941018", two words) starts
+ * when t, starting at t0 in s, is its second word; 0 when it is not.
+ */
+static size_t
+tod_start(const char *s, size_t t0, struct span t)
+{
+	size_t i, b, d;
+
+	for (i = 0; i < t.n && (is_digit((unsigned char)t.p[i]) ||
+	    t.p[i] == ':' || t.p[i] == '.'); i++)
+		;
+	if (i != t.n || t.n < 8 || t.p[2] != ':' || t.p[5] != ':')
+		return 0;
+	for (b = t0; b > 0 && is_ws((unsigned char)s[b - 1]); b--)
+		;
+	for (d = b; d > 0 && !is_ws((unsigned char)s[d - 1]); d--)
+		;
+	if (b - d != 10 || s[d + 4] != '-' || s[d + 7] != '-' ||
+	    !all_of(s + d, 4, C_DIGIT) || !all_of(s + d + 5, 2, C_DIGIT) ||
+	    !all_of(s + d + 8, 2, C_DIGIT))
+		return 0;
+	return d + 1;	/* 0 is "not one": the caller subtracts 1 */
+}
+
 /* A cpu field, "[003]". */
 static int
 is_cpu(struct span t)
@@ -335,7 +360,7 @@ ends_in_time(struct span comm)
 /*
  * The event line of a layout without pid and tid (perf script -F
  * comm,time,..., or comm alone), which the Perl pattern cannot read:
- * perf prints "COMM [CPU] TIME: PERIOD EVENT: " with each field optional,
+ * perf prints "COMM [CPU] [TOD] TIME: PERIOD EVENT: ", each field optional,
  * so the fields are taken from the right, and the comm, which may hold
  * blanks, is what is left.  A line with none of them is one only when it
  * ends in the blank perf writes after the comm, so that a stray line of
@@ -348,14 +373,14 @@ static int
 match_event_bare(const char *s, size_t n, struct event_fields *f,
     struct span *per, struct span *ev, int *have_ev)
 {
-	size_t e = n, t0;
+	size_t e = n, t0, tod;
 	int fields = 0;
 
 	*have_ev = 0;
 	*per = (struct span){ s, 0 };
 	if (n == 0)
 		return 0;
-	for (int step = 0; step < 4; step++) {
+	for (int step = 0; step < 5; step++) {
 		struct span t;
 
 		while (e > 0 && is_ws((unsigned char)s[e - 1]))
@@ -379,8 +404,11 @@ match_event_bare(const char *s, size_t n, struct event_fields *f,
 			*per = t;
 		} else if (step <= 2 && is_time(t)) {
 			step = 2;	/* a time; only a cpu can come before */
+		} else if (step <= 2 && (tod = tod_start(s, t0, t)) != 0) {
+			step = 3;	/* -F tod; only a cpu can come before */
+			t0 = tod - 1;
 		} else if (is_cpu(t)) {
-			step = 3;
+			step = 4;
 		} else {
 			break;
 		}
@@ -423,7 +451,7 @@ is_pidtid(struct span t)
  * pid, or whose pid it took for the comm (perf script -F comm,tid,period
  * ...: "spin 4242    5025125 cpu-clock: ", "4242    5025125 ", "4242 [003]
  * 5025125 cpu-clock: "): the fields read from the right in the order perf
- * prints them, "[COMM] [PID[/TID]] [[CPU]] [TIME:] [PERIOD] [EVENT:]",
+ * prints them, "[COMM] [PID[/TID]] [[CPU]] [TOD] [TIME:] [PERIOD] [EVENT:]",
  * where a number is the period when the event follows it or a field
  * precedes it, else the pid ("comm 42", as the script reads it).  Returns
  * whether an event was read, with *f, *per and *ev set, or -1 when the
@@ -434,7 +462,7 @@ static int
 match_fields(const char *s, size_t n, struct event_fields *f, struct span *per,
     struct span *ev)
 {
-	size_t e = n, t0, b;
+	size_t e = n, t0, b, tod;
 	int have_ev = 0, stage = 0;
 	struct span pid = { s, 0 };
 
@@ -460,16 +488,20 @@ match_fields(const char *s, size_t n, struct event_fields *f, struct span *per,
 			have_ev = stage = 1;
 		} else if (stage <= 1 && all_of(t.p, t.n, C_DIGIT) &&
 		    (have_ev || (prev.n && (is_pidtid(prev) ||
-		    is_cpu(prev) || is_time(prev))))) {
+		    is_cpu(prev) || is_time(prev) ||
+		    tod_start(s, (size_t)(prev.p - s), prev))))) {
 			*per = t;
 			stage = 2;
 		} else if (stage <= 2 && is_time(t)) {
 			stage = 3;
-		} else if (stage <= 3 && is_cpu(t)) {
+		} else if (stage <= 3 && (tod = tod_start(s, t0, t)) != 0) {
 			stage = 4;
-		} else if (stage <= 4 && is_pidtid(t)) {
+			t0 = tod - 1;
+		} else if (stage <= 4 && is_cpu(t)) {
+			stage = 4;
+		} else if (stage <= 5 && is_pidtid(t)) {
 			pid = t;
-			stage = 5;
+			stage = 6;
 			e = t0;
 			break;
 		} else {

@@ -79,6 +79,13 @@ tod comm,tid,cpu,tod,time,period,event,ip,sym
 comm-cpu-tod comm,cpu,tod,ip,sym
 tod-ip-sym tod,ip,sym
 comm-tid-tod-period-event comm,tid,tod,period,event,ip,sym
+time-period-event time,period,event,ip,sym
+comm-tid-time-period comm,tid,time,period,ip,sym
+comm-tid-event comm,tid,event,ip,sym
+tid-event tid,event,ip,sym
+comm-period comm,period,ip,sym
+period period,ip,sym
+pid-tid-time-tod pid,tid,time,tod,ip,sym
 LAYOUTS
 # --no-demangle: the program built as C++, recorded alone, its static
 # functions' names left mangled (_ZL6leaf_am).

@@ -327,6 +327,24 @@ tod_start(const char *s, size_t t0, struct span t)
 	return d + 1;	/* 0 is "not one": the caller subtracts 1 */
 }
 
+/*
+ * Whether the number t, starting at t0 in s, is a period: perf prints it
+ * right-aligned in 10 columns after a blank ("%10" PRIu64), where a pid
+ * or tid takes 5 to 7 ("%5d"; pids stop at 4194304), so that the number
+ * and the blanks before it, the separator left out, tell the two apart.
+ */
+static int
+is_period(const char *s, size_t t0, struct span t)
+{
+	size_t b = t0;
+
+	if (!all_of(t.p, t.n, C_DIGIT))
+		return 0;
+	while (b > 0 && is_ws((unsigned char)s[b - 1]))
+		b--;
+	return t.n + (t0 - b) - (b > 0) >= 10;
+}
+
 /* A cpu field, "[003]". */
 static int
 is_cpu(struct span t)
@@ -343,9 +361,10 @@ is_event(struct span t)
 }
 
 /*
- * Whether a comm that the Perl pattern found ends with a timestamp: then
- * the number after it was the period, not a pid, in a layout without pid
- * and tid ("comm  9998.929208:    2004008 cpu-clock:").
+ * Whether a comm that the Perl pattern found ends with a timestamp, or is
+ * one: then the number after it was the period, not a pid, in a layout
+ * without pid and tid ("comm  9998.929208:    2004008 cpu-clock:",
+ * "9998.929208:    2004008 cpu-clock:").
  */
 static int
 ends_in_time(struct span comm)
@@ -354,7 +373,7 @@ ends_in_time(struct span comm)
 
 	while (b > 0 && !is_ws((unsigned char)comm.p[b - 1]))
 		b--;
-	return b > 0 && is_time((struct span){ comm.p + b, comm.n - b });
+	return is_time((struct span){ comm.p + b, comm.n - b });
 }
 
 /*
@@ -374,7 +393,7 @@ match_event_bare(const char *s, size_t n, struct event_fields *f,
     struct span *per, struct span *ev, int *have_ev)
 {
 	size_t e = n, t0, tod;
-	int fields = 0;
+	int fields = 0, ok;
 
 	*have_ev = 0;
 	*per = (struct span){ s, 0 };
@@ -395,16 +414,17 @@ match_event_bare(const char *s, size_t n, struct event_fields *f,
 		 * alone on its line would be read as an event.
 		 */
 		if (t.n == 0 || (t0 == 0 && !is_time(t) && !is_cpu(t) &&
-		    !(step == 0 && is_event(t))))
+		    !(step == 0 && is_event(t)) && !(step <= 1 &&
+		    is_period(s, t0, t))))
 			break;
 		if (step == 0 && is_event(t)) {
 			*ev = (struct span){ t.p, t.n - 1 };
 			*have_ev = 1;
-		} else if (step <= 1 && *have_ev && all_of(t.p, t.n, C_DIGIT)) {
+		} else if (step <= 1 && is_period(s, t0, t)) {
 			*per = t;
 		} else if (step <= 2 && is_time(t)) {
 			step = 2;	/* a time; only a cpu can come before */
-		} else if (step <= 2 && (tod = tod_start(s, t0, t)) != 0) {
+		} else if (step <= 3 && (tod = tod_start(s, t0, t)) != 0) {
 			step = 3;	/* -F tod; only a cpu can come before */
 			t0 = tod - 1;
 		} else if (is_cpu(t)) {
@@ -428,11 +448,17 @@ match_event_bare(const char *s, size_t n, struct event_fields *f,
 		;
 	if (t0 == e) {
 		f->comm = (struct span){ s, 0 };
-		return s[0] != '\t' && (fields > 0 || e > 0);	/* a frame's */
+		ok = s[0] != '\t' && (fields > 0 || e > 0);	/* a frame's */
+	} else {
+		f->comm = (struct span){ s, e };
+		ok = !is_ws((unsigned char)s[0]) &&
+		    (fields > 0 || is_ws((unsigned char)s[n - 1]));
 	}
-	f->comm = (struct span){ s, e };
-	return !is_ws((unsigned char)s[0]) &&
-	    (fields > 0 || is_ws((unsigned char)s[n - 1]));
+	if (!ok) {	/* nothing read: the caller's spans stay empty */
+		*per = (struct span){ s, 0 };
+		*have_ev = 0;
+	}
+	return ok;
 }
 
 /* A pid or "pid/tid" field. */
@@ -452,8 +478,7 @@ is_pidtid(struct span t)
  * ...: "spin 4242    5025125 cpu-clock: ", "4242    5025125 ", "4242 [003]
  * 5025125 cpu-clock: "): the fields read from the right in the order perf
  * prints them, "[COMM] [PID[/TID]] [[CPU]] [TOD] [TIME:] [PERIOD] [EVENT:]",
- * where a number is the period when the event follows it or a field
- * precedes it, else the pid ("comm 42", as the script reads it).  Returns
+ * a number being the period or the pid by its width (is_period).  Returns
  * whether an event was read, with *f, *per and *ev set, or -1 when the
  * line ends in none of these fields.  Only by default, where the period
  * pattern found nothing.
@@ -462,34 +487,25 @@ static int
 match_fields(const char *s, size_t n, struct event_fields *f, struct span *per,
     struct span *ev)
 {
-	size_t e = n, t0, b, tod;
+	size_t e = n, t0, tod;
 	int have_ev = 0, stage = 0;
 	struct span pid = { s, 0 };
 
 	*per = (struct span){ s, 0 };
 	for (;;) {
-		struct span t, prev;
+		struct span t;
 
 		while (e > 0 && is_ws((unsigned char)s[e - 1]))
 			e--;
 		for (t0 = e; t0 > 0 && !is_ws((unsigned char)s[t0 - 1]); t0--)
 			;
 		t = (struct span){ s + t0, e - t0 };
-		for (b = t0; b > 0 && is_ws((unsigned char)s[b - 1]); b--)
-			;
-		for (prev.n = 0; b > prev.n && !is_ws((unsigned char)s[b -
-		    prev.n - 1]); prev.n++)
-			;
-		prev.p = s + b - prev.n;
 		if (t.n == 0)
 			break;
 		if (stage == 0 && is_event(t) && !is_time(t)) {
 			*ev = (struct span){ t.p, t.n - 1 };
 			have_ev = stage = 1;
-		} else if (stage <= 1 && all_of(t.p, t.n, C_DIGIT) &&
-		    (have_ev || (prev.n && (is_pidtid(prev) ||
-		    is_cpu(prev) || is_time(prev) ||
-		    tod_start(s, (size_t)(prev.p - s), prev))))) {
+		} else if (stage <= 1 && is_period(s, t0, t)) {
 			*per = t;
 			stage = 2;
 		} else if (stage <= 2 && is_time(t)) {
@@ -1061,7 +1077,12 @@ strip_addr(const char *s, size_t n, const char *next, const char *end)
 		return n;
 	while (b > 0 && is_ws((unsigned char)s[b - 1]))
 		b--;
-	return b > 0 && s[b - 1] == ':' ? b : n;
+	if (b == 0 || s[b - 1] != ':')
+		return n;
+	/* after an event name, not after a time (the number is a period) */
+	for (e = b; e > 0 && !is_ws((unsigned char)s[e - 1]); e--)
+		;
+	return is_digit((unsigned char)s[e]) ? n : b;
 }
 
 enum { EV_KEPT, EV_FILTERED, EV_BAD };

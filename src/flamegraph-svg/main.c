@@ -75,6 +75,7 @@ static const char usage_text[] =
 "  --flamechart       keep input order (time); merge only neighbours\n"
 "  --negate           swap the differential colours\n"
 "  --notes TEXT       a note inside the SVG (its <desc>)\n"
+"  --encoding UTF-8   flamegraph.pl's; the SVG is UTF-8 (no other)\n"
 "  --total N          draw against a total of N (if above the sum)\n"
 "  --factor F         multiply counts by F in the texts\n"
 "  --sort name|weight callees in name order (default, flamegraph.pl's) or\n"
@@ -89,6 +90,8 @@ static const char usage_text[] =
 "  --diff-clamp PCT   change drawn at full colour (default 100)\n"
 "  --normalize        --diff: compare shares of each total (default)\n"
 "  --no-normalize     --diff: compare raw counts\n"
+"  -NAME              a long option after one dash, as flamegraph.pl takes\n"
+"                     it (-width=800)\n"
 "  -h, --help         show this help and exit\n"
 "  -V, --version      show the version and exit\n";
 
@@ -174,6 +177,7 @@ enum {
 	O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR, O_SORT,
 	O_CP, O_PALFILE, O_NAMEATTR, O_GZIP, O_PLAIN, O_TIMELINE, O_DIFF,
 	O_DIFF_CLAMP, O_DIFF_PALETTE, O_DIFF_WIDTH, O_NORMALIZE, O_NO_NORMALIZE,
+	O_ENCODING,
 };
 
 static const struct option longopts[] = {
@@ -185,6 +189,7 @@ static const struct option longopts[] = {
 	{ "diff-clamp", required_argument, NULL, O_DIFF_CLAMP },
 	{ "diff-palette", required_argument, NULL, O_DIFF_PALETTE },
 	{ "diff-width", required_argument, NULL, O_DIFF_WIDTH },
+	{ "encoding", required_argument, NULL, O_ENCODING },
 	{ "factor", required_argument, NULL, O_FACTOR },
 	{ "flamechart", no_argument, NULL, O_FLAMECHART },
 	{ "fontsize", required_argument, NULL, O_FONTSIZE },
@@ -242,6 +247,7 @@ parse_options(int argc, char **argv, struct opts *op)
 	struct svg_opts *o = &op->svg;
 	int ch;
 
+	opt_one_dash(argc, argv, longopts);	/* flamegraph.pl -width=800 */
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -348,6 +354,21 @@ parse_options(int argc, char **argv, struct opts *op)
 			break;
 		case O_NOTES:
 			o->notes = optarg;
+			break;
+		case O_ENCODING:
+			/*
+			 * flamegraph.pl's: the encoding its XML declaration
+			 * names, the names' bytes passed through.  Ours is
+			 * always UTF-8 (XML's default, names checked), so
+			 * only that is the same thing.
+			 */
+			if (strcmp(optarg, "UTF-8") != 0 &&
+			    strcmp(optarg, "utf-8") != 0 &&
+			    strcmp(optarg, "UTF8") != 0 &&
+			    strcmp(optarg, "utf8") != 0)
+				die(EXIT_USAGE, "--encoding: the SVG is UTF-8, "
+				    "not \"%s\" (convert the input: iconv -f %s "
+				    "-t UTF-8)", optarg, optarg);
 			break;
 		case O_RANDOM:
 			o->shade = SHADE_RANDOM;

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "err.h"
 #include "opt.h"
@@ -19,4 +20,26 @@ opt_fail(int ch, char **argv, const char *usage)
 		warn_msg("unknown option \"%s\"", argv[optind - 1]);
 	fputs(usage, stderr);
 	exit(EXIT_USAGE);
+}
+
+void
+opt_one_dash(int argc, char **argv, const struct option *names)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *a = argv[i];
+		size_t n = strcspn(a + 1, "=");
+		char *b;
+
+		if (a[0] != '-' || a[1] == '-' || n < 2)
+			continue;
+		for (const struct option *o = names; o->name != NULL; o++)
+			if (strlen(o->name) == n &&
+			    memcmp(o->name, a + 1, n) == 0) {
+				b = xmalloc(strlen(a) + 2);
+				b[0] = '-';
+				strcpy(b + 1, a);
+				argv[i] = b;
+				break;
+			}
+	}
 }

@@ -9,9 +9,20 @@
 #ifndef FT_OPT_H
 #define FT_OPT_H
 
+#include <getopt.h>
 #include <stdnoreturn.h>
 
 /* Report getopt_long's result ch (':' or '?') for argv, print usage, exit 2. */
 noreturn void opt_fail(int ch, char **argv, const char *usage);
+
+/*
+ * The long options of names (ended by a NULL name) written after one dash,
+ * as Getopt::Long lets FlameGraph's Perl scripts be called (-pid,
+ * -width=800): each argument before "--" that is such a name, alone or
+ * with "=value", gets a second dash, so that getopt_long reads it.  One
+ * letter after the dash stays a short option (-s, -j4).  Call it before
+ * getopt_long; the new arguments live as long as the program.
+ */
+void opt_one_dash(int argc, char **argv, const struct option *names);
 
 #endif

@@ -66,10 +66,16 @@ a2l_available(void)
 /*
  * The standard output of argv[0] run with argv, NUL-terminated, or NULL
  * when mod, the file it reads, is not a regular file.
+ *
+ * Parsing threads run this at once: each pipe is close-on-exec, so that
+ * no child holds another's write end open (its reader would wait for that
+ * child's exit to see the end), and it is made so before any other child
+ * is spawned, under spawn_lock (pipe2 is not POSIX.1-2008).
  */
 static char *
 run(char *const argv[], const char *mod, size_t *len)
 {
+	static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
 	posix_spawn_file_actions_t fa;
 	struct stat st;
 	char *buf = NULL;
@@ -78,8 +84,15 @@ run(char *const argv[], const char *mod, size_t *len)
 	pid_t pid;
 	ssize_t r;
 
-	if (stat(mod, &st) < 0 || !S_ISREG(st.st_mode) || pipe(fd) < 0)
+	if (stat(mod, &st) < 0 || !S_ISREG(st.st_mode))
 		return NULL;
+	pthread_mutex_lock(&spawn_lock);
+	if (pipe(fd) < 0) {
+		pthread_mutex_unlock(&spawn_lock);
+		return NULL;
+	}
+	fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fd[1], F_SETFD, FD_CLOEXEC);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
@@ -88,6 +101,7 @@ run(char *const argv[], const char *mod, size_t *len)
 	posix_spawn_file_actions_addclose(&fa, fd[1]);
 	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0)
 		pid = -1;
+	pthread_mutex_unlock(&spawn_lock);
 	posix_spawn_file_actions_destroy(&fa);
 	close(fd[1]);
 	for (;;) {

@@ -30,14 +30,20 @@ static struct {
 	int shorten_pkgs;	/* org.foo.Bar.run -> o.f.Bar.run */
 } opt;
 
-/* The script's GetOptions names, each "!" one with its negation. */
+/*
+ * The script's GetOptions names, each "!" one with both negations that
+ * Getopt::Long makes of it (--no-NAME and --noNAME).
+ */
 static const struct fmt_option ibmjava_options[] = {
 	{ "include-tname", &opt.no_tname, 0, NULL },
 	{ "no-include-tname", &opt.no_tname, 1, NULL },
+	{ "noinclude-tname", &opt.no_tname, 1, NULL },
 	{ "include-tid", &opt.tid, 1, NULL },
 	{ "no-include-tid", &opt.tid, 0, NULL },
+	{ "noinclude-tid", &opt.tid, 0, NULL },
 	{ "shorten-pkgs", &opt.shorten_pkgs, 1, NULL },
 	{ "no-shorten-pkgs", &opt.shorten_pkgs, 0, NULL },
+	{ "noshorten-pkgs", &opt.shorten_pkgs, 0, NULL },
 	{ NULL, NULL, 0, NULL },
 };
 

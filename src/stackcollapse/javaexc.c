@@ -27,12 +27,17 @@ static struct {
 	int no_pkgs;		/* org.foo.Bar.run -> Bar.run */
 } opt;
 
-/* The script's GetOptions names, "!" ones with their negations. */
+/*
+ * The script's GetOptions names, "!" ones with both negations that
+ * Getopt::Long makes of them (--no-NAME and --noNAME).
+ */
 static const struct fmt_option javaexc_options[] = {
 	{ "shorten-pkgs", &opt.shorten_pkgs, 1, NULL },
 	{ "no-shorten-pkgs", &opt.shorten_pkgs, 0, NULL },
+	{ "noshorten-pkgs", &opt.shorten_pkgs, 0, NULL },
 	{ "no-pkgs", &opt.no_pkgs, 1, NULL },
 	{ "no-no-pkgs", &opt.no_pkgs, 0, NULL },
+	{ "nono-pkgs", &opt.no_pkgs, 0, NULL },
 	{ NULL, NULL, 0, NULL },
 };
 

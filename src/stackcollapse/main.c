@@ -71,7 +71,8 @@ static const char usage_text[] =
 "                        TYPE/UNIT (--sample-unit is the same option)\n"
 "  --diff                BEFORE and AFTER folded files to \"STACK N1 N2\"\n"
 "  -n, --normalize       --diff: scale BEFORE's counts to AFTER's total\n"
-"  -s, --strip-hex       --diff: write every 0x<hex> as 0x...\n"
+"  -s, --strip-hex       --diff: write every 0x<hex> as 0x...; -s without\n"
+"                        --diff: vtune-mc's --size\n"
 "  --pid                 root frame comm-PID\n"
 "  --tid                 root frame comm-PID/TID\n"
 "  --kernel              annotate kernel frames with _[k]\n"
@@ -93,16 +94,21 @@ static const char usage_text[] =
 "  --shorten-pkgs        jstack, java-exceptions, ibmjava: org.foo.Bar.run is\n"
 "                        o.f.Bar.run\n"
 "  --[no-]include-tname, --[no-]include-tid, --no-shorten-pkgs\n"
-"                        jstack: stackcollapse-jstack.pl's names\n"
+"                        jstack: stackcollapse-jstack.pl's names (and\n"
+"                        --noNAME, as Getopt::Long takes them)\n"
 "  --all-states          jstack: every thread, not only RUNNABLE ones\n"
 "                        elfutils: --pid, --tid root frames PID=N, TID=N\n"
 "  --record_tid, --record_wake_stack, --recurse\n"
-"                        perf-sched: the awk script's variables\n"
+"                        perf-sched: the awk script's variables, or\n"
+"                        -v NAME=VALUE as awk takes them (-v recurse=1)\n"
 "  --no-pkgs             java-exceptions: Bar.run for org.foo.Bar.run\n"
-"  --calls               xdebug: count calls, not microseconds (-c)\n"
+"  --calls, -c           xdebug: count calls, not microseconds\n"
+"  --time, -t            xdebug: weigh by microseconds (the default)\n"
 "  --size                vtune-mc: weigh allocated bytes, not allocations\n"
 "  --include-tid, --no-include-tname\n"
 "                        ibmjava: NAME-NATIVEID; no thread name frame\n"
+"  -NAME                 any long option of a FlameGraph script's, after one\n"
+"                        dash as Getopt::Long takes it (-pid, -include-tid)\n"
 "  --perl                exactly stackcollapse-perf.pl: drop a last sample\n"
 "                        with no blank line, cut names at the first '(',\n"
 "                        keep half-demangled Rust names\n"
@@ -227,6 +233,9 @@ struct opts {
 	int diff;
 	int normalize;		/* --diff -n */
 	int strip;		/* --diff -s */
+	int short_s;		/* -s: --diff's -s, or vtune-mc's --size */
+	int short_ct;		/* -c or -t: xdebug's */
+	int short_v;		/* -v: perf-sched's */
 };
 
 /* Every option, the formats' included; returns optind.  Exits on errors. */
@@ -234,7 +243,7 @@ static int
 parse_options(int argc, char **argv, struct opts *o)
 {
 	enum { OPT_FORMAT = 256, OPT_RECURSIVE, OPT_DIFF, OPT_NOAGG, OPT_TO,
-	    OPT_UNIT, OPT_FMTOPT = 512 };
+	    OPT_UNIT, OPT_STRIP, OPT_FMTOPT = 512 };
 	static const struct option runopts[] = {
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -243,7 +252,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "normalize", no_argument, NULL, 'n' },
 		{ "recursive", no_argument, NULL, OPT_RECURSIVE },
 		{ "sample-unit", required_argument, NULL, OPT_UNIT },
-		{ "strip-hex", no_argument, NULL, 's' },
+		{ "strip-hex", no_argument, NULL, OPT_STRIP },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "to", required_argument, NULL, OPT_TO },
 		{ "unit", required_argument, NULL, OPT_UNIT },
@@ -265,9 +274,27 @@ parse_options(int argc, char **argv, struct opts *o)
 	longopts = xcalloc(nrun + nfmt + 1, sizeof *longopts);
 	memcpy(longopts, runopts, sizeof runopts);
 	memcpy(longopts + nrun, fmtopts, nfmt * sizeof *fmtopts);
+	/* The scripts' names after one dash: fmtopts holds them all. */
+	opt_one_dash(argc, argv, fmtopts);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":hj:nsV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":chj:nstv:V", longopts,
+	    NULL)) != -1) {
 		switch (ch) {
+		case 'c':	/* stackcollapse-xdebug.php's -c */
+			fmt_option_set("calls", NULL);
+			o->short_ct = 1;
+			break;
+		case 't':
+			/*
+			 * stackcollapse-xdebug.php's -t: weigh by time, the
+			 * default; -c wins over it, before or after, as there.
+			 */
+			o->short_ct = 1;
+			break;
+		case 'v':	/* stackcollapse-perf-sched.awk -v NAME=VALUE */
+			fmt_option_set("v", optarg);
+			o->short_v = 1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			out_flush();
@@ -282,6 +309,9 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->normalize = 1;
 			break;
 		case 's':
+			o->short_s = 1;
+			break;
+		case OPT_STRIP:
 			o->strip = 1;
 			break;
 		case 'V':
@@ -325,6 +355,15 @@ parse_options(int argc, char **argv, struct opts *o)
 	}
 	free(longopts);
 	free(fmtopts);
+	/*
+	 * -s is difffolded.pl's with --diff, else stackcollapse-vtune-mc.pl's
+	 * (its --size, abbreviated as Getopt::Long allows and its usage
+	 * shows): collapse_all holds it to that format.
+	 */
+	if (o->short_s && o->diff)
+		o->strip = 1;
+	else if (o->short_s)
+		fmt_option_set("size", NULL);
 	if ((o->normalize || o->strip) && !o->diff)
 		die(EXIT_USAGE, "--normalize and --strip-hex go with --diff");
 	/*
@@ -388,6 +427,20 @@ collapse_all(const struct opts *o, int argc, char **argv)
 			status = EXIT_INPUT;
 			break;
 		}
+		/*
+		 * The letters are those of one script each; elsewhere they
+		 * would be taken for another script's abbreviation
+		 * (stackcollapse-perf.pl -t, its --tid) and silently ignored.
+		 */
+		if (o->short_s && fmt != fmt_find("vtune-mc"))
+			die(EXIT_USAGE, "-s is --strip-hex with --diff, or "
+			    "vtune-mc's --size; this input is %s", fmt->name);
+		if (o->short_ct && fmt != fmt_find("xdebug"))
+			die(EXIT_USAGE, "-c and -t are xdebug's (--calls, "
+			    "--time); this input is %s", fmt->name);
+		if (o->short_v && fmt != fmt_find("perf-sched"))
+			die(EXIT_USAGE, "-v is perf-sched's (the awk script's "
+			    "variables); this input is %s", fmt->name);
 		if (fmt->driver != NULL) {
 			if (!driving)
 				fmt->driver->begin(&o->run);

@@ -8,13 +8,19 @@
  * on odd input, because byte-identical output is the contract.  Where the
  * Perl script loses data that inferno keeps (an event line indented by a
  * right-aligned comm, a one-line sample whose frame follows the event name,
- * a last sample with no blank line after it) we keep it as inferno does;
+ * a last sample with no blank line after it) we keep it as inferno does
+ * (with --perl, an indented line that starts with a digit is a pid with
+ * no comm, perf script -F tid,..., which the script reads as nothing);
  * where the two disagree on names, opts->perl picks the Perl script's way.
  * Beyond both, by default every perf script -F layout with a callchain is
  * read (parse_frame, match_event_bare): frames without a dso or without a
  * symbol, event lines without pid and tid, samples without comm, and the
  * srcline lines under frames; the Perl patterns keep none of those, and
- * with --perl neither do we.  The script's --srcline (those lines added to
+ * with --perl neither do we.  Nor what perf writes besides samples and
+ * their frames: a field under the callchain (-F +insn) with no blank line
+ * after it, so that an event line ends the sample before it (the script
+ * joins the two), the address after the event name (-F +addr), source
+ * lines (-F +srccode) and perf's records (--show-mmap-events).  The script's --srcline (those lines added to
  * their frames) and --inline/--context (addr2line's frames, a2l.c) are
  * part of a frame line's translation, so the cache key covers what they
  * read: the srcline line, the address.
@@ -318,9 +324,68 @@ is_time(struct span t)
 }
 
 /*
- * Whether a comm that the Perl pattern found ends with a timestamp: then
- * the number after it was the period, not a pid, in a layout without pid
- * and tid ("comm  9998.929208:    2004008 cpu-clock:").
+ * Where the -F tod field ("2026-11-24 02:49:52.941018", two words) starts
+ * when t, starting at t0 in s, is its second word; 0 when it is not.
+ */
+static size_t
+tod_start(const char *s, size_t t0, struct span t)
+{
+	size_t i, b, d;
+
+	for (i = 0; i < t.n && (is_digit((unsigned char)t.p[i]) ||
+	    t.p[i] == ':' || t.p[i] == '.'); i++)
+		;
+	if (i != t.n || t.n < 8 || t.p[2] != ':' || t.p[5] != ':')
+		return 0;
+	for (b = t0; b > 0 && is_ws((unsigned char)s[b - 1]); b--)
+		;
+	for (d = b; d > 0 && !is_ws((unsigned char)s[d - 1]); d--)
+		;
+	if (b - d != 10 || s[d + 4] != '-' || s[d + 7] != '-' ||
+	    !all_of(s + d, 4, C_DIGIT) || !all_of(s + d + 5, 2, C_DIGIT) ||
+	    !all_of(s + d + 8, 2, C_DIGIT))
+		return 0;
+	return d + 1;	/* 0 is "not one": the caller subtracts 1 */
+}
+
+/*
+ * Whether the number t, starting at t0 in s, is a period: perf prints it
+ * right-aligned in 10 columns after a blank ("%10" PRIu64), where a pid
+ * or tid takes 5 to 7 ("%5d"; pids stop at 4194304), so that the number
+ * and the blanks before it, the separator left out, tell the two apart.
+ */
+static int
+is_period(const char *s, size_t t0, struct span t)
+{
+	size_t b = t0;
+
+	if (!all_of(t.p, t.n, C_DIGIT))
+		return 0;
+	while (b > 0 && is_ws((unsigned char)s[b - 1]))
+		b--;
+	return t.n + (t0 - b) - (b > 0) >= 10;
+}
+
+/* A cpu field, "[003]". */
+static int
+is_cpu(struct span t)
+{
+	return t.n > 2 && t.p[0] == '[' && t.p[t.n - 1] == ']' &&
+	    all_of(t.p + 1, t.n - 2, C_DIGIT);
+}
+
+/* An event field, "cpu-clock:", "cycles:u:". */
+static int
+is_event(struct span t)
+{
+	return t.n > 1 && t.p[t.n - 1] == ':' && !is_digit((unsigned char)t.p[0]);
+}
+
+/*
+ * Whether a comm that the Perl pattern found ends with a timestamp, or is
+ * one: then the number after it was the period, not a pid, in a layout
+ * without pid and tid ("comm  9998.929208:    2004008 cpu-clock:",
+ * "9998.929208:    2004008 cpu-clock:").
  */
 static int
 ends_in_time(struct span comm)
@@ -329,13 +394,13 @@ ends_in_time(struct span comm)
 
 	while (b > 0 && !is_ws((unsigned char)comm.p[b - 1]))
 		b--;
-	return b > 0 && is_time((struct span){ comm.p + b, comm.n - b });
+	return is_time((struct span){ comm.p + b, comm.n - b });
 }
 
 /*
  * The event line of a layout without pid and tid (perf script -F
  * comm,time,..., or comm alone), which the Perl pattern cannot read:
- * perf prints "COMM [CPU] TIME: PERIOD EVENT: " with each field optional,
+ * perf prints "COMM [CPU] [TOD] TIME: PERIOD EVENT: ", each field optional,
  * so the fields are taken from the right, and the comm, which may hold
  * blanks, is what is left.  A line with none of them is one only when it
  * ends in the blank perf writes after the comm, so that a stray line of
@@ -348,14 +413,14 @@ static int
 match_event_bare(const char *s, size_t n, struct event_fields *f,
     struct span *per, struct span *ev, int *have_ev)
 {
-	size_t e = n, t0;
-	int fields = 0;
+	size_t e = n, t0, tod;
+	int fields = 0, ok;
 
 	*have_ev = 0;
 	*per = (struct span){ s, 0 };
 	if (n == 0)
 		return 0;
-	for (int step = 0; step < 4; step++) {
+	for (int step = 0; step < 5; step++) {
 		struct span t;
 
 		while (e > 0 && is_ws((unsigned char)s[e - 1]))
@@ -363,19 +428,28 @@ match_event_bare(const char *s, size_t n, struct event_fields *f,
 		for (t0 = e; t0 > 0 && !is_ws((unsigned char)s[t0 - 1]); t0--)
 			;
 		t = (struct span){ s + t0, e - t0 };
-		if (t.n == 0 || (t0 == 0 && !is_time(t)))
-			break;	/* the comm's first word stays */
-		if (step == 0 && t.n > 1 && t.p[t.n - 1] == ':' &&
-		    !is_digit((unsigned char)t.p[0])) {
+		/*
+		 * The comm's first word stays, unless the line holds no
+		 * comm: "[000] " (-F cpu,ip,...), "cpu-clock: " (-F
+		 * event,ip,...), where a comm that is one word ending in ':'
+		 * alone on its line would be read as an event.
+		 */
+		if (t.n == 0 || (t0 == 0 && !is_time(t) && !is_cpu(t) &&
+		    !(step == 0 && is_event(t)) && !(step <= 1 &&
+		    is_period(s, t0, t))))
+			break;
+		if (step == 0 && is_event(t)) {
 			*ev = (struct span){ t.p, t.n - 1 };
 			*have_ev = 1;
-		} else if (step <= 1 && *have_ev && all_of(t.p, t.n, C_DIGIT)) {
+		} else if (step <= 1 && is_period(s, t0, t)) {
 			*per = t;
 		} else if (step <= 2 && is_time(t)) {
 			step = 2;	/* a time; only a cpu can come before */
-		} else if (t.n > 2 && t.p[0] == '[' && t.p[t.n - 1] == ']' &&
-		    all_of(t.p + 1, t.n - 2, C_DIGIT)) {
-			step = 3;
+		} else if (step <= 3 && (tod = tod_start(s, t0, t)) != 0) {
+			step = 3;	/* -F tod; only a cpu can come before */
+			t0 = tod - 1;
+		} else if (is_cpu(t)) {
+			step = 4;
 		} else {
 			break;
 		}
@@ -395,11 +469,99 @@ match_event_bare(const char *s, size_t n, struct event_fields *f,
 		;
 	if (t0 == e) {
 		f->comm = (struct span){ s, 0 };
-		return s[0] != '\t' && (fields > 0 || e > 0);	/* a frame's */
+		ok = s[0] != '\t' && (fields > 0 || e > 0);	/* a frame's */
+	} else {
+		f->comm = (struct span){ s, e };
+		ok = !is_ws((unsigned char)s[0]) &&
+		    (fields > 0 || is_ws((unsigned char)s[n - 1]));
 	}
+	if (!ok) {	/* nothing read: the caller's spans stay empty */
+		*per = (struct span){ s, 0 };
+		*have_ev = 0;
+	}
+	return ok;
+}
+
+/* A pid or "pid/tid" field. */
+static int
+is_pidtid(struct span t)
+{
+	const char *sl = memchr(t.p, '/', t.n);
+	size_t a = sl ? (size_t)(sl - t.p) : t.n;
+
+	return all_of(t.p, a, C_DIGIT) &&
+	    (sl == NULL || all_of(sl + 1, t.n - a - 1, C_DIGIT));
+}
+
+/*
+ * An event line without time whose number the Perl pattern took for the
+ * pid, or whose pid it took for the comm (perf script -F comm,tid,period
+ * ...: "spin 4242    5025125 cpu-clock: ", "4242    5025125 ", "4242 [003]
+ * 5025125 cpu-clock: "): the fields read from the right in the order perf
+ * prints them, "[COMM] [PID[/TID]] [[CPU]] [TOD] [TIME:] [PERIOD] [EVENT:]",
+ * a number being the period or the pid by its width (is_period).  Returns
+ * whether an event was read, with *f, *per and *ev set, or -1 when the
+ * line ends in none of these fields.  Only by default, where the period
+ * pattern found nothing.
+ */
+static int
+match_fields(const char *s, size_t n, struct event_fields *f, struct span *per,
+    struct span *ev)
+{
+	size_t e = n, t0, tod;
+	int have_ev = 0, stage = 0;
+	struct span pid = { s, 0 };
+
+	*per = (struct span){ s, 0 };
+	for (;;) {
+		struct span t;
+
+		while (e > 0 && is_ws((unsigned char)s[e - 1]))
+			e--;
+		for (t0 = e; t0 > 0 && !is_ws((unsigned char)s[t0 - 1]); t0--)
+			;
+		t = (struct span){ s + t0, e - t0 };
+		if (t.n == 0)
+			break;
+		if (stage == 0 && is_event(t) && !is_time(t)) {
+			*ev = (struct span){ t.p, t.n - 1 };
+			have_ev = stage = 1;
+		} else if (stage <= 1 && is_period(s, t0, t)) {
+			*per = t;
+			stage = 2;
+		} else if (stage <= 2 && is_time(t)) {
+			stage = 3;
+		} else if (stage <= 3 && (tod = tod_start(s, t0, t)) != 0) {
+			stage = 4;
+			t0 = tod - 1;
+		} else if (stage <= 4 && is_cpu(t)) {
+			stage = 4;
+		} else if (stage <= 5 && is_pidtid(t)) {
+			pid = t;
+			stage = 6;
+			e = t0;
+			break;
+		} else {
+			break;
+		}
+		e = t0;
+	}
+	if (stage == 0)
+		return -1;
+	while (e > 0 && is_ws((unsigned char)s[e - 1]))
+		e--;
 	f->comm = (struct span){ s, e };
-	return !is_ws((unsigned char)s[0]) &&
-	    (fields > 0 || is_ws((unsigned char)s[n - 1]));
+	f->pid1 = f->pid2 = (struct span){ pid.p, 0 };
+	if (pid.n) {
+		const char *sl = memchr(pid.p, '/', pid.n);
+
+		f->pid1.n = sl ? (size_t)(sl - pid.p) : pid.n;
+		if (sl)
+			f->pid2 = (struct span){ sl + 1,
+			    pid.n - f->pid1.n - 1 };
+	}
+	f->end = (size_t)(pid.p + pid.n - s);
+	return have_ev;
 }
 
 /* s/\+0x[\da-f]+$// */
@@ -933,6 +1095,37 @@ set_pname(struct perf_ctx *c, const struct event_fields *f)
 	c->pname = intern_put(&c->frames, b, n, NULL);
 }
 
+/*
+ * The length of an event line without the data address that -F +addr
+ * prints after the event name ("cpu-clock:                0"), where the
+ * period pattern wants the line to end.  Only before a callchain (next
+ * line a frame, tab-indented): without one, a hex word there is the
+ * sample's ip, its only frame.
+ */
+static size_t
+strip_addr(const char *s, size_t n, const char *next, const char *end)
+{
+	size_t e = n, b;
+
+	if (next >= end || *next != '\t')
+		return n;
+	while (e > 0 && is_ws((unsigned char)s[e - 1]))
+		e--;
+	for (b = e; b > 0 && (is_digit((unsigned char)s[b - 1]) ||
+	    (s[b - 1] >= 'a' && s[b - 1] <= 'f')); b--)
+		;
+	if (b == e || b == 0 || !is_ws((unsigned char)s[b - 1]))
+		return n;
+	while (b > 0 && is_ws((unsigned char)s[b - 1]))
+		b--;
+	if (b == 0 || s[b - 1] != ':')
+		return n;
+	/* after an event name, not after a time (the number is a period) */
+	for (e = b; e > 0 && !is_ws((unsigned char)s[e - 1]); e--)
+		;
+	return is_digit((unsigned char)s[e]) ? n : b;
+}
+
 enum { EV_KEPT, EV_FILTERED, EV_BAD };
 
 /*
@@ -1156,7 +1349,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *le = nl ? nl : end, *next = nl ? nl + 1 : end;
-		size_t len = (size_t)(le - s), i;
+		size_t len = (size_t)(le - s), elen, i;
 		struct event_fields f;
 		struct frame_fields ff;
 		struct span per, ev, frame;
@@ -1196,31 +1389,56 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		r = 0;
 		for (i = 0; i < len && is_ws((unsigned char)s[i]); i++)
 			;
+		elen = o->perl ? len : strip_addr(s, len, next, end);
 		if (len && s[0] == '#') {
 			/* a comment: perf's header */
 		} else if (i == len) {
 			if (end_sample(c) < 0)
 				goto overflow;
+		} else if (!o->perl && s[0] == '|') {
+			/* -F +srccode's source lines, "|42      x++;" */
 		} else if (((match_event(s, len, minlen, &f) || (!c->in_sample &&
-		    i > 0 && match_event(s + i, len - i, minlen, &f))) &&
+		    i > 0 && !(o->perl && is_digit((unsigned char)s[i])) &&
+		    match_event(s + i, len - i, minlen, &f))) &&
 		    (o->perl || !ends_in_time(f.comm))) ||
 		    (!o->perl && !c->in_sample &&
-		    match_event_bare(s, len, &f, &per, &ev, &r))) {
-			int have, oneline = 0;
+		    match_event_bare(s, elen, &f, &per, &ev, &r))) {
+			int have, oneline = 0, k;
 
+			/*
+			 * An event line ends the sample before it, which -F
+			 * +insn, +data_page_size and the like leave with no
+			 * blank line after it; the Perl script runs the two
+			 * together.
+			 */
+			if (!o->perl && c->in_sample && end_sample(c) < 0)
+				goto overflow;
 			if (f.pid1.n == 0) {
 				have = r;	/* match_event_bare read them */
 			} else {
 				have = match_period(f.comm.p,
-				    len - (size_t)(f.comm.p - s), &per, &ev);
-				if (!have && f.comm.p != s) {
-					oneline = split_oneline(f.comm.p + f.end,
-					    len - (size_t)(f.comm.p - s) - f.end,
-					    &per, &ev, &frame);
-					have = oneline;
+				    elen - (size_t)(f.comm.p - s), &per, &ev);
+				/*
+				 * --show-mmap-events and the like: a record of
+				 * perf's, not a sample.
+				 */
+				if (!have && !o->perl && memmem(s, len,
+				    ": PERF_RECORD_", 14) != NULL)
+					goto next_line;
+				if (!have && !o->perl && (k = match_fields(f.comm.p,
+				    elen - (size_t)(f.comm.p - s), &f, &per,
+				    &ev)) >= 0) {
+					have = k;	/* per read, or empty */
+				} else {
+					if (!have && f.comm.p != s) {
+						oneline = split_oneline(f.comm.p +
+						    f.end, len - (size_t)(f.comm.p -
+						    s) - f.end, &per, &ev, &frame);
+						have = oneline;
+					}
+					if (!have)
+						per.n = 0;
 				}
-				if (!have)
-					per.n = 0;
 			}
 			c->in_sample = 1;
 			r = check_event(c, wsh, ev, per, have);
@@ -1273,6 +1491,7 @@ perf_parse(struct perf_ctx *c, struct perf_shared *wsh, const char *p,
 		} else {
 			skipped(rep, line, s, len);
 		}
+next_line:
 		if (i < len && s[0] != '#')
 			c->seen_line = 1;
 		c->after_frame = 0;

@@ -42,10 +42,62 @@ static struct {
 	int recurse;		/* and the waker's last sleep, after "-" */
 } opt;
 
+/*
+ * Whether awk takes the value of -v NAME=VALUE as true: a number that is
+ * not 0, or a string that is not empty ("0.0" is false, "no" true).
+ * Hexadecimal, inf and nan are strings to awk, not numbers.
+ */
+static int
+awk_true(const char *v)
+{
+	char *e;
+	double d;
+
+	if (*v == '\0')
+		return 0;
+	if (strpbrk(v, "xXiInN") != NULL)
+		return 1;
+	d = strtod(v, &e);
+	if (e == v)
+		return 1;
+	while (*e == ' ' || *e == '\t' || *e == '\n')
+		e++;
+	return *e != '\0' || d != 0;
+}
+
+/*
+ * -v NAME=VALUE, as the script is run (stackcollapse-perf-sched.awk -v
+ * recurse=1): one of its three variables, true or false as awk reads it.
+ */
+static void
+set_awk_var(char *arg)
+{
+	static const struct {
+		const char *name;
+		int *var;
+	} vars[] = {
+		{ "record_tid", &opt.record_tid },
+		{ "record_wake_stack", &opt.record_wake_stack },
+		{ "recurse", &opt.recurse },
+	};
+	const char *eq = strchr(arg, '=');
+
+	for (size_t i = 0; eq != NULL && i < sizeof vars / sizeof vars[0]; i++)
+		if (strlen(vars[i].name) == (size_t)(eq - arg) &&
+		    memcmp(arg, vars[i].name, (size_t)(eq - arg)) == 0) {
+			*vars[i].var = awk_true(eq + 1);
+			return;
+		}
+	die(EXIT_USAGE, "-v takes record_tid=, record_wake_stack= or "
+	    "recurse= and a value (stackcollapse-perf-sched.awk's variables), "
+	    "not \"%s\"", arg);
+}
+
 static const struct fmt_option perfsched_options[] = {
 	{ "record_tid", &opt.record_tid, 1, NULL },
 	{ "record_wake_stack", &opt.record_wake_stack, 1, NULL },
 	{ "recurse", &opt.recurse, 1, NULL },
+	{ "v", NULL, 0, set_awk_var },	/* -v NAME=VALUE (main.c) */
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -448,23 +448,34 @@ name_table(const struct frame *fr, size_t n, size_t nnames,
 	return t;
 }
 
+/* Whether the table's fix (write_fix) is whole, so written as VLQ. */
+static int
+fix_whole(const long double *fix, size_t nnames)
+{
+	for (size_t i = 0; i < 2 * nnames; i++)
+		if (fix[i] != floorl(fix[i]) || fabsl(fix[i]) >= 0x1p52L)
+			return 0;
+	return 1;
+}
+
 /*
  * What the frames left out of the data (narrower than --minwidth) add to
  * the table that table.js computes from the others: for each name with
  * something to add, in the order of the names, how many names were
  * skipped, then self and total; as VLQ (self zigzag: twice its size,
- * plus one if below zero) when whole, else as numbers of 15 digits, which
- * table.js rounds to the decimals of the counts.
+ * plus one if below zero) in units of the frames' unit (write_data) when
+ * whole, else as numbers of 15 digits, which table.js rounds to the
+ * decimals of the counts.  In units, a system-wide graph's fix is a
+ * quarter of what it was, and so is what deflate reads of it.
  */
 static void
-write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames)
+write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames,
+    uint64_t unit)
 {
 	const long double *fix = d->fix;
 	size_t i, last = 0;
-	int whole = 1;
+	int whole = fix_whole(fix, nnames);
 
-	for (i = 0; i < 2 * nnames && whole; i++)
-		whole = fix[i] == floorl(fix[i]) && fabsl(fix[i]) < 0x1p52L;
 	out_str(whole ? ",\n\"tfix\":\"" : ",\n\"tfix\":[");
 	for (i = 0; i < nnames; i++) {
 		long double s = fix[2 * ord[i]], t = fix[2 * ord[i] + 1];
@@ -473,8 +484,9 @@ write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames)
 			continue;
 		if (whole) {
 			out_vlq(i - last);
-			out_vlq(s < 0 ? (uint64_t)-s * 2 + 1 : (uint64_t)s * 2);
-			out_vlq((uint64_t)t);
+			out_vlq(s < 0 ? (uint64_t)-s / unit * 2 + 1 :
+			    (uint64_t)s / unit * 2);
+			out_vlq((uint64_t)t / unit);
 		} else {
 			out_fmt("%s%zu,%.15Lg,%.15Lg", last ? "," : "", i - last,
 			    s, t);
@@ -482,6 +494,22 @@ write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames)
 		last = i + 1;
 	}
 	out_str(whole ? "\"" : "]");
+}
+
+/* The greatest common divisor of g and v, 0 being divisible by all. */
+static uint64_t
+gcd(uint64_t g, uint64_t v)
+{
+	uint64_t r;
+
+	/* most counts are a multiple already: one division */
+	if (g && v % g == 0)
+		return g;
+	for (; v; v = r) {
+		r = g % v;
+		g = v;
+	}
+	return g;
 }
 
 void
@@ -535,14 +563,13 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		    d->fd[i].n == floorl(d->fd[i].n) && d->fd[i].gap < 0x1p52L &&
 		    d->fd[i].n < 0x1p52L;
 	for (i = 0; i < n && whole && g != 1; i++) {
-		uint64_t v[2] = { (uint64_t)d->fd[i].gap, (uint64_t)d->fd[i].n }, a, r;
-
-		for (k = 0; k < 2; k++)
-			for (a = v[k]; a; a = r) {
-				r = g % a;
-				g = a;
-			}
+		g = gcd(g, (uint64_t)d->fd[i].gap);
+		g = gcd(g, (uint64_t)d->fd[i].n);
 	}
+	/* the table's fix is written in the same unit (write_fix) */
+	if (whole && d->fix && fix_whole(d->fix, nnames))
+		for (i = 0; i < 2 * nnames && g != 1; i++)
+			g = gcd(g, (uint64_t)fabsl(d->fix[i]));
 	if (g > 1)
 		unit = (long double)g;
 	/*
@@ -698,7 +725,7 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		out_char(']');
 	}
 	if (d->fix)
-		write_fix(d, ord, nnames);
+		write_fix(d, ord, nnames, (uint64_t)unit);
 	if (f->diff)
 		diff_data(f->diff, d->dnames, rank, o);
 	out_str(",\n\"attrs\":{");

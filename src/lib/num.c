@@ -108,7 +108,8 @@ num_fmt_fixed(char *buf, double v, int decimals)
 		}
 		if (v < 0)	/* printf keeps the sign, even of "-0.0" */
 			buf[len++] = '-';
-		k = num_fmt_u64(digits, n / unit);
+		/* constant divisors: multiplications, not a division */
+		k = num_fmt_u64(digits, decimals == 1 ? n / 10 : n / 100);
 		memcpy(buf + len, digits, k);
 		len += k;
 		buf[len++] = '.';

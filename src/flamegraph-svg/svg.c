@@ -135,7 +135,18 @@ json_body(const char *s, size_t n)
 
 	while (i < n) {
 		unsigned char c = (unsigned char)s[i];
+		size_t j = i;
 
+		/* a run of what needs no escape, written at once */
+		while (j < n && (unsigned char)s[j] >= 0x20 &&
+		    (unsigned char)s[j] < 0x7f && s[j] != '"' && s[j] != '\\' &&
+		    s[j] != '<' && s[j] != '>' && s[j] != '&')
+			j++;
+		if (j > i) {
+			out_write(s + i, j - i);
+			i = j;
+			continue;
+		}
 		if (c == '"' || c == '\\') {
 			out_char('\\');
 			out_char((char)c);
@@ -145,9 +156,6 @@ json_body(const char *s, size_t n)
 			out_str("\\u00");
 			out_char(hex[c >> 4]);
 			out_char(hex[c & 15]);
-			i++;
-		} else if (c < 0x80) {
-			out_char((char)c);
 			i++;
 		} else if ((k = utf8_char(s + i, n - i, &cp)) != 0 &&
 		    xml_allowed(cp)) {
@@ -518,6 +526,49 @@ svg_vlq(uint64_t v)
 	out_vlq(v);
 }
 
+/* The names of a model, and the first 8 bytes of each as a number. */
+struct keyed {
+	const struct intern *names;
+	const uint64_t *key;
+};
+
+static int
+cmp_keyed(const void *pa, const void *pb, const void *ctx)
+{
+	const struct keyed *k = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	if (k->key[a] != k->key[b])
+		return k->key[a] < k->key[b] ? -1 : 1;
+	return intern_cmp(k->names, a, b);
+}
+
+/*
+ * ids[0..n) sorted as intern_sort sorts them, their first 8 bytes
+ * compared first as one number (big-endian, zeros after a short name),
+ * which orders them as memcmp would where they differ: most pairs of
+ * names, without memcmp's call (the sort was a third of write_data).
+ */
+static void
+sort_names(const struct intern *names, uint32_t *ids, size_t n)
+{
+	uint64_t *key = xmalloc((n + 1) * sizeof *key);
+	struct keyed k = { names, key };
+
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *s = (const unsigned char *)intern_str(names,
+		    (uint32_t)i);
+		uint32_t len = intern_len(names, (uint32_t)i);
+		uint64_t v = 0;
+
+		for (uint32_t b = 0; b < 8; b++)
+			v = v << 8 | (b < len ? s[b] : 0);
+		key[i] = v;
+	}
+	sort_ctx(ids, n, sizeof *ids, cmp_keyed, &k);
+	free(key);
+}
+
 /*
  * The frames as data, for the script: the static frames above are the
  * picture for viewers without scripts, and the script never reads them.
@@ -548,7 +599,7 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		ncolor[i] = UINT32_MAX;
 		ord[i] = (uint32_t)i;
 	}
-	intern_sort(d->names, ord, nnames);
+	sort_names(d->names, ord, nnames);
 	for (i = 0; i < nnames; i++)
 		rank[ord[i]] = (uint32_t)i;
 	for (i = 0; i < n; i++) {

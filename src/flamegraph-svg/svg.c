@@ -1136,12 +1136,19 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 	/* "%.0Lf" of any long double: --factor may be up to 1e308 */
 	char samples[LDBL_MAX_10_EXP + 3], b[32];
 	long double count = (etime - fr->stime) * o->factor;
+	/* the count as Perl reads the digits, whole ones without strtod */
+	double read;
 
 	/* Whole counts, the usual case, skip float formatting. */
-	if (count == floorl(count) && count < 18446744073709551616.0L)
-		samples[num_fmt_u64(samples, (uint64_t)count)] = '\0';
-	else
+	if (count == floorl(count) && count < 18446744073709551616.0L) {
+		uint64_t u = (uint64_t)count;
+
+		samples[num_fmt_u64(samples, u)] = '\0';
+		read = (double)u;	/* rounded to nearest, as strtod */
+	} else {
 		snprintf(samples, sizeof samples, "%.0Lf", count);
+		read = strtod(samples, NULL);
+	}
 	if (attrs && attrs->title) {
 		fb_xml(attrs->title, strlen(attrs->title));
 	} else if (fr->diff) {
@@ -1164,8 +1171,8 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 		 * the share of the time instead.
 		 */
 		double all = (double)g->timemax * o->factor;
-		double pct = isfinite(all) ? 100 * strtod(samples, NULL) /
-		    all : (double)(100 * (etime - fr->stime) / g->timemax);
+		double pct = isfinite(all) ? 100 * read / all :
+		    (double)(100 * (etime - fr->stime) / g->timemax);
 
 		fb_xml(name, shown);
 		fb_str(" (");

@@ -57,6 +57,11 @@ sum_chars(const char *s, size_t n)
 	unsigned cp;
 
 	while (i < n) {
+		/* ASCII, most names: its own code point, with no call */
+		if ((unsigned char)s[i] < 0x80) {
+			sum += (unsigned char)s[i++];
+			continue;
+		}
 		k = utf8_char(s + i, n - i, &cp);
 		sum += k ? cp : (unsigned char)s[i];
 		i += k ? k : 1;

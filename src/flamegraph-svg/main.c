@@ -11,6 +11,9 @@
  *	trace-record ./prog | spanlayout | flamegraph-svg > trace.svg
  */
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -583,6 +586,17 @@ main(int argc, char **argv)
 	size_t headlen;
 	int status;
 
+	/*
+	 * A graph's run is a few milliseconds: glibc's malloc gave the
+	 * kernel back the memory of every large block freed (munmap, and
+	 * trimming the heap's top), which exit does at once: 45 us of
+	 * gcc-sqlite3's 3.3 ms at --minwidth 0.01%, and a system-wide
+	 * graph 12.7 ms to 12.3 (perf stat -e task-clock).
+	 */
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 	err_init(argv[0]);
 	out_init();
 	parse_options(argc, argv, &op);

@@ -24,6 +24,71 @@
 
 enum { XPAD = 10, FRAMEPAD = 1 };
 
+/*
+ * The frames' text is gathered here and handed to out.c a frame at a
+ * time: a frame is some twenty pieces of a few bytes, and a call for
+ * each (with its strlen and memcpy calls) was a fifth of writing them.
+ * fb_flush before anything else writes.
+ */
+static struct {
+	char b[4096];
+	size_t n;
+} fb;
+
+static void
+fb_flush(void)
+{
+	out_write(fb.b, fb.n);
+	fb.n = 0;
+}
+
+static inline void
+fb_write(const void *p, size_t n)
+{
+	if (n > sizeof fb.b - fb.n) {
+		fb_flush();
+		if (n > sizeof fb.b) {
+			out_write(p, n);
+			return;
+		}
+	}
+	memcpy(fb.b + fb.n, p, n);
+	fb.n += n;
+}
+
+/* (inlined, a literal's strlen is a constant) */
+static inline void
+fb_str(const char *s)
+{
+	fb_write(s, strlen(s));
+}
+
+static inline void
+fb_char(char c)
+{
+	if (fb.n == sizeof fb.b)
+		fb_flush();
+	fb.b[fb.n++] = c;
+}
+
+/* xml_out's text: a name with nothing to escape, the usual one, as it is. */
+static void
+fb_xml(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 &&
+	    s[i] != '&' && s[i] != '<' && s[i] != '>' && s[i] != '"' &&
+	    s[i] != '\'')
+		i++;
+	if (i == n) {
+		fb_write(s, n);
+		return;
+	}
+	fb_flush();
+	xml_out(s, n);
+}
+
 /* A "%0.1f" string without its trailing ".0", in place. */
 static const char *
 trim0(char *buf)
@@ -66,20 +131,20 @@ out_count(long double v)
 
 /* "%.0f" with thousands separators, as flamegraph.pl's titles have them. */
 static void
-out_samples(const char *digits)
+fb_samples(const char *digits)
 {
 	size_t n = strlen(digits), i, lead = 0;
 
 	if (digits[0] == '-') {
-		out_char('-');
+		fb_char('-');
 		digits++;
 		n--;
 	}
 	lead = n % 3 ? n % 3 : 3;
 	for (i = 0; i < n; i++) {
 		if (i && (i - lead) % 3 == 0 && i >= lead)
-			out_char(',');
-		out_char(digits[i]);
+			fb_char(',');
+		fb_char(digits[i]);
 	}
 }
 
@@ -135,7 +200,18 @@ json_body(const char *s, size_t n)
 
 	while (i < n) {
 		unsigned char c = (unsigned char)s[i];
+		size_t j = i;
 
+		/* a run of what needs no escape, written at once */
+		while (j < n && (unsigned char)s[j] >= 0x20 &&
+		    (unsigned char)s[j] < 0x7f && s[j] != '"' && s[j] != '\\' &&
+		    s[j] != '<' && s[j] != '>' && s[j] != '&')
+			j++;
+		if (j > i) {
+			out_write(s + i, j - i);
+			i = j;
+			continue;
+		}
 		if (c == '"' || c == '\\') {
 			out_char('\\');
 			out_char((char)c);
@@ -145,9 +221,6 @@ json_body(const char *s, size_t n)
 			out_str("\\u00");
 			out_char(hex[c >> 4]);
 			out_char(hex[c & 15]);
-			i++;
-		} else if (c < 0x80) {
-			out_char((char)c);
 			i++;
 		} else if ((k = utf8_char(s + i, n - i, &cp)) != 0 &&
 		    xml_allowed(cp)) {
@@ -169,14 +242,14 @@ svg_json_str(const char *s, size_t n)
 }
 
 static void
-out_color(struct rgb c)
+fb_color(struct rgb c)
 {
 	static const char hex[] = "0123456789abcdef";
 	char b[7] = { '#', hex[(c.r >> 4) & 15], hex[c.r & 15],
 	    hex[(c.g >> 4) & 15], hex[c.g & 15], hex[(c.b >> 4) & 15],
 	    hex[c.b & 15] };
 
-	out_write(b, sizeof b);
+	fb_write(b, sizeof b);
 }
 
 /*
@@ -448,23 +521,34 @@ name_table(const struct frame *fr, size_t n, size_t nnames,
 	return t;
 }
 
+/* Whether the table's fix (write_fix) is whole, so written as VLQ. */
+static int
+fix_whole(const long double *fix, size_t nnames)
+{
+	for (size_t i = 0; i < 2 * nnames; i++)
+		if (fix[i] != floorl(fix[i]) || fabsl(fix[i]) >= 0x1p52L)
+			return 0;
+	return 1;
+}
+
 /*
  * What the frames left out of the data (narrower than --minwidth) add to
  * the table that table.js computes from the others: for each name with
  * something to add, in the order of the names, how many names were
  * skipped, then self and total; as VLQ (self zigzag: twice its size,
- * plus one if below zero) when whole, else as numbers of 15 digits, which
- * table.js rounds to the decimals of the counts.
+ * plus one if below zero) in units of the frames' unit (write_data) when
+ * whole, else as numbers of 15 digits, which table.js rounds to the
+ * decimals of the counts.  In units, a system-wide graph's fix is a
+ * quarter of what it was, and so is what deflate reads of it.
  */
 static void
-write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames)
+write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames,
+    uint64_t unit)
 {
 	const long double *fix = d->fix;
 	size_t i, last = 0;
-	int whole = 1;
+	int whole = fix_whole(fix, nnames);
 
-	for (i = 0; i < 2 * nnames && whole; i++)
-		whole = fix[i] == floorl(fix[i]) && fabsl(fix[i]) < 0x1p52L;
 	out_str(whole ? ",\n\"tfix\":\"" : ",\n\"tfix\":[");
 	for (i = 0; i < nnames; i++) {
 		long double s = fix[2 * ord[i]], t = fix[2 * ord[i] + 1];
@@ -473,8 +557,9 @@ write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames)
 			continue;
 		if (whole) {
 			out_vlq(i - last);
-			out_vlq(s < 0 ? (uint64_t)-s * 2 + 1 : (uint64_t)s * 2);
-			out_vlq((uint64_t)t);
+			out_vlq(s < 0 ? (uint64_t)-s / unit * 2 + 1 :
+			    (uint64_t)s / unit * 2);
+			out_vlq((uint64_t)t / unit);
 		} else {
 			out_fmt("%s%zu,%.15Lg,%.15Lg", last ? "," : "", i - last,
 			    s, t);
@@ -484,10 +569,69 @@ write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames)
 	out_str(whole ? "\"" : "]");
 }
 
+/* The greatest common divisor of g and v, 0 being divisible by all. */
+static uint64_t
+gcd(uint64_t g, uint64_t v)
+{
+	uint64_t r;
+
+	/* most counts are a multiple already: one division */
+	if (g && v % g == 0)
+		return g;
+	for (; v; v = r) {
+		r = g % v;
+		g = v;
+	}
+	return g;
+}
+
 void
 svg_vlq(uint64_t v)
 {
 	out_vlq(v);
+}
+
+/* The names of a model, and the first 8 bytes of each as a number. */
+struct keyed {
+	const struct intern *names;
+	const uint64_t *key;
+};
+
+static int
+cmp_keyed(const void *pa, const void *pb, const void *ctx)
+{
+	const struct keyed *k = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	if (k->key[a] != k->key[b])
+		return k->key[a] < k->key[b] ? -1 : 1;
+	return intern_cmp(k->names, a, b);
+}
+
+/*
+ * ids[0..n) sorted as intern_sort sorts them, their first 8 bytes
+ * compared first as one number (big-endian, zeros after a short name),
+ * which orders them as memcmp would where they differ: most pairs of
+ * names, without memcmp's call (the sort was a third of write_data).
+ */
+static void
+sort_names(const struct intern *names, uint32_t *ids, size_t n)
+{
+	uint64_t *key = xmalloc((n + 1) * sizeof *key);
+	struct keyed k = { names, key };
+
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *s = (const unsigned char *)intern_str(names,
+		    (uint32_t)i);
+		uint32_t len = intern_len(names, (uint32_t)i);
+		uint64_t v = 0;
+
+		for (uint32_t b = 0; b < 8; b++)
+			v = v << 8 | (b < len ? s[b] : 0);
+		key[i] = v;
+	}
+	sort_ctx(ids, n, sizeof *ids, cmp_keyed, &k);
+	free(key);
 }
 
 /*
@@ -520,7 +664,7 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		ncolor[i] = UINT32_MAX;
 		ord[i] = (uint32_t)i;
 	}
-	intern_sort(d->names, ord, nnames);
+	sort_names(d->names, ord, nnames);
 	for (i = 0; i < nnames; i++)
 		rank[ord[i]] = (uint32_t)i;
 	for (i = 0; i < n; i++) {
@@ -535,14 +679,13 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		    d->fd[i].n == floorl(d->fd[i].n) && d->fd[i].gap < 0x1p52L &&
 		    d->fd[i].n < 0x1p52L;
 	for (i = 0; i < n && whole && g != 1; i++) {
-		uint64_t v[2] = { (uint64_t)d->fd[i].gap, (uint64_t)d->fd[i].n }, a, r;
-
-		for (k = 0; k < 2; k++)
-			for (a = v[k]; a; a = r) {
-				r = g % a;
-				g = a;
-			}
+		g = gcd(g, (uint64_t)d->fd[i].gap);
+		g = gcd(g, (uint64_t)d->fd[i].n);
 	}
+	/* the table's fix is written in the same unit (write_fix) */
+	if (whole && d->fix && fix_whole(d->fix, nnames))
+		for (i = 0; i < 2 * nnames && g != 1; i++)
+			g = gcd(g, (uint64_t)fabsl(d->fix[i]));
 	if (g > 1)
 		unit = (long double)g;
 	/*
@@ -698,7 +841,7 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		out_char(']');
 	}
 	if (d->fix)
-		write_fix(d, ord, nnames);
+		write_fix(d, ord, nnames, (uint64_t)unit);
 	if (f->diff)
 		diff_data(f->diff, d->dnames, rank, o);
 	out_str(",\n\"attrs\":{");
@@ -993,26 +1136,34 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 	/* "%.0Lf" of any long double: --factor may be up to 1e308 */
 	char samples[LDBL_MAX_10_EXP + 3], b[32];
 	long double count = (etime - fr->stime) * o->factor;
+	/* the count as Perl reads the digits, whole ones without strtod */
+	double read;
 
 	/* Whole counts, the usual case, skip float formatting. */
-	if (count == floorl(count) && count < 18446744073709551616.0L)
-		samples[num_fmt_u64(samples, (uint64_t)count)] = '\0';
-	else
+	if (count == floorl(count) && count < 18446744073709551616.0L) {
+		uint64_t u = (uint64_t)count;
+
+		samples[num_fmt_u64(samples, u)] = '\0';
+		read = (double)u;	/* rounded to nearest, as strtod */
+	} else {
 		snprintf(samples, sizeof samples, "%.0Lf", count);
+		read = strtod(samples, NULL);
+	}
 	if (attrs && attrs->title) {
-		xml_out(attrs->title, strlen(attrs->title));
+		fb_xml(attrs->title, strlen(attrs->title));
 	} else if (fr->diff) {
 		if (root)
-			out_str("all");
+			fb_str("all");
 		else
-			xml_out(name, shown);
+			fb_xml(name, shown);
+		fb_flush();
 		diff_title(f->diff, &f->diff->fr[fr->diff - 1], o);
 	} else if (root) {
-		out_str("all (");
-		out_samples(samples);
-		out_char(' ');
-		xml_out(o->countname, strlen(o->countname));
-		out_str(", 100%)");
+		fb_str("all (");
+		fb_samples(samples);
+		fb_char(' ');
+		fb_xml(o->countname, strlen(o->countname));
+		fb_str(", 100%)");
 	} else {
 		/*
 		 * In double, as Perl computes: 0.095 must round up.  Past
@@ -1020,18 +1171,18 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 		 * the share of the time instead.
 		 */
 		double all = (double)g->timemax * o->factor;
-		double pct = isfinite(all) ? 100 * strtod(samples, NULL) /
-		    all : (double)(100 * (etime - fr->stime) / g->timemax);
+		double pct = isfinite(all) ? 100 * read / all :
+		    (double)(100 * (etime - fr->stime) / g->timemax);
 
-		xml_out(name, shown);
-		out_str(" (");
-		out_samples(samples);
-		out_char(' ');
-		xml_out(o->countname, strlen(o->countname));
+		fb_xml(name, shown);
+		fb_str(" (");
+		fb_samples(samples);
+		fb_char(' ');
+		fb_xml(o->countname, strlen(o->countname));
 		num_fmt_fixed(b, pct, 2);
-		out_str(", ");
-		out_str(b);
-		out_char('%');
+		fb_str(", ");
+		fb_str(b);
+		fb_char('%');
 		if (fr->has_delta) {
 			/* + 0: Perl's integer 0 negates to 0, not -0. */
 			double d = (double)(o->negate ? -fr->delta :
@@ -1041,9 +1192,13 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 				d = 0;
 			num_fmt_fixed(b, 100 * d / ((double)g->timemax *
 			    o->factor), 2);
-			out_fmt("; %s%s%%", d > 0 ? "+" : "", b);
+			fb_str("; ");
+			if (d > 0)
+				fb_char('+');
+			fb_str(b);
+			fb_char('%');
 		}
-		out_char(')');
+		fb_char(')');
 	}
 }
 
@@ -1086,16 +1241,16 @@ frame_label(const struct svg_opts *o, const char *name, size_t shown,
 	 * scripts: with them, the frames are drawn on a canvas and never
 	 * rendered as SVG.
 	 */
-	out_str("<text x=\"");
-	out_str(short1(b, x1 + 3));
-	out_str("\">");
+	fb_str("<text x=\"");
+	fb_str(short1(b, x1 + 3));
+	fb_str("\">");
 	if ((size_t)chars < total) {
-		xml_out(name, utf8_prefix(name, shown, (size_t)chars - 2));
-		out_str("..");
+		fb_xml(name, utf8_prefix(name, shown, (size_t)chars - 2));
+		fb_str("..");
 	} else {
-		xml_out(name, shown);
+		fb_xml(name, shown);
 	}
-	out_str("</text>");
+	fb_str("</text>");
 }
 
 /* One frame, for viewers without scripts: link, title, rect, label. */
@@ -1117,31 +1272,31 @@ write_frame(const struct flame *f, const struct svg_opts *o,
 	num_fmt_fixed(x2s, x2, 1);
 	rx1 = fixed1_value(x1s);
 	rx2 = fixed1_value(x2s);
-	out_str(link ? "<a" : "<g");
+	fb_str(link ? "<a" : "<g");
 	if (link) {
-		out_str(" href=\"");
-		xml_out(attrs->href, strlen(attrs->href));
-		out_str("\" target=\"");
-		out_str(attrs->target ? attrs->target : "_top");
-		out_char('"');
+		fb_str(" href=\"");
+		fb_xml(attrs->href, strlen(attrs->href));
+		fb_str("\" target=\"");
+		fb_str(attrs->target ? attrs->target : "_top");
+		fb_char('"');
 	}
 	if (attrs && attrs->klass) {
-		out_str(" class=\"");
-		out_str(attrs->klass);
-		out_char('"');
+		fb_str(" class=\"");
+		fb_str(attrs->klass);
+		fb_char('"');
 	}
-	out_str("><title>");
+	fb_str("><title>");
 	frame_title(f, o, g, fr, etime, name, shown, root, attrs);
-	out_str("</title><rect x=\"");
-	out_str(trim0(x1s));
-	out_str("\" width=\"");
-	out_str(short1(wbuf, rx2 - rx1));
-	out_str("\" fill=\"");
+	fb_str("</title><rect x=\"");
+	fb_str(trim0(x1s));
+	fb_str("\" width=\"");
+	fb_str(short1(wbuf, rx2 - rx1));
+	fb_str("\" fill=\"");
 	c = frame_color(f, o, fr, name, nlen);
-	out_color(c);
-	out_str("\"/>");
+	fb_color(c);
+	fb_str("\"/>");
 	frame_label(o, name, shown, root, x1, x2);
-	out_str(link ? "</a>" : "</g>");
+	fb_str(link ? "</a>" : "</g>");
 	return c;
 }
 
@@ -1177,6 +1332,7 @@ write_frames(const struct flame *f, const struct svg_opts *o,
 			    g->height - g->ypad2 - (fr->depth + 1) * g->fh +
 			    FRAMEPAD;
 
+			fb_flush();
 			out_fmt("%s\n<g transform=\"translate(0 %s)\">",
 			    row == UINT32_MAX ? "" : "</g>", pnum(b, y1));
 			row = fr->depth;
@@ -1200,6 +1356,7 @@ write_frames(const struct flame *f, const struct svg_opts *o,
 			d->color = intern_put(&m->colors, key, 3, NULL);
 		}
 	}
+	fb_flush();
 	out_str(row == UINT32_MAX ? "</g>\n" : "</g>\n</g>\n");
 	return row == UINT32_MAX ? 0 : row + 1;
 }

@@ -68,11 +68,12 @@ function stats() {
 	});
 	if (fix) {
 		fix = typeof fix === "string" ? vlq(fix) : fix;
+		/* Whole ones as VLQ, in D.unit: self is zigzag, its sign in bit 0. */
+		var vl = typeof D.tfix === "string", u = vl ? D.unit : 1;
 		for (i = 0, r = -1; i < fix.length; i += 3) {
 			r += fix[i] + 1;
-			/* Whole ones as VLQ: self is zigzag, its sign in bit 0. */
-			tab[r].self += typeof D.tfix === "string" ? (fix[i + 1] % 2 ? -1 : 1) * Math.floor(fix[i + 1] / 2) : fix[i + 1];
-			tab[r].total += fix[i + 2];
+			tab[r].self += vl ? (fix[i + 1] % 2 ? -1 : 1) * Math.floor(fix[i + 1] / 2) * u : fix[i + 1];
+			tab[r].total += fix[i + 2] * u;
 		}
 	}
 	if (fractions) fractions();

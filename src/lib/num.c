@@ -80,27 +80,48 @@ num_fmt_u64(char *buf, uint64_t v)
 	return n;
 }
 
+/*
+ * v's exact binary value is m * 2^e, so v * 10 (or 100) is m * 10 * 2^e:
+ * an integer of at most 60 bits shifted, whose bits shifted out say how
+ * it rounds.  Integers only: the long double this was computed in cost a
+ * change of the x87 control word for each floor (a tenth of a flame
+ * graph's frames, which are four such numbers each), and on aarch64 long
+ * double is software.
+ */
 size_t
 num_fmt_fixed(char *buf, double v, int decimals)
 {
-#if LDBL_MANT_DIG >= 64
-	long double scale = decimals == 1 ? 10 : 100, l, fl, frac;
-	uint64_t n, unit = decimals == 1 ? 10 : 100;
+#if DBL_MANT_DIG == 53 && FLT_RADIX == 2 && DBL_MAX_EXP == 1024
+	uint64_t unit = decimals == 1 ? 10 : 100, bits, n;
 	size_t len = 0, k;
 	char digits[NUM_U64_MAX];
-	int neg = v < 0;
+	int e;
 
 	if (isfinite(v) && fabs(v) < 1e15 && (decimals == 1 || decimals == 2)) {
-		/* 53 bits times at most 7: exact in a 64-bit mantissa. */
-		l = (long double)fabs(v) * scale;
-		fl = floorl(l);
-		frac = l - fl;
-		n = (uint64_t)fl;
-		if (frac > 0.5L || (frac == 0.5L && (n & 1)))
-			n++;
-		if (neg)	/* printf keeps the sign, even of "-0.0" */
+		memcpy(&bits, &v, sizeof bits);
+		e = (int)(bits >> 52 & 0x7ff);
+		n = bits & ((UINT64_C(1) << 52) - 1);
+		if (e) {
+			n |= UINT64_C(1) << 52;
+			e -= 1075;
+		} else
+			e = -1074;
+		n *= unit;	/* below 2^60 */
+		if (e >= 0)
+			n <<= e;	/* below 1e17: v is below 1e15 */
+		else if (e <= -64)
+			n = 0;		/* below half of one */
+		else {
+			uint64_t r = n & ((UINT64_C(1) << -e) - 1), half = UINT64_C(1) << (-e - 1);
+
+			n >>= -e;
+			if (r > half || (r == half && (n & 1)))
+				n++;
+		}
+		if (v < 0)	/* printf keeps the sign, even of "-0.0" */
 			buf[len++] = '-';
-		k = num_fmt_u64(digits, n / unit);
+		/* constant divisors: multiplications, not a division */
+		k = num_fmt_u64(digits, decimals == 1 ? n / 10 : n / 100);
 		memcpy(buf + len, digits, k);
 		len += k;
 		buf[len++] = '.';

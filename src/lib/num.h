@@ -28,8 +28,8 @@ int num_parse_arg(const char *s, uint64_t min, uint64_t max, uint64_t *v);
 /*
  * Write v with 1 or 2 decimals, exactly as printf's "%.1f"/"%.2f" rounds
  * (to nearest, ties to even, on v's exact binary value), NUL-terminated;
- * buf must hold 32 bytes.  Returns the length.  Fast: no float formatting
- * where long double can hold v * 100 exactly (x86-64, aarch64).
+ * buf must hold 32 bytes.  Returns the length.  Fast: integers, no float
+ * formatting, where double is IEEE's binary64 and |v| is below 1e15.
  */
 size_t num_fmt_fixed(char *buf, double v, int decimals);
 

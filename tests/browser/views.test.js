@@ -362,6 +362,18 @@ big += "main;heavy 20000\n";
 			s.querySelectorAll(".tbar button").length + ":" + s.flamegraph.frames().filter((f) => f.state !== "hide" && f.w > 0).length)`);
 		check("two graphs: views stay in their own graph", a[0].startsWith("1:8:0") && a[1] === "0:8:4" && (await page.eval(`location.search`)) === "", a.join(" "));
 
+		// Counts of a period (perf's cpu-clock, 1001001 ns): the data and the
+		// table's fix of the left-out frames are in that unit, the table not.
+		const per = svgOf("period", big.replace(/ (\d+)$/gm, (m, n) => " " + n * 1001001));
+		await page.goto("file://" + per);
+		await page.eval(helpers);
+		[x, y] = await page.eval(`T.button("Table")`);
+		await page.click(x, y);
+		t = await page.eval(`T.svg().flamegraph.table()`);
+		const pref = tableOf("period"), pmine = t.map((r) => [String(r[1]), String(r[2]), r[0]]);
+		check("table: period counts equal to stackcollapse --to=table (left-out frames)",
+			JSON.stringify(pmine) === JSON.stringify(pref), JSON.stringify(pmine.slice(0, 4)) + " vs " + JSON.stringify(pref.slice(0, 4)));
+
 		check("no script exception", exceptions() === 0, exceptions() + " exceptions");
 	} catch (e) {
 		check("ran to the end", false, e.stack);

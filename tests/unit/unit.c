@@ -2,6 +2,7 @@
  * Unit tests of src/lib.  Each check prints "ok NAME" or "FAIL NAME"; the
  * runner counts them.  "done" at the end shows that nothing crashed.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1724,6 +1725,62 @@ test_num_digits(void)
 	    &v) == 0 && v == 42);
 }
 
+/*
+ * num_fmt_fixed in integers: printf's rounding on every scale the
+ * integers cover (whole numbers, halves, the smallest fractions,
+ * subnormals) and exact ties, from raw bit patterns too.
+ */
+static void
+test_fmt_fixed_scales(void)
+{
+	uint64_t x = 88172645463325252ull;
+	char a[32], b[64];
+	long i, bad = 0;
+
+	for (i = 0; i < 300000; i++) {
+		uint64_t r, bits;
+		int d;
+		double v;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		r = x;
+		d = 1 + (int)(r & 1);
+		switch (i % 4) {
+		case 0:
+			bits = r * 0x9e3779b97f4a7c15ull;
+			memcpy(&v, &bits, sizeof v);
+			break;
+		case 1:
+			v = ldexp((double)(r >> 11), (int)(r % 120) - 110);
+			break;
+		case 2:	/* ties of the last decimal */
+			v = (double)((int64_t)(r >> 8) % 2000001 - 1000000) /
+			    (d == 1 ? 20 : 200);
+			break;
+		default:	/* exact binary fractions */
+			v = ldexp((double)(r >> 40), -(int)(r % 12));
+			break;
+		}
+		if (r & 2)
+			v = -v;
+		if (!(fabs(v) < 1e15))
+			continue;
+		num_fmt_fixed(a, v, d);
+		snprintf(b, sizeof b, d == 1 ? "%.1f" : "%.2f", v);
+		/* -0.0 itself writes 0.0, as it always did */
+		bad += strcmp(a, b) != 0 && !(v == 0 && signbit(v));
+	}
+	check("num: fixed-point matches printf on every scale", bad == 0);
+	num_fmt_fixed(a, 0.25, 1);
+	num_fmt_fixed(b, 0.35, 1);
+	check("num: fixed-point ties to even", strcmp(a, "0.2") == 0 &&
+	    strcmp(b, "0.3") == 0);
+	num_fmt_fixed(a, 5e-324, 2);
+	check("num: fixed-point of a subnormal", strcmp(a, "0.00") == 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1756,6 +1813,7 @@ main(int argc, char **argv)
 	test_jsonesc();
 	test_fmt_whole_line();
 	test_num_digits();
+	test_fmt_fixed_scales();
 	puts("done");
 	return 0;
 }

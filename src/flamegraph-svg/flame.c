@@ -96,7 +96,11 @@ flame_add_line(struct flame *f, const char *s, size_t n,
 		f->lwhole = 0;
 	f->ltotal += fl->count;
 	f->lines = grow(f->lines, &f->linescap, f->nlines + 1, sizeof *f->lines);
-	f->lines[f->nlines].s = arena_strndup(&f->lines_arena, s, n);
+	if ((uintptr_t)s - (uintptr_t)f->kept < f->keptlen &&
+	    (uintptr_t)s - (uintptr_t)f->kept + n <= f->keptlen)
+		f->lines[f->nlines].s = s;
+	else
+		f->lines[f->nlines].s = arena_strndup(&f->lines_arena, s, n);
 	f->lines[f->nlines].n = (uint32_t)n;
 	f->nlines++;
 }

@@ -472,6 +472,11 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 	int status = 0;
 
 	flame_init(&f);
+	/* one mapped file: its lines are kept in place until the build */
+	if (argc <= 1 && input_keep(in)) {
+		f.kept = in->map;
+		f.keptlen = in->maplen;
+	}
 	for (int i = 0; i < (argc ? argc : 1); i++) {
 		if (i && input_open(in, argv[i], "\n") < 0) {
 			status = EXIT_INPUT;
@@ -479,7 +484,8 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 		}
 		if (flame_read(in, &nbad, keep_line, &f) < 0)
 			status = EXIT_INPUT;
-		input_close(in);
+		if (!f.kept)
+			input_close(in);
 	}
 	if (o->title == NULL)
 		o->title = op->flame.order == ORDER_INPUT ? "Flame Chart" :
@@ -489,6 +495,11 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 	op->flame.narrow_ctx = o;
 	if (flame_build(&f, &op->flame) < 0)
 		die(EXIT_INPUT, "the counts add up to 2^64 or more");
+	if (f.kept) {
+		if (input_intact(in) < 0)
+			status = EXIT_INPUT;
+		input_close(in);
+	}
 	if (f.total <= 0) {
 		warn_msg("no stack counts found");
 		svg_write_empty(o);

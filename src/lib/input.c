@@ -414,7 +414,7 @@ next_mapped(struct input *in, const char **p, size_t *n, int *at_boundary)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), done;
 
 	done = in->start / page * page;
-	if (done > in->dropped) {
+	if (done > in->dropped && !in->keep) {
 		drop_pages(in->map + in->dropped, done - in->dropped);
 		in->dropped = done;
 	}
@@ -550,6 +550,19 @@ input_getline_next(struct input *in, const char **line, size_t *len)
 	in->lp = p;
 	in->lend = p + n;
 	return input_getline(in, line, len);
+}
+
+int
+input_keep(struct input *in)
+{
+	in->keep = 1;
+	return in->map != NULL;
+}
+
+int
+input_intact(const struct input *in)
+{
+	return in->map && map_shrunk(in) ? -1 : 0;
 }
 
 void

@@ -68,6 +68,7 @@ struct input {
 	size_t boundlen;
 	const char *lp, *lend;	/* input_getline: rest of the current block */
 	unsigned long long lines; /* newlines handed out, by the reader's count */
+	int keep;		/* input_keep: mapped pages not dropped */
 };
 
 /* 1 when the library was built with zlib. */
@@ -141,5 +142,16 @@ input_getline(struct input *in, const char **line, size_t *len)
 
 /* Close and free; safe to call twice. */
 void input_close(struct input *in);
+
+/*
+ * For a reader that keeps pointers to the bytes, not copies: the pages of
+ * a mapped input are not dropped after each block, so all the bytes
+ * handed out stay valid until input_close.  Returns 1 when the input is
+ * mapped (its bytes are map[0..maplen)), else 0 (buffers are reused:
+ * copy).  input_intact then says, reported, whether the file shrank or
+ * changed while they were kept (its pages read as zeros then): -1 if so.
+ */
+int input_keep(struct input *in);
+int input_intact(const struct input *in);
 
 #endif

@@ -246,7 +246,8 @@ split_frames(struct flame *f, const char *s, size_t n, const char *prev,
 	lim = end < prevn ? end : prevn;
 	common = common_prefix(s, prev, lim);
 	*ids = grow(*ids, cap, 1, sizeof **ids);
-	(*ids)[k++] = intern_put(&f->names, "", 0, NULL);
+	/* the root: the previous stack's first frame, looked up once */
+	(*ids)[k++] = nopen ? open[0].name : intern_put(&f->names, "", 0, NULL);
 	*ids = grow(*ids, cap, nopen + 1, sizeof **ids);
 	for (; k < nopen && (*ends)[k] < common; k++) {
 		(*ids)[k] = open[k].name;

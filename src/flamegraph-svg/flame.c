@@ -43,6 +43,9 @@ flame_free(struct flame *f)
 	free(f->lines);
 }
 
+/* line_ref.stacklen of a line that flame_build parses again */
+#define NOSTACKLEN UINT32_MAX
+
 /* Invalid lines shown of an input; the others only counted. */
 #define MAX_SHOWN 5
 
@@ -102,6 +105,12 @@ flame_add_line(struct flame *f, const char *s, size_t n,
 	else
 		f->lines[f->nlines].s = arena_strndup(&f->lines_arena, s, n);
 	f->lines[f->nlines].n = (uint32_t)n;
+	f->lines[f->nlines].stacklen = NOSTACKLEN;
+	if (!fl->has2 && fl->c.frac == 0 &&
+	    fl->count == (long double)fl->c.whole && fl->stacklen < n) {
+		f->lines[f->nlines].stacklen = (uint32_t)fl->stacklen;
+		f->lines[f->nlines].whole = fl->c.whole;
+	}
 	f->nlines++;
 }
 
@@ -356,6 +365,7 @@ reverse_lines(struct flame *f)
 		k += n - fl.stacklen;
 		f->lines[li].s = r;
 		f->lines[li].n = (uint32_t)k;
+		f->lines[li].stacklen = NOSTACKLEN;
 	}
 }
 
@@ -405,7 +415,16 @@ flame_build(struct flame *f, const struct flame_opts *o)
 		int has_d = 0;
 
 		if (li < f->nlines) {
-			if (folded_parse(f->lines[li].s, f->lines[li].n, &fl) < 0)
+			const struct line_ref *lr = &f->lines[li];
+
+			if (lr->stacklen != NOSTACKLEN) {
+				fl.stack = lr->s;
+				fl.stacklen = lr->stacklen;
+				fl.c.whole = lr->whole;
+				fl.c.frac = 0;
+				fl.count = (long double)lr->whole;
+				fl.has2 = 0;
+			} else if (folded_parse(lr->s, lr->n, &fl) < 0)
 				continue;
 			stack = fl.stack;
 			stacklen = fl.stacklen;

@@ -12,18 +12,13 @@
 #include "pack.h"
 
 #ifdef HAVE_ZLIB
-/* The 91 characters: '!' to '~' but '&', '<' and '>'; the script finds a
- * character's value as its code - 33 - (code > 38) - (code > 60) - (code > 62). */
-static char
-digit(unsigned v)
-{
-	unsigned c = v + 33;
-
-	c += c >= 38;
-	c += c >= 60;
-	c += c >= 62;
-	return (char)c;
-}
+/*
+ * The 91 characters: '!' to '~' but '&', '<' and '>'; the script finds a
+ * character's value as its code - 33 - (code > 38) - (code > 60) - (code > 62).
+ * A table, not those tests: the encoding was a third of pack's instructions.
+ */
+static const char digit[92] =
+    "!\"#$%'()*+,-./0123456789:;=?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~";
 
 /*
  * The data deflated raw at level 1, its blocks ended on a byte (a sync
@@ -99,17 +94,22 @@ pack(const char *data, size_t n, const unsigned char *const *z,
 		free(b);
 		return NULL;
 	}
+	/* fewer than 13 bits wait, so a byte completes at most one group */
 	for (i = 0; i < len; i++) {
 		acc |= (unsigned long)b[i] << bits;
-		for (bits += 8; bits >= 13; bits -= 13, acc >>= 13) {
-			s[k++] = digit((unsigned)(acc & 8191) % 91);
-			s[k++] = digit((unsigned)(acc & 8191) / 91);
+		if ((bits += 8) >= 13) {
+			unsigned v = (unsigned)(acc & 8191), q = v / 91;
+
+			s[k++] = digit[v - q * 91];
+			s[k++] = digit[q];
+			bits -= 13;
+			acc >>= 13;
 		}
 	}
 	if (bits) {
-		s[k++] = digit((unsigned)acc % 91);
+		s[k++] = digit[acc % 91];
 		if (bits > 6)
-			s[k++] = digit((unsigned)acc / 91);
+			s[k++] = digit[acc / 91];
 	}
 	s[k] = '\0';
 	free(b);

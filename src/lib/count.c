@@ -19,7 +19,8 @@ count_parse(const char *s, size_t n, struct count *c)
 	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
 		unsigned d = (unsigned)(s[i] - '0');
 
-		if (w > (UINT64_MAX - d) / 10)
+		/* 19 digits fit in 64 bits: no test (a division) before */
+		if (i >= 19 && w > (UINT64_MAX - d) / 10)
 			range = 1;
 		else
 			w = w * 10 + d;

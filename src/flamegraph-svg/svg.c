@@ -195,17 +195,20 @@ static void
 json_body(const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
+	/* the bytes that need no escape: a table, not seven tests a byte */
+	static unsigned char plain[256];
 	size_t i = 0, k;
 	unsigned cp;
 
+	if (!plain['a'])
+		for (unsigned b = 0x20; b < 0x7f; b++)
+			plain[b] = strchr("\"\\<>&", (int)b) == NULL;
 	while (i < n) {
 		unsigned char c = (unsigned char)s[i];
 		size_t j = i;
 
 		/* a run of what needs no escape, written at once */
-		while (j < n && (unsigned char)s[j] >= 0x20 &&
-		    (unsigned char)s[j] < 0x7f && s[j] != '"' && s[j] != '\\' &&
-		    s[j] != '<' && s[j] != '>' && s[j] != '&')
+		while (j < n && plain[(unsigned char)s[j]])
 			j++;
 		if (j > i) {
 			out_write(s + i, j - i);

@@ -474,7 +474,8 @@ flame_build(struct flame *f, const struct flame_opts *o)
 			open[nopen].delta = has_d && i == nids - 1 ? d : 0;
 			nopen++;
 			if (narrow && i > 0) {
-				narrow_room(&nw, ids[i]);
+				if (ids[i] >= nw.cap)	/* the call's test, inline */
+					narrow_room(&nw, ids[i]);
 				nw.open[ids[i]]++;
 			}
 		}

@@ -29,11 +29,22 @@ is_blank(unsigned char c)
 static int
 last_count(const char *s, size_t *n, struct count *c, long double *v)
 {
+	/* whole counts of up to 19 digits (all fit) summed as they are found */
+	static const uint64_t p10[19] = { 1ull, 10ull, 100ull, 1000ull,
+	    10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+	    1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+	    10000000000000ull, 100000000000000ull, 1000000000000000ull,
+	    10000000000000000ull, 100000000000000000ull,
+	    1000000000000000000ull };
 	size_t e = *n, i = e, dot = e;
+	uint64_t w = 0;
 	int r;
 
-	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') {
+		if (e - i < 19)
+			w += (uint64_t)(s[i - 1] - '0') * p10[e - i];
 		i--;
+	}
 	if (i > 0 && s[i - 1] == '.') {
 		dot = i - 1;
 		i = dot;
@@ -44,7 +55,12 @@ last_count(const char *s, size_t *n, struct count *c, long double *v)
 	}
 	if (i == e || i == 0 || !is_blank((unsigned char)s[i - 1]))
 		return -1;
-	if ((r = count_parse(s + i, e - i, c)) < 0)
+	if (dot == e && e - i <= 19) {
+		/* as count_parse would, without reading the digits again */
+		c->whole = w;
+		c->frac = 0;
+		r = 0;
+	} else if ((r = count_parse(s + i, e - i, c)) < 0)
 		return r;
 	if (dot < e) {
 		/*

@@ -31,14 +31,6 @@ intern_free(struct intern *t)
 	t->nents = t->cap = 0;
 }
 
-static inline uint64_t
-rd64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
 
 /*
  * The 128-bit product's halves xored.  Where the compiler has no 128-bit
@@ -86,7 +78,7 @@ rdtail(const unsigned char *p, size_t n, size_t len)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (len >= 8)
-		return rd64(p + n - 8) >> (64 - 8 * n);
+		return intern_rd64(p + n - 8) >> (64 - 8 * n);
 	if (n >= 4)
 		return rd32(p) | (uint64_t)rd32(p + n - 4) << (8 * (n - 4));
 	return p[0] | (uint64_t)p[n / 2] << (8 * (n / 2)) |
@@ -116,12 +108,12 @@ intern_hash(const void *vp, size_t len)
 	uint64_t h = mix(k0 ^ n, k1), tail = 0;
 
 	while (n >= 16) {
-		h = mix(rd64(p) ^ k1, rd64(p + 8) ^ h);
+		h = mix(intern_rd64(p) ^ k1, intern_rd64(p + 8) ^ h);
 		p += 16;
 		n -= 16;
 	}
 	if (n >= 8) {
-		h = mix(rd64(p) ^ k1, h ^ k0);
+		h = mix(intern_rd64(p) ^ k1, h ^ k0);
 		p += 8;
 		n -= 8;
 	}
@@ -130,24 +122,13 @@ intern_hash(const void *vp, size_t len)
 	return mix(tail ^ k1 ^ ((uint64_t)n << 56), h ^ k0);
 }
 
-/*
- * Whether the n bytes at a and b are equal, n being a hit's length: a
- * word at a time, the last word overlapping the one before, without the
- * call and the length dispatch of memcmp, which were a fifth of
- * stackcollapse perf's time on keys of 20 to 200 bytes.  Keys under 8
- * bytes compare as rdtail reads them.
- */
+/* Whether a hit's n bytes are equal; keys under 8 bytes as rdtail reads them. */
 static inline int
 key_eq(const unsigned char *a, const unsigned char *b, size_t n)
 {
-	size_t i;
-
 	if (n < 8)
 		return n == 0 || rdtail(a, n, n) == rdtail(b, n, n);
-	for (i = 0; i + 8 < n; i += 8)
-		if (rd64(a + i) != rd64(b + i))
-			return 0;
-	return rd64(a + n - 8) == rd64(b + n - 8);
+	return intern_eq_long(a, b, n);
 }
 
 static void

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arena.h"
 
@@ -40,6 +41,34 @@ void intern_free(struct intern *t);
 
 /* 64-bit hash of n bytes (fast, not cryptographic). */
 uint64_t intern_hash(const void *p, size_t n);
+
+/* The 8 bytes at p as an integer, in the host's order, at any alignment. */
+static inline uint64_t
+intern_rd64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/*
+ * Whether the n bytes at a and b are equal, n being 8 or more: a word at
+ * a time, the last word overlapping the one before, without the call and
+ * the length dispatch of memcmp, which were a fifth of stackcollapse
+ * perf's time on keys of 20 to 200 bytes.  Shorter keys are the caller's:
+ * how far past them it may read differs.
+ */
+static inline int
+intern_eq_long(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 8 < n; i += 8)
+		if (intern_rd64(a + i) != intern_rd64(b + i))
+			return 0;
+	return intern_rd64(a + n - 8) == intern_rd64(b + n - 8);
+}
 
 /*
  * A 64-bit integer's hash (murmur3's finalizer: every input bit moves

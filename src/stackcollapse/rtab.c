@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../lib/err.h"
+#include "../lib/intern.h"
 #include "rtab.h"
 
 #define INITIAL_SLOTS 1024
@@ -40,32 +41,14 @@ rtab_free(struct rtab *t)
 	memset(t, 0, sizeof *t);
 }
 
-static inline uint64_t
-rd64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 /*
- * Whether a stored key equals b[0..n): a word at a time, the last word
- * overlapping the one before, inline; memcmp's call and length dispatch
- * cost more on keys of tens of bytes (see intern.c).  Short keys go to
- * memcmp, whose bytes past the key b may not have.
+ * Whether a stored key equals b[0..n), inline (intern.h).  Short keys go
+ * to memcmp, whose bytes past the key b may not have.
  */
 static inline int
 same_key(const unsigned char *a, const unsigned char *b, size_t n)
 {
-	size_t i;
-
-	if (n < 8)
-		return memcmp(a, b, n) == 0;
-	for (i = 0; i + 8 < n; i += 8)
-		if (rd64(a + i) != rd64(b + i))
-			return 0;
-	return rd64(a + n - 8) == rd64(b + n - 8);
+	return n < 8 ? memcmp(a, b, n) == 0 : intern_eq_long(a, b, n);
 }
 
 static inline const struct rec *

@@ -252,8 +252,12 @@ done
 # perf script text: stackcollapse's --kernel folding of it has the same
 # stacks --folded writes (two runs, so the same stacks, not counts).
 "$BIN/stackcollapse" --kernel "$tmp/perf.forever" | sed 's/ [0-9]*$//' | sort -u > "$tmp/a"
-"$TR" --sample -g -F 999 --folded -- "$tmp/hot" 500 2> /dev/null | sed 's/ [0-9]*$//' |
-    grep -E ';hot(70|30)$' > "$tmp/b"
+# Only stacks of 2% of the samples or more: under ASan on a loaded
+# machine a third stack of a sample or two (one taken in a prologue,
+# before the frame pointer is pushed, loses its caller) made it flaky.
+"$TR" --sample -g -F 999 --folded -- "$tmp/hot" 500 2> /dev/null |
+    grep -E ';hot(70|30) [0-9]+$' | awk '{ c = $NF; sub(/ [0-9]+$/, ""); n[$0] += c; t += c }
+    END { for (s in n) if (n[s] * 50 >= t) print s }' | sort > "$tmp/b"
 expect "--folded: stacks as stackcollapse makes them of the text" \
     "$(comm -13 "$tmp/a" "$tmp/b" | wc -l | tr -d ' ')/$(wc -l < "$tmp/b" | tr -d ' ')" "0/2"
 if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -x "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then

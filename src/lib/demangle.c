@@ -1329,6 +1329,24 @@ collapse(struct dm *d, const struct node *t, const struct node **mods, size_t nm
 	free(col);
 }
 
+/* Pointer, reference and cv modifiers, innermost last, as they print. */
+static void
+print_mods(struct dm *d, const struct node *const *mods, size_t nm)
+{
+	for (size_t i = nm; i-- > 0;) {
+		const struct node *m = mods[i];
+
+		if (m->k == K_PTR)
+			put(&d->c, "*", 1);
+		else if (m->k == K_LREF)
+			put(&d->c, "&", 1);
+		else if (m->k == K_RREF)
+			put(&d->c, "&&", 2);
+		else
+			print_quals(d, m->num);
+	}
+}
+
 /*
  * A type: declarators (pointers, references, qualifiers) gathered down to
  * what they apply to; a function or array inside them prints them within
@@ -1414,18 +1432,7 @@ print_type(struct dm *d, const struct node *n)
 			print_type(d, cls);
 			put(&d->c, "::*", 3);
 		}
-		for (size_t i = nm; i-- > 0;) {
-			const struct node *m = mods[i];
-
-			if (m->k == K_PTR)
-				put(&d->c, "*", 1);
-			else if (m->k == K_LREF)
-				put(&d->c, "&", 1);
-			else if (m->k == K_RREF)
-				put(&d->c, "&&", 2);
-			else
-				print_quals(d, m->num);
-		}
+		print_mods(d, mods, nm);
 		put(&d->c, ")", 1);
 		if (fn) {
 			print_params(d, fn);
@@ -1439,18 +1446,7 @@ print_type(struct dm *d, const struct node *n)
 	}
 	print(d, base);
 mods:
-	for (size_t i = nm; i-- > 0;) {
-		const struct node *m = mods[i];
-
-		if (m->k == K_PTR)
-			put(&d->c, "*", 1);
-		else if (m->k == K_LREF)
-			put(&d->c, "&", 1);
-		else if (m->k == K_RREF)
-			put(&d->c, "&&", 2);
-		else
-			print_quals(d, m->num);
-	}
+	print_mods(d, mods, nm);
 }
 
 /* The template arguments of the function an encoding names, if any. */

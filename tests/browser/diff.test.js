@@ -16,14 +16,10 @@ const { execFileSync } = require("child_process");
 const fs = require("fs");
 const path = require("path");
 const { launch, openPage } = require("./cdp.js");
+const { check, done } = require("./verdict.js");
 const { pngPixels, pixel } = require("./png.js");
 
 const [bin, tmp, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
-let failures = 0;
-function check(name, ok, why) {
-	if (ok) console.log("ok " + name);
-	else { failures++; console.log("FAIL " + name + (why ? ": " + why : "")); }
-}
 
 // One three-column input on stdin (--diff detects it), drawn with args.
 function write(name, text) {
@@ -238,6 +234,5 @@ const cases = [
 	} finally {
 		await browser.close();
 	}
-	console.log("done");
-	process.exit(failures ? 1 : 0);
+	done();
 })();

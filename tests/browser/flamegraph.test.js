@@ -10,14 +10,10 @@ const { execFileSync } = require("child_process");
 const fs = require("fs");
 const path = require("path");
 const { launch, openPage } = require("./cdp.js");
+const { check, done } = require("./verdict.js");
 const { pngPixels, pixel } = require("./png.js");
 
 const [bin, tmp, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
-let failures = 0;
-function check(name, ok, why) {
-	if (ok) console.log("ok " + name);
-	else { failures++; console.log("FAIL " + name + (why ? ": " + why : "")); }
-}
 function svgOf(name, folded, args) {
 	const file = path.join(tmp, name + ".svg");
 	fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), args || [], { input: folded }));
@@ -345,6 +341,5 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 	} finally {
 		await browser.close();
 	}
-	console.log("done");
-	process.exit(failures ? 1 : 0);
+	done();
 })();

@@ -10,14 +10,10 @@ const { execFileSync } = require("child_process");
 const fs = require("fs");
 const path = require("path");
 const { launch, openPage } = require("./cdp.js");
+const { check, done } = require("./verdict.js");
 const { pngPixels, pixel } = require("./png.js");
 
 const [bin, tmp, inputs, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
-let failures = 0;
-function check(name, ok, why) {
-	if (ok) console.log("ok " + name);
-	else { failures++; console.log("FAIL " + name + (why ? ": " + why : "")); }
-}
 const near = (a, b, eps) => Math.abs(a - b) <= (eps === undefined ? 0.5 : eps);
 const win = (w) => w.map((v) => v.toFixed(1)).join("..");
 
@@ -198,11 +194,9 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		check("static picture: same colour for a span as with scripts", pixel(still, x, y) === pixel(shot, x, y),
 			pixel(still, x, y) + " vs " + pixel(shot, x, y));
 	} catch (e) {
-		failures++;
-		console.log("FAIL exception: " + (e && e.stack || e));
+		check("exception", false, String(e && e.stack || e));
 	} finally {
 		await browser.close();
 	}
-	console.log("done");
-	process.exit(failures ? 1 : 0);
+	done();
 })();

@@ -126,19 +126,8 @@ static const char *
 reversed(struct arena *ar, const char *s, size_t n)
 {
 	char *r = arena_alloc(ar, n + 1);
-	size_t k = 0, j = n;
 
-	for (size_t i = n; ; i--) {
-		if (i == 0 || s[i - 1] == ';') {
-			if (k)
-				r[k++] = ';';
-			memcpy(r + k, s + i, j - i);
-			k += j - i;
-			if (i == 0)
-				break;
-			j = i - 1;
-		}
-	}
+	flame_reverse(r, s, n);
 	return r;
 }
 

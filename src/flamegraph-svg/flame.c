@@ -327,6 +327,26 @@ mark_wakers(const char *s, size_t *n)
 	return out;
 }
 
+size_t
+flame_reverse(char *r, const char *s, size_t n)
+{
+	size_t k = 0, i, j;
+
+	/* Fields from the last to the first: s[i..j) each time. */
+	for (i = j = n; n > 0; i--) {
+		if (i == 0 || s[i - 1] == ';') {
+			if (j < n)	/* not the first field */
+				r[k++] = ';';
+			memcpy(r + k, s + i, j - i);
+			k += j - i;
+			if (i == 0)
+				break;
+			j = i - 1;
+		}
+	}
+	return k;
+}
+
 /*
  * --reverse rewrites each line before sorting, as flamegraph.pl does:
  * frames in reverse order (Perl's split, trailing empty fields dropped),
@@ -340,7 +360,7 @@ reverse_lines(struct flame *f)
 	for (li = 0; li < f->nlines; li++) {
 		struct folded fl;
 		const char *s = f->lines[li].s;
-		size_t n = f->lines[li].n, end, k = 0, i, j, nf = 0;
+		size_t n = f->lines[li].n, end, k;
 		char *r;
 
 		if (folded_parse(s, n, &fl) < 0)
@@ -349,18 +369,7 @@ reverse_lines(struct flame *f)
 		end = fl.stacklen;
 		while (end > 0 && s[end - 1] == ';')
 			end--;
-		/* Fields from the last to the first: s[i..j) each time. */
-		for (i = j = end; end > 0; i--) {
-			if (i == 0 || s[i - 1] == ';') {
-				if (nf++)
-					r[k++] = ';';
-				memcpy(r + k, s + i, j - i);
-				k += j - i;
-				if (i == 0)
-					break;
-				j = i - 1;
-			}
-		}
+		k = flame_reverse(r, s, end);
 		memcpy(r + k, s + fl.stacklen, n - fl.stacklen);
 		k += n - fl.stacklen;
 		f->lines[li].s = r;

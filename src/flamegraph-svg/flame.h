@@ -124,6 +124,13 @@ struct flame_opts {
 	const void *narrow_ctx;
 };
 
+/*
+ * The ';'-separated frames of s[0..n) in reverse order, written to r (n
+ * bytes); returns the length, n.  s has no trailing ';' (Perl's split
+ * drops empty trailing fields), as --reverse draws it, --diff too.
+ */
+size_t flame_reverse(char *r, const char *s, size_t n);
+
 /* Merge the lines into frames.  Returns -1 when the total overflows. */
 int flame_build(struct flame *f, const struct flame_opts *o);
 

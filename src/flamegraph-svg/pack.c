@@ -9,22 +9,14 @@
 #include <zlib.h>
 #endif
 
+#include "b91.h"
 #include "pack.h"
 
 #ifdef HAVE_ZLIB
 /*
- * The 91 characters: '!' to '~' but '&', '<' and '>'; the script finds a
- * character's value as its code - 33 - (code > 38) - (code > 60) - (code > 62).
- * A table, not those tests: the encoding was a third of pack's instructions.
- */
-static const char digit[92] =
-    "!\"#$%'()*+,-./0123456789:;=?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~";
-
-/*
  * The data deflated raw at level 1, its blocks ended on a byte (a sync
- * flush: an empty stored block), in a buffer with room bytes more for
- * what follows, its length in *len; NULL on failure.  Deflating is most
- * of what --plain saves a large graph: level 1 took 17.2 ms of CPU where
+ * flush: an empty stored block), its length in *len; NULL on failure.
+ * Deflating is most of what --plain saves a large graph: level 1 took 17.2 ms of CPU where
  * level 6 took 20.7 (a system-wide capture, 24,000 stacks, at --minwidth
  * 0.01%; perf stat task-clock, 10 runs), and made the corpus's graphs
  * 0.1% larger (median against flamegraph.pl: 0.6938 to 0.6945).  The
@@ -37,7 +29,7 @@ static const char digit[92] =
  * (the largest that much smaller, sqlite3-fp 2 bytes larger).
  */
 static unsigned char *
-deflate_data(const char *data, size_t n, size_t room, size_t *len)
+deflate_data(const char *data, size_t n, size_t *len)
 {
 	z_stream z = { 0 };
 	int wbits = 9, r;
@@ -51,7 +43,7 @@ deflate_data(const char *data, size_t n, size_t room, size_t *len)
 		return NULL;
 	/* the bound is a Z_FINISH's; a sync flush's empty block: 5 bytes */
 	cap = deflateBound(&z, (uLong)n) + 16;
-	if (!(out = malloc(cap + room))) {
+	if (!(out = malloc(cap))) {
 		deflateEnd(&z);
 		return NULL;
 	}
@@ -71,56 +63,22 @@ deflate_data(const char *data, size_t n, size_t room, size_t *len)
 #endif
 
 char *
-pack(const char *data, size_t n, const unsigned char *const *z,
-    const size_t *zn, int nz, size_t *outlen)
+pack(const char *data, size_t n, size_t *outlen)
 {
 #ifdef HAVE_ZLIB
-	size_t room = 0, len, i, k = 0;
+	size_t len;
 	unsigned char *b;
-	unsigned long acc = 0;
-	unsigned bits = 0;
 	char *s;
-	int p;
 
-	for (p = 0; p < nz; p++)
-		room += zn[p];
-	if (!(b = deflate_data(data, n, room, &len)))
+	if (!(b = deflate_data(data, n, &len)))
 		return NULL;
-	for (p = 0; p < nz; p++) {
-		memcpy(b + len, z[p], zn[p]);
-		len += zn[p];
-	}
-	if (!(s = malloc(len * 2 + 3))) {
-		free(b);
-		return NULL;
-	}
-	/* fewer than 13 bits wait, so a byte completes at most one group */
-	for (i = 0; i < len; i++) {
-		acc |= (unsigned long)b[i] << bits;
-		if ((bits += 8) >= 13) {
-			unsigned v = (unsigned)(acc & 8191), q = v / 91;
-
-			s[k++] = digit[v - q * 91];
-			s[k++] = digit[q];
-			bits -= 13;
-			acc >>= 13;
-		}
-	}
-	if (bits) {
-		s[k++] = digit[acc % 91];
-		if (bits > 6)
-			s[k++] = digit[acc / 91];
-	}
-	s[k] = '\0';
+	if ((s = malloc(B91_MAX(len) + 1)))
+		*outlen = b91_encode(b, len, s);
 	free(b);
-	*outlen = k;
 	return s;
 #else
 	(void)data;
 	(void)n;
-	(void)z;
-	(void)zn;
-	(void)nz;
 	(void)outlen;
 	return NULL;
 #endif

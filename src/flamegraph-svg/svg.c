@@ -869,8 +869,9 @@ write_data(const struct flame *f, const struct svg_opts *o,
 
 /*
  * Packed (pack.h), the data and the script are one <script type=
- * "x-deflate">, and this loader, the next <script>, runs them: it unpacks
- * them with the browser's DecompressionStream, which works only
+ * "x-deflate"> of three texts, and this loader, the next <script>, runs
+ * them: it decodes the texts one after the other into one stream, which
+ * it unpacks with the browser's DecompressionStream, which works only
  * asynchronously, so it takes its <script> (me) at once and gives it to
  * the script with the data's JSON (J); then it marks the <svg>
  * data-ready, which tests wait for.  Packed, the script and the data take
@@ -882,9 +883,10 @@ write_data(const struct flame *f, const struct svg_opts *o,
  */
 #ifdef HAVE_ZLIB
 static const char loader[] =
-	"(async m=>{for(var t=m.previousElementSibling.textContent,"
-	"b=new Uint8Array(t.length),n=0,a=0,k=0,i=0,"
-	"x=j=>(j=t.charCodeAt(j))-33-(j>38)-(j>60)-(j>62);t.length>i;i+=2)"
+	"(async m=>{var T=m.previousElementSibling.textContent,"
+	"b=new Uint8Array(T.length),n=0,a,k,i,t,"
+	"x=j=>(j=t.charCodeAt(j))-33-(j>38)-(j>60)-(j>62);"
+	"for(t of T.split(\" \"))for(a=k=i=0;t.length>i;i+=2)"
 	"for(a+=(t[i+1]?x(i)+91*x(i+1):x(i))*2**k,k+=t[i+1]?13:7;k>7;k-=8,a>>=8)"
 	"b[n++]=a;t=(await new Response(new Blob([b.slice(0,n)]).stream()"
 	".pipeThrough(new DecompressionStream(\"deflate-raw\"))).text())"
@@ -953,8 +955,7 @@ write_script(const struct flame *f, const struct svg_opts *o,
 {
 #ifdef HAVE_ZLIB
 	if (!o->plain) {
-		const unsigned char *z[2];
-		size_t len, zn[2], packedlen;
+		size_t len, packedlen;
 		unsigned set = 0;
 		char *s, *packed;
 		int p;
@@ -962,17 +963,18 @@ write_script(const struct flame *f, const struct svg_opts *o,
 		for (p = FLAME_JS_OPT_FIRST; p <= FLAME_JS_OPT_LAST; p++)
 			if (script_needs(f, o, d, p))
 				set |= 1u << (p - FLAME_JS_OPT_FIRST);
-		z[0] = flame_jsz_head;
-		zn[0] = sizeof flame_jsz_head;
-		z[1] = flame_jsz_tails + flame_jsz_at[set];
-		zn[1] = flame_jsz_at[set + 1] - flame_jsz_at[set];
 		out_hold();
 		write_data(f, o, d, label_y);
 		s = out_release(&len);
-		if (!(packed = pack(s, len, z, zn, 2, &packedlen)))
+		if (!(packed = pack(s, len, &packedlen)))
 			die(EXIT_INPUT, "cannot compress the script and its data");
 		out_str("<script type=\"x-deflate\">");
 		out_write(packed, packedlen);
+		out_char(' ');
+		out_write(flame_jsz_head, sizeof flame_jsz_head - 1);
+		out_char(' ');
+		out_write(flame_jsz_tails + flame_jsz_at[set],
+		    flame_jsz_at[set + 1] - flame_jsz_at[set]);
 		out_str("</script>\n<script>");
 		out_str(loader);
 		out_str("</script>\n");

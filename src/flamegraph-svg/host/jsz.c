@@ -1,13 +1,15 @@
 /*
- * jsz: the flame graph's script (flame_js.h), deflated once at build time
- * for pack.h, so that a run deflates only its graph's data.  Built and run
- * on the build host (HOSTCC, with the host's zlib): it writes bytes, which
- * are the same whatever processor the program is built for.
+ * jsz: the flame graph's script (flame_js.h), deflated and encoded (b91.h)
+ * once at build time for pack.h, so that a run packs only its graph's
+ * data.  Built and run on the build host (HOSTCC, with the host's zlib):
+ * it writes text, which is the same whatever processor the program is
+ * built for.
  *
  *   jsz > flame_jsz.h
  *
- * What it writes is a raw deflate stream's tail, to follow the data's
- * blocks (ended on a byte by a sync flush, as pack.c ends them): a NUL
+ * What it writes is a raw deflate stream's tail, as two texts (pack.h),
+ * to follow the data's blocks (ended on a byte by a sync flush, as pack.c
+ * ends them): a NUL
  * (the loader's separator) and the script's body, the parts svg.c takes
  * (jsparts.h).  The head, the parts every graph takes before the optional
  * ones, ends in a sync flush too; then, for each of the 2^n sets of the n
@@ -28,6 +30,7 @@
 #include <zlib.h>
 
 #include "flame_js.h"
+#include "../b91.h"
 #include "../jsparts.h"
 
 enum { NOPT = FLAME_JS_OPT_LAST - FLAME_JS_OPT_FIRST + 1 };
@@ -81,11 +84,29 @@ append(char *b, size_t *n, const char *s)
 	return b;
 }
 
-static void
-put_bytes(const unsigned char *z, size_t n)
+/*
+ * z[0..n) encoded, as the lines of a C string literal: '"', '\\' and '?'
+ * (no trigraph) escaped.  Returns the text's length.
+ */
+static size_t
+put_text(const unsigned char *z, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		printf("%s%u,", i % 20 ? "" : "\n\t", z[i]);
+	char *s = malloc(B91_MAX(n) + 1);
+	size_t k, i;
+
+	if (!s)
+		fail("out of memory");
+	k = b91_encode(z, n, s);
+	for (i = 0; i < k; i++) {
+		if (i % 64 == 0)
+			printf("%s\n\t\"", i ? "\"" : "");
+		if (s[i] == '"' || s[i] == '\\' || s[i] == '?')
+			putchar('\\');
+		putchar(s[i]);
+	}
+	printf("\"");
+	free(s);
+	return k;
 }
 
 int
@@ -104,11 +125,11 @@ main(void)
 		head = append(head, &hn, flame_js_part[p]);
 	z = deflate_part(NULL, 0, head, hn, Z_SYNC_FLUSH, &zn);
 	printf("/* made by jsz (host/jsz.c) from flame_js.h: see there */\n");
-	printf("static const unsigned char flame_jsz_head[] = {");
-	put_bytes(z, zn);
-	printf("\n};\n");
+	printf("static const char flame_jsz_head[] =");
+	put_text(z, zn);
+	printf(";\n");
 	free(z);
-	printf("static const unsigned char flame_jsz_tails[] = {");
+	printf("static const char flame_jsz_tails[] =");
 	for (set = 0; set < 1u << NOPT; set++) {
 		tail = NULL;
 		tn = 0;
@@ -117,12 +138,11 @@ main(void)
 			    (set >> (p - FLAME_JS_OPT_FIRST) & 1))
 				tail = append(tail, &tn, flame_js_part[p]);
 		z = deflate_part(head, hn, tail, tn, Z_FINISH, &zn);
-		put_bytes(z, zn);
-		at[set + 1] = at[set] + zn;
+		at[set + 1] = at[set] + put_text(z, zn);
 		free(z);
 		free(tail);
 	}
-	printf("\n};\n");
+	printf(";\n");
 	/* where each set's tail starts, and the end */
 	printf("static const unsigned flame_jsz_at[] = {");
 	for (set = 0; set <= 1u << NOPT; set++)

@@ -203,6 +203,18 @@ if [ -n "${INFERNO_DIR:-}" ] && [ -x /usr/bin/time ]; then
 		    printf "%-30s %6d %6d %7.4f (%.4f) %7.4f (%.4f) %7.4f (%.4f) %4.2f (%4.2f) %4.2f (%4.2f)\n",
 		    $1, $2, $3, $4, $5, $6, $7, $8, $9, x($8, $4), x($9, $5), x($8, $6), x($9, $7) }'
 	done
+	# What start-up costs, which no graph can do without: an empty C
+	# program linked as flamegraph-svg is (a static PIE where it links),
+	# and each program's graph of one frame.  On a small graph it is
+	# most of the time, and it bounds the ratios above: inferno's time
+	# over the empty program's is the most a program started so can reach.
+	printf 'int main(void){return 0;}\n' > "$dir/empty.c"
+	${CC:-cc} -O2 -static-pie -o "$dir/empty" "$dir/empty.c" 2> /dev/null ||
+	    ${CC:-cc} -O2 -o "$dir/empty" "$dir/empty.c"
+	echo 'a 1' > "$dir/one.folded"
+	set -- $(cpu_best "$dir/empty") $(cpu_best "$FG" "$dir/one.folded") \
+	    $(cpu_best "$INFERNO_DIR/inferno-flamegraph" "$dir/one.folded")
+	printf 'start-up, wall (CPU) s: empty C program %.4f (%.4f); one frame: ours %.4f (%.4f), inferno %.4f (%.4f)\n' "$@"
 fi
 
 # The size budget (issue 23): the median of our SVG's size over

@@ -2,12 +2,13 @@
  * flamegraph-svg: hover, click-zoom, search; after ui.js (see there).
  *
  * The frames in the file are the picture for viewers without scripts
- * (an <img>, a code host's preview).  The script never reads them: it
- * reads the frames as data, from the JSON block svg.c writes (per row,
- * counts, names as indexes into a table; colours made from the names as
- * color.c makes them, where they can be), removes the static
- * frames before the browser lays them out, and draws on a canvas that
- * covers only the part of the graph inside the window: a zoom or a
+ * (an <img>, a code host's preview).  The script reads the frames as
+ * data, from the JSON block svg.c writes (per row, counts, names as
+ * indexes into a table; colours made from the names as color.c makes
+ * them, where they can be), and of the static frames only the titles of
+ * those whose names the data leaves out (titled()); it removes the
+ * static frames before the browser lays them out, and draws on a canvas
+ * that covers only the part of the graph inside the window: a zoom or a
  * search then costs one pass over the frames of the rows in view, where
  * restyling 50,000 SVG elements costs the browser half a second.  The
  * mouse finds its frame by binary search in its row.
@@ -71,14 +72,37 @@ function vlq(a, at, count) {
 	if (at) at[0] = i;
 	return out;
 }
-/* The names, each ended by ';': each shares a prefix of the one before
- * (its length first). */
-function names(list) {
-	var prev = "";
-	return list.split(";").map((e) => {
+/*
+ * The names, each ended by ';': each shares a prefix of the one before
+ * (its length first).  Those the data leaves out (svg.c: those the
+ * titles give back) are holes that titled() fills: skip has, for each
+ * name there, how many are left out before it since the last, then how
+ * many after.
+ */
+function names(list, skip) {
+	var prev = "", out = [], s = skip ? vlq(skip) : [], x = 0;
+	list.split(";").forEach((e, i) => {
 		var at = [0], k = vlq(e, at, 1)[0];
-		return (prev = prev.slice(0, k) + e.slice(at[0]));
+		x += s[i] || 0;
+		out[x++] = prev = prev.slice(0, k) + e.slice(at[0]);
 	});
+	out.length = x + (s[s.length - 1] || 0);
+	return out;
+}
+/*
+ * The names left out of the data (the holes in nm: reduce skips them),
+ * from the static frames' titles, up to the last one: frame i's is the
+ * i-th <title>, the name and then " (" and the count, whose words have
+ * no " (" where a name is left out; name[i] is its index.
+ */
+function titled(name) {
+	var t = root.getElementsByTagName("title"), left = nm.length - nm.reduce((c) => c + 1, 0);
+	for (var i = 0; left && i < name.length; i++)
+		if (nm[name[i]] === undefined) {
+			var s = t[i].textContent;
+			nm[name[i]] = s.slice(0, s.lastIndexOf(" ("));
+			left--;
+		}
 }
 /*
  * A name's colour where the data has none (svg.c writes only those that
@@ -101,7 +125,7 @@ function hot(name) {
  * its gap follows.
  */
 function load() {
-	nm = names(D.names);
+	nm = names(D.names, D.skip);
 	if (D.diff) return loadDiff();
 	var i = 0, u = D.unit, name = vlq(D.name), fills = [], byName = [],
 		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
@@ -111,6 +135,7 @@ function load() {
 		for (var k = c, v = 1; k < c + 4; k++) v = v * 64 + B64.indexOf(D.colors[k]);
 		fills.push("#" + v.toString(16).slice(1));
 	}
+	if (D.skip) titled(name);
 	/*
 	 * A colour per frame, or by name: the names that hot() gets wrong,
 	 * each after the number of names skipped since the last, and how: 0

@@ -7,7 +7,8 @@
  * live in one stylesheet, colours are #rrggbb, and <text> is written only
  * where a label fits.  Those elements are the picture for viewers without
  * scripts; the script reads the frames from a JSON block instead (see
- * write_data in svg.c) and never parses markup back into numbers.
+ * write_data in svg.c) and never parses markup back into numbers, only
+ * the names the data leaves out from the titles that have them.
  * Everything is scoped to the root <svg>'s id, derived from the content,
  * so several graphs can be inlined in one page.
  */

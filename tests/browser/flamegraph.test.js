@@ -336,6 +336,49 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 		await page.mouse("mouseMoved", x, y);
 		d = await page.eval(`T.text(".d")`);
 		check("--nameattr title: hover shows the title", d === "Function: The A (x) module", d);
+
+		// The names the data leaves out, read from the titles (svg.c
+		// title_gives), are the data's: against the same graph whose data
+		// has them all (a count's name with " (" keeps every one), in the
+		// frames, their tooltips, table, search and the URL's function;
+		// packed, --plain and inline in an HTML page; hostile names, bytes
+		// that are not UTF-8, control bytes, annotations, a frame only
+		// --minwidth leaves out, a --nameattr title.
+		const odd = Buffer.concat([Buffer.from("main;</script><script>alert(1);]]>x 5\nmain;a\"b'c&d;g (x) (1 samples, 2%) 3\n" +
+			"main;foo_[k] 2\nmain;foo;bar_[i] 2\nmain;tiny 0.001\nmain;  sp  ;\u00e9t\u00e9 \u4e2d \u{1f600} 2\n" +
+			"main;tab\there 1\nmain;cr\rx 1\nmain;del\x7fx;esc\x1bx 1\nmain;retitled 1\n"),
+			Buffer.from([0x6d, 0x61, 0x69, 0x6e, 0x3b, 0x62, 0x61, 0x64, 0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0x20, 0x33, 0x0a])]);
+		fs.writeFileSync(attrs, "retitled\ttitle=Retitled (x)\n");
+		const namesOf = `(() => { const fg = document.querySelector("svg").flamegraph, f = fg.frames().map((f) => f.name);
+			const t = fg.frames().map((f) => f.title.startsWith(f.name + " ("));
+			fg.search("[^a-z]"); const m = T.text(".m"); fg.resetSearch();
+			fg.view("table"); const tab = fg.table().map((r) => r[0]); fg.select(tab[tab.length - 1]);
+			const fn = new URLSearchParams(location.search).get("fn");
+			fg.view("flame"); fg.select(null);
+			return JSON.stringify([f, t, m, tab, fn]); })()`;
+		for (const how of ["packed", "plain", "html"]) {
+			const opts = ["--nameattr", attrs].concat(how === "plain" ? ["--plain"] : []), got = [];
+			for (const count of ["samples", "samples (all names in the data)"]) {
+				let file = path.join(tmp, "names-" + how + got.length + ".svg");
+				fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), opts.concat(["--countname", count]),
+					{ input: odd, stdio: ["pipe", "pipe", "ignore"] }));
+				const plain = execFileSync(path.join(bin, "flamegraph-svg"), opts.concat(["--plain", "--countname", count]),
+					{ input: odd, stdio: ["pipe", "pipe", "ignore"] }).toString();
+				if (how === "html") {
+					fs.writeFileSync(file + ".html", "<!doctype html><html><body>" +
+						fs.readFileSync(file, "utf8").replace(/^<\?xml[^>]*>\n/, "") + "</body></html>");
+					file += ".html";
+				}
+				await page.goto("file://" + file);
+				await page.eval(helpers);
+				got.push([/\n"skip":/.test(plain), await page.eval(namesOf)]);
+			}
+			const [mine, all] = got, v = JSON.parse(mine[1]);
+			check("names read from titles are the data's (" + how + ")", mine[0] && !all[0] && mine[1] === all[1] &&
+				v[3].includes("tiny") && v[3].includes("bad\ufffd\ufffd(\ufffd\ufffd\ufffd") && v[3].includes("cr\rx") &&
+				v[3].includes("esc\x1bx") && v[3].includes("foo") && v[0].includes("bar") && v[0].includes("retitled"),
+				mine.join(" ") + " vs " + all.join(" "));
+		}
 	} catch (e) {
 		check("browser run", false, e.stack || String(e));
 	} finally {

@@ -111,11 +111,21 @@ short1(char *buf, double v)
 	return trim0(buf);
 }
 
-/* A number as Perl prints it by default (%.15g). */
+/*
+ * A number as Perl prints it by default (%.15g); an integer below 1e15,
+ * the usual one (a row's y), is its digits, which is what %.15g prints,
+ * without snprintf's thousand instructions.
+ */
 static const char *
 pnum(char *buf, double v)
 {
-	snprintf(buf, 32, "%.15g", v);
+	if (v == floor(v) && fabs(v) < 1e15 && !(v == 0 && signbit(v))) {
+		size_t k = v < 0;
+
+		buf[0] = '-';
+		buf[k + num_fmt_u64(buf + k, (uint64_t)fabs(v))] = '\0';
+	} else
+		snprintf(buf, 32, "%.15g", v);
 	return buf;
 }
 
@@ -1337,9 +1347,11 @@ write_frames(const struct flame *f, const struct svg_opts *o,
 			    g->height - g->ypad2 - (fr->depth + 1) * g->fh +
 			    FRAMEPAD;
 
-			fb_flush();
-			out_fmt("%s\n<g transform=\"translate(0 %s)\">",
-			    row == UINT32_MAX ? "" : "</g>", pnum(b, y1));
+			if (row != UINT32_MAX)
+				fb_str("</g>");
+			fb_str("\n<g transform=\"translate(0 ");
+			fb_str(pnum(b, y1));
+			fb_str(")\">");
 			row = fr->depth;
 			prev_end = 0;
 		}

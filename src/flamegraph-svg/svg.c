@@ -1017,6 +1017,11 @@ struct model {
 	struct intern names, colors;
 	const struct frame_attrs **attrs;	/* by id in names */
 	size_t attrs_cap;
+	/*
+	 * per id in flame.names, 1 + its id in names, 0 for none yet: a
+	 * name's id without hashing it again (a seventh of writing a frame)
+	 */
+	uint32_t *to;
 };
 
 long double
@@ -1326,8 +1331,14 @@ write_frames(const struct flame *f, const struct svg_opts *o,
 {
 	long double prev_end = 0;
 	uint32_t row = UINT32_MAX;
+	/*
+	 * the colours' ids last seen, by a hash of the colour: most frames'
+	 * colour is one seen before, found here without intern_put
+	 */
+	struct { uint32_t key, id; } seen[256];
 	char b[32];
 
+	memset(seen, 0, sizeof seen);
 	out_str("<g class=\"f\">");
 	for (size_t i = 0; i < f->nframes; i++) {
 		const struct frame *fr = &f->frames[i];
@@ -1358,19 +1369,31 @@ write_frames(const struct flame *f, const struct svg_opts *o,
 		d->gap = fr->stime - prev_end;
 		d->n = etime - fr->stime;
 		d->delta = fr->has_delta ? (double)fr->delta : NAN;
-		d->name = intern_put(&m->names, name, nlen, &isnew);
-		if (isnew) {
-			m->attrs = xgrow(m->attrs, &m->attrs_cap, d->name + 1,
-			    sizeof *m->attrs);
-			m->attrs[d->name] = attrs;
-		}
+		if (m->to[fr->name] == 0) {
+			d->name = intern_put(&m->names, name, nlen, &isnew);
+			m->to[fr->name] = d->name + 1;
+			if (isnew) {
+				m->attrs = xgrow(m->attrs, &m->attrs_cap,
+				    d->name + 1, sizeof *m->attrs);
+				m->attrs[d->name] = attrs;
+			}
+		} else
+			d->name = m->to[fr->name] - 1;
 		prev_end = etime;
 		c = write_frame(f, o, g, fr, etime, attrs);
 		{
 			unsigned char key[3] = { (unsigned char)c.r,
 			    (unsigned char)c.g, (unsigned char)c.b };
+			/* 1 << 24: a key, where 0 is none */
+			uint32_t k = 1u << 24 | (uint32_t)key[0] << 16 |
+			    (uint32_t)key[1] << 8 | key[2];
+			unsigned h = (k * 0x9e3779b1u) >> 24;
 
-			d->color = intern_put(&m->colors, key, 3, NULL);
+			if (seen[h].key != k) {
+				seen[h].key = k;
+				seen[h].id = intern_put(&m->colors, key, 3, NULL);
+			}
+			d->color = seen[h].id;
 		}
 	}
 	fb_flush();
@@ -1476,6 +1499,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	intern_init(&m.colors);
 	m.attrs = NULL;
 	m.attrs_cap = 0;
+	m.to = xcalloc(intern_count(&f->names) + 1, sizeof *m.to);
 	rows = write_frames(f, o, &g, &m);
 	fix = table_fix(f, &m, all, g.kept);
 	dnames = f->diff ? diff_names(f, &m) : NULL;
@@ -1494,6 +1518,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	intern_free(&m.names);
 	intern_free(&m.colors);
 	free(m.attrs);
+	free(m.to);
 	free(m.fd);
 	free(fix);
 	free(dnames);

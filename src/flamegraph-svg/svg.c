@@ -1370,7 +1370,8 @@ write_frames(const struct flame *f, const struct svg_opts *o,
 		d->n = etime - fr->stime;
 		d->delta = fr->has_delta ? (double)fr->delta : NAN;
 		if (m->to[fr->name] == 0) {
-			d->name = intern_put(&m->names, name, nlen, &isnew);
+			d->name = intern_put_h(&m->names, name, nlen,
+			    f->names.ents[fr->name].hash, &isnew);
 			m->to[fr->name] = d->name + 1;
 			if (isnew) {
 				m->attrs = xgrow(m->attrs, &m->attrs_cap,
@@ -1426,8 +1427,14 @@ table_fix(const struct flame *f, struct model *m, long double *all,
 
 		if (kept[2 * i] == 0 && kept[2 * i + 1] == 0)
 			continue;
-		id = intern_put(&m->names, intern_str(&f->names, (uint32_t)i),
-		    intern_len(&f->names, (uint32_t)i), &isnew);
+		if (m->to[i]) {		/* drawn: write_frames has it */
+			id = m->to[i] - 1;
+			isnew = 0;
+		} else		/* the same bytes: flame.names' hash */
+			id = intern_put_h(&m->names,
+			    intern_str(&f->names, (uint32_t)i),
+			    intern_len(&f->names, (uint32_t)i),
+			    f->names.ents[i].hash, &isnew);
 		if (isnew) {
 			m->attrs = xgrow(m->attrs, &m->attrs_cap, id + 1,
 			    sizeof *m->attrs);

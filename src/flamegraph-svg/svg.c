@@ -190,6 +190,32 @@ out_count(long double v)
 		out_fmt("%.17g", (double)v);
 }
 
+/*
+ * A whole count with thousands separators, as fb_samples writes its
+ * digits: three digits at a time from the right, with no string of them
+ * first (the two passes were a quarter of a frame's title).
+ */
+static void
+fb_thousands(uint64_t v)
+{
+	char b[32], *p = b + sizeof b;
+
+	while (v >= 1000) {
+		unsigned r = (unsigned)(v % 1000);
+
+		v /= 1000;
+		p -= 4;
+		p[0] = ',';
+		p[1] = (char)('0' + r / 100);
+		p[2] = (char)('0' + r / 10 % 10);
+		p[3] = (char)('0' + r % 10);
+	}
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	fb_write(p, (size_t)(b + sizeof b - p));
+}
+
 /* "%.0f" with thousands separators, as flamegraph.pl's titles have them. */
 static void
 fb_samples(const char *digits)
@@ -1209,14 +1235,13 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 	long double count = (etime - fr->stime) * o->factor;
 	/* the count as Perl reads the digits, whole ones without strtod */
 	double read;
-
 	/* Whole counts, the usual case, skip float formatting. */
-	if (count == floorl(count) && count < 18446744073709551616.0L) {
-		uint64_t u = (uint64_t)count;
+	int whole = count == floorl(count) && count < 18446744073709551616.0L;
+	uint64_t u = whole ? (uint64_t)count : 0;
 
-		samples[num_fmt_u64(samples, u)] = '\0';
+	if (whole)
 		read = (double)u;	/* rounded to nearest, as strtod */
-	} else {
+	else {
 		snprintf(samples, sizeof samples, "%.0Lf", count);
 		read = strtod(samples, NULL);
 	}
@@ -1231,7 +1256,10 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 		diff_title(f->diff, &f->diff->fr[fr->diff - 1], o);
 	} else if (root) {
 		fb_str("all (");
-		fb_samples(samples);
+		if (whole)
+			fb_thousands(u);
+		else
+			fb_samples(samples);
 		fb_char(' ');
 		fb_xml(o->countname, strlen(o->countname));
 		fb_str(", 100%)");
@@ -1247,7 +1275,10 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 
 		fb_xml(name, shown);
 		fb_str(" (");
-		fb_samples(samples);
+		if (whole)
+			fb_thousands(u);
+		else
+			fb_samples(samples);
 		fb_char(' ');
 		fb_xml(o->countname, strlen(o->countname));
 		num_fmt_fixed(b, pct, 2);

@@ -1108,6 +1108,9 @@ struct geom {
 	double fh, ypad1, ypad2, height;
 	char label_y[32];	/* a label's offset in its row */
 	long double *kept;	/* name_table of the frames kept, if any left out */
+	/* --countname's length, and whether it has nothing to escape */
+	size_t cnlen;
+	int cnplain;
 };
 
 /* The script's model, gathered as the frames are drawn (write_data). */
@@ -1148,6 +1151,8 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	size_t i, k, kept = 0, elided, nnames = intern_count(&f->names);
 
 	g->fh = o->frameheight;
+	g->cnlen = strlen(o->countname);
+	g->cnplain = xml_plain(o->countname, g->cnlen);
 	g->ypad1 = fs * 3;
 	g->ypad2 = fs * 2 + 10;
 	g->timemax = f->total;
@@ -1243,6 +1248,15 @@ write_head(const struct svg_opts *o, const struct geom *g, const char *id)
 	svg_head_end(o, id, NULL, o->fontsize * 4);
 }
 
+static void
+fb_countname(const struct svg_opts *o, const struct geom *g)
+{
+	if (g->cnplain)
+		fb_write(o->countname, g->cnlen);
+	else
+		fb_xml(o->countname, g->cnlen);
+}
+
 /*
  * A frame's <title>: its attribute's, or name, count, share and delta,
  * or name and --diff's (diff.c).
@@ -1283,7 +1297,7 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 		else
 			fb_samples(samples);
 		fb_char(' ');
-		fb_xml(o->countname, strlen(o->countname));
+		fb_countname(o, g);
 		fb_str(", 100%)");
 	} else {
 		/*
@@ -1302,7 +1316,7 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 		else
 			fb_samples(samples);
 		fb_char(' ');
-		fb_xml(o->countname, strlen(o->countname));
+		fb_countname(o, g);
 		num_fmt_fixed(b, pct, 2);
 		fb_str(", ");
 		fb_str(b);

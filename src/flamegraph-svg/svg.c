@@ -184,6 +184,27 @@ short1(char *buf, double v)
 	return trim0(buf);
 }
 
+/* trim0's string, from a num_fmt_fixed string of n bytes, to the frames */
+static void
+fb_trim0(const char *buf, size_t n)
+{
+	if (n >= 2 && buf[n - 2] == '.' && buf[n - 1] == '0')
+		n -= 2;
+	if (n == 2 && buf[0] == '-' && buf[1] == '0')
+		fb_char('0');
+	else
+		fb_write(buf, n);
+}
+
+/* short1's string to the frames, with no strlen */
+static void
+fb_short1(double v)
+{
+	char b[32];
+
+	fb_trim0(b, num_fmt_fixed(b, v, 1));
+}
+
 /*
  * A number as Perl prints it by default (%.15g); an integer below 1e15,
  * the usual one (a row's y), is its digits, which is what %.15g prints,
@@ -1317,9 +1338,8 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 			fb_samples(samples);
 		fb_char(' ');
 		fb_countname(o, g);
-		num_fmt_fixed(b, pct, 2);
 		fb_str(", ");
-		fb_str(b);
+		fb_write(b, num_fmt_fixed(b, pct, 2));
 		fb_char('%');
 		if (fr->has_delta) {
 			/* + 0: Perl's integer 0 negates to 0, not -0. */
@@ -1368,7 +1388,6 @@ frame_label(const struct svg_opts *o, const char *name, size_t shown,
 {
 	int chars = (int)((x2 - x1) / (o->fontsize * o->fontwidth));
 	size_t total;
-	char b[32];
 
 	if (chars < 3 || root)
 		return;
@@ -1380,7 +1399,7 @@ frame_label(const struct svg_opts *o, const char *name, size_t shown,
 	 * rendered as SVG.
 	 */
 	fb_str("<text x=\"");
-	fb_str(short1(b, x1 + 3));
+	fb_short1(x1 + 3);
 	fb_str("\">");
 	if ((size_t)chars < total) {
 		fb_xml(name, utf8_prefix(name, shown, (size_t)chars - 2));
@@ -1403,10 +1422,10 @@ write_frame(const struct flame *f, const struct svg_opts *o,
 	int root = nlen == 0 && fr->depth == 0, link = attrs && attrs->href;
 	double x1 = XPAD + (double)fr->stime * g->wpt;
 	double x2 = XPAD + (double)etime * g->wpt, rx1, rx2;
-	char x1s[32], x2s[32], wbuf[32];
+	char x1s[32], x2s[32];
+	size_t x1n = num_fmt_fixed(x1s, x1, 1);
 	struct rgb c;
 
-	num_fmt_fixed(x1s, x1, 1);
 	num_fmt_fixed(x2s, x2, 1);
 	rx1 = fixed1_value(x1s);
 	rx2 = fixed1_value(x2s);
@@ -1426,9 +1445,9 @@ write_frame(const struct flame *f, const struct svg_opts *o,
 	fb_str("><title>");
 	frame_title(f, o, g, fr, etime, name, shown, root, attrs);
 	fb_str("</title><rect x=\"");
-	fb_str(trim0(x1s));
+	fb_trim0(x1s, x1n);
 	fb_str("\" width=\"");
-	fb_str(short1(wbuf, rx2 - rx1));
+	fb_short1(rx2 - rx1);
 	fb_str("\" fill=\"");
 	c = frame_color(f, o, fr, name, nlen);
 	fb_color(c);

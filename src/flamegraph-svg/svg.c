@@ -478,11 +478,18 @@ svg_controls(const struct svg_opts *o, const char *reset, double mx, double my)
 	    pnum(b1, mx), pnum(b2, my));
 }
 
+/* svg_id_add with the name's intern_hash already computed, nh */
+static uint64_t
+id_add_h(uint64_t h, uint64_t nh, const void *v, size_t vn)
+{
+	h ^= nh + intern_hash(v, vn);
+	return h * 0xff51afd7ed558ccdull;
+}
+
 uint64_t
 svg_id_add(uint64_t h, const char *name, size_t n, const void *v, size_t vn)
 {
-	h ^= intern_hash(name, n) + intern_hash(v, vn);
-	return h * 0xff51afd7ed558ccdull;
+	return id_add_h(h, intern_hash(name, n), v, vn);
 }
 
 void
@@ -1246,8 +1253,8 @@ content_id(const struct flame *f, char *id)
 		const struct frame *fr = &f->frames[i];
 		double v[3] = { (double)fr->stime, (double)fr->etime, fr->depth };
 
-		h = svg_id_add(h, intern_str(&f->names, fr->name),
-		    intern_len(&f->names, fr->name), v, sizeof v);
+		/* the name's hash as flame.names has it: not hashed again */
+		h = id_add_h(h, f->names.ents[fr->name].hash, v, sizeof v);
 	}
 	svg_id(id, "fg", h);
 }

@@ -401,6 +401,26 @@ fixed1_value(const char *s)
 	return neg ? -(double)n / 10.0 : (double)n / 10.0;
 }
 
+/*
+ * v rounded as num_fmt_fixed rounds it to one decimal, the value of its
+ * string (fixed1_value) without the string, or, where num_fmt_fixed has
+ * no fast path, of its string: s, v's already written, or written here.
+ */
+static double
+fixed1_read(const char *s, double v)
+{
+	char b[32];
+	uint64_t n;
+
+	if (num_fixed_scaled(v, 1, &n) == 0)
+		return v < 0 ? -(double)n / 10.0 : (double)n / 10.0;
+	if (!s) {
+		num_fmt_fixed(b, v, 1);
+		s = b;
+	}
+	return fixed1_value(s);
+}
+
 void
 svg_head(const struct svg_opts *o, const char *id, double height,
     const char *what, const char *bg)
@@ -1429,13 +1449,12 @@ write_frame(const struct flame *f, const struct svg_opts *o,
 	int root = nlen == 0 && fr->depth == 0, link = attrs && attrs->href;
 	double x1 = XPAD + (double)fr->stime * g->wpt;
 	double x2 = XPAD + (double)etime * g->wpt, rx1, rx2;
-	char x1s[32], x2s[32];
+	char x1s[32];
 	size_t x1n = num_fmt_fixed(x1s, x1, 1);
 	struct rgb c;
 
-	num_fmt_fixed(x2s, x2, 1);
-	rx1 = fixed1_value(x1s);
-	rx2 = fixed1_value(x2s);
+	rx1 = fixed1_read(x1s, x1);
+	rx2 = fixed1_read(NULL, x2);
 	fb_str(link ? "<a" : "<g");
 	if (link) {
 		fb_str(" href=\"");

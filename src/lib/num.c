@@ -89,18 +89,11 @@ num_fmt_u64(char *buf, uint64_t v)
  * graph's frames, which are four such numbers each), and on aarch64 long
  * double is software.
  */
-size_t
-num_fmt_fixed(char *buf, double v, int decimals)
+static inline int
+fixed_scaled(double v, int decimals, uint64_t *scaled)
 {
 #if DBL_MANT_DIG == 53 && FLT_RADIX == 2 && DBL_MAX_EXP == 1024
 	uint64_t unit = decimals == 1 ? 10 : 100, bits, n;
-	/*
-	 * written from t[24] back, then copied whole: at most 19 bytes and
-	 * the NUL, so the 24 bytes copied stay in t, and a copy of constant
-	 * size is a few moves, where counting the digits first and copying
-	 * them with a call were half of the work
-	 */
-	char t[32] = { 0 }, *p = t + 24;
 	int e;
 
 	if (isfinite(v) && fabs(v) < 1e15 && (decimals == 1 || decimals == 2)) {
@@ -124,6 +117,36 @@ num_fmt_fixed(char *buf, double v, int decimals)
 			if (r > half || (r == half && (n & 1)))
 				n++;
 		}
+		*scaled = n;
+		return 0;
+	}
+#else
+	(void)v;
+	(void)decimals;
+	(void)scaled;
+#endif
+	return -1;
+}
+
+int
+num_fixed_scaled(double v, int decimals, uint64_t *scaled)
+{
+	return fixed_scaled(v, decimals, scaled);
+}
+
+size_t
+num_fmt_fixed(char *buf, double v, int decimals)
+{
+	/*
+	 * written from t[24] back, then copied whole: at most 19 bytes and
+	 * the NUL, so the 24 bytes copied stay in t, and a copy of constant
+	 * size is a few moves, where counting the digits first and copying
+	 * them with a call were half of the work
+	 */
+	char t[32] = { 0 }, *p = t + 24;
+	uint64_t n;
+
+	if (fixed_scaled(v, decimals, &n) == 0) {
 		/* constant divisors: multiplications, not a division */
 		*--p = (char)('0' + n % 10);
 		n /= 10;
@@ -151,6 +174,5 @@ num_fmt_fixed(char *buf, double v, int decimals)
 		memcpy(buf, p, 24);
 		return (size_t)(t + 24 - p);
 	}
-#endif
 	return (size_t)snprintf(buf, 32, decimals == 1 ? "%.1f" : "%.2f", v);
 }

@@ -282,8 +282,10 @@ fb_samples(const char *digits)
 static size_t
 strip_annotation(const char *s, size_t n)
 {
+	/* (the letters tested one by one: strchr was a call a frame) */
 	if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
-	    strchr("kwij", s[n - 2]) && s[n - 2] != '\0')
+	    (s[n - 2] == 'k' || s[n - 2] == 'w' || s[n - 2] == 'i' ||
+	    s[n - 2] == 'j'))
 		return n - 4;
 	return n;
 }

@@ -138,12 +138,12 @@ size_t
 num_fmt_fixed(char *buf, double v, int decimals)
 {
 	/*
-	 * written from t[24] back, then copied whole: at most 19 bytes and
-	 * the NUL, so the 24 bytes copied stay in t, and a copy of constant
-	 * size is a few moves, where counting the digits first and copying
-	 * them with a call were half of the work
+	 * written from t[24] back, then 24 bytes copied whole: at most 19
+	 * bytes and the NUL, and the 24 bytes from any start before t[24]
+	 * stay in t; a copy of constant size is a few moves, where counting
+	 * the digits first and copying them with a call were half of the work
 	 */
-	char t[32] = { 0 }, *p = t + 24;
+	char t[48] = { 0 }, *p = t + 24;
 	uint64_t n;
 
 	if (fixed_scaled(v, decimals, &n) == 0) {

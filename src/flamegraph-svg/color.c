@@ -56,6 +56,21 @@ sum_chars(const char *s, size_t n)
 	size_t i = 0, k;
 	unsigned cp;
 
+	/*
+	 * Eight ASCII bytes at a time, where a byte at a time was most of a
+	 * frame's colour: pairs summed in 16-bit lanes (at most 510 each),
+	 * the four lanes summed by the multiplication into the top one.
+	 */
+	for (; i + 8 <= n; i += 8) {
+		const uint64_t lo = 0x00ff00ff00ff00ffull;
+		uint64_t x, y;
+
+		memcpy(&x, s + i, 8);
+		if (x & 0x8080808080808080ull)
+			break;
+		y = (x & lo) + (x >> 8 & lo);
+		sum += (uint32_t)((y * 0x0001000100010001ull) >> 48);
+	}
 	while (i < n) {
 		/* ASCII, most names: its own code point, with no call */
 		if ((unsigned char)s[i] < 0x80) {

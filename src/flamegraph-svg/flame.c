@@ -237,18 +237,21 @@ common_prefix(const char *a, const char *b, size_t n)
  * Split a stack into frame ids as Perl's split(";") does (trailing empty
  * fields dropped), after the root "".  Sorted neighbours share long
  * prefixes, so the frames that the previous stack (prev, whose ids are
- * open[]) has byte for byte are taken from it, not hashed again; and
- * those of them that end before the first byte the two differ at, where
- * the previous split found them ((*ends)[k]: frame k's end), with no
+ * open[], and still (*ids)[0..nopen) from its split) has byte for byte
+ * are taken from it, not hashed again; and those of them that end before
+ * the first byte the two differ at, where the previous split found them
+ * ((*ends)[k]: frame k's end, increasing), found by bisection, with no
  * search for their ';' (memchr over every frame was 6% of a system-wide
- * graph's run).  (*ends)[k] is set for every frame of this stack.
+ * graph's run) and no pass over them (a deep stack's frames were walked
+ * three times a line).  (*ends)[k] is set for every frame of this stack;
+ * *kept is how many ids are the previous stack's by that bisection.
  */
 static size_t
 split_frames(struct flame *f, const char *s, size_t n, const char *prev,
     size_t prevn, const struct open *open, size_t nopen, uint32_t **ids,
-    size_t *cap, size_t **ends, size_t *ecap)
+    size_t *cap, size_t **ends, size_t *ecap, size_t *kept)
 {
-	size_t k = 0, start = 0, end = n, common = 0, lim;
+	size_t k = 0, start = 0, end = n, common = 0, lim, hi;
 
 	while (end > 0 && s[end - 1] == ';')
 		end--;
@@ -258,10 +261,18 @@ split_frames(struct flame *f, const char *s, size_t n, const char *prev,
 	/* the root: the previous stack's first frame, looked up once */
 	(*ids)[k++] = nopen ? open[0].name : intern_put(&f->names, "", 0, NULL);
 	*ids = grow(*ids, cap, nopen + 1, sizeof **ids);
-	for (; k < nopen && (*ends)[k] < common; k++) {
-		(*ids)[k] = open[k].name;
-		start = (*ends)[k] + 1;
+	/* the first frame k >= 1 of prev's that does not end before common */
+	for (hi = nopen > k ? nopen : k; k < hi;) {
+		size_t mid = k + (hi - k) / 2;
+
+		if ((*ends)[mid] < common)
+			k = mid + 1;
+		else
+			hi = mid;
 	}
+	if (k > 1)
+		start = (*ends)[k - 1] + 1;
+	*kept = nopen ? k : 0;
 	while (end > 0 && start <= end) {
 		const char *semi = memchr(s + start, ';', end - start);
 		size_t fe = semi ? (size_t)(semi - s) : end;
@@ -442,7 +453,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 				stack = marked;
 			}
 			nids = split_frames(f, stack, stacklen, prev, prevn,
-			    open, nopen, &ids, &idscap, &ends, &endscap);
+			    open, nopen, &ids, &idscap, &ends, &endscap, &same);
 			free(prevbuf);
 			prevbuf = marked;
 			prev = stack;
@@ -458,6 +469,9 @@ flame_build(struct flame *f, const struct flame_opts *o)
 					f->maxdelta = ad;
 			}
 		}
+		/* (split_frames' kept ids are open's: the test starts past them) */
+		if (same > nids)
+			same = nids;
 		while (same < nopen && same < nids && open[same].name == ids[same])
 			same++;
 		for (i = nopen; i-- > same;) {

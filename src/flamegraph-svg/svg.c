@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "../lib/err.h"
 #include "../lib/num.h"
 #include "../lib/out.h"
@@ -71,17 +75,86 @@ fb_char(char c)
 	fb.b[fb.n++] = c;
 }
 
-/* xml_out's text: a name with nothing to escape, the usual one, as it is. */
-static void
-fb_xml(const char *s, size_t n)
+#ifdef __SSE2__
+/*
+ * Whether the 16 bytes x are all plain: printable ASCII but & < > " '.
+ * As signed bytes, those from 0x80 are negative: one comparison finds
+ * them and the controls.
+ */
+static inline int
+plain16(__m128i x)
+{
+	__m128i m = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+	    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('&')),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('<'))),
+	    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('>')),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('\'')))));
+
+	return _mm_movemask_epi8(m) == 0;
+}
+#endif
+
+#ifdef __SSE2__
+static inline int
+plain_at(const char *p)
+{
+	return plain16(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
+#endif
+
+/*
+ * Whether s[0..n) has nothing to escape; with SSE2 (every x86-64)
+ * sixteen bytes at a time, the last block overlapping the one before; a
+ * shorter name as two words or halves that overlap, or three bytes, the
+ * rest plain bytes: a byte at a time, with its seven tests, was a
+ * quarter of a frame's title.
+ */
+static int
+xml_plain(const char *s, size_t n)
 {
 	size_t i = 0;
 
+#ifdef __SSE2__
+	if (n < 16) {
+		uint64_t a, b;
+		uint32_t c, d;
+
+		if (n >= 8) {
+			memcpy(&a, s, 8);
+			memcpy(&b, s + n - 8, 8);
+			return plain16(_mm_set_epi64x((long long)b, (long long)a));
+		}
+		if (n >= 4) {
+			memcpy(&c, s, 4);
+			memcpy(&d, s + n - 4, 4);
+		} else {
+			c = n ? (unsigned char)s[0] | (uint32_t)(unsigned char)s[n / 2] << 8 |
+			    (uint32_t)(unsigned char)s[n - 1] << 16 | 0x61000000u :
+			    0x61616161u;
+			d = c;
+		}
+		return plain16(_mm_set_epi32(0x61616161, 0x61616161, (int)d,
+		    (int)c));
+	}
+	for (; i + 16 < n; i += 16)
+		if (!plain_at(s + i))
+			return 0;
+	return plain_at(s + n - 16);
+#else
 	while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 &&
 	    s[i] != '&' && s[i] != '<' && s[i] != '>' && s[i] != '"' &&
 	    s[i] != '\'')
 		i++;
-	if (i == n) {
+	return i == n;
+#endif
+}
+
+/* xml_out's text: a name with nothing to escape, the usual one, as it is. */
+static void
+fb_xml(const char *s, size_t n)
+{
+	if (xml_plain(s, n)) {
 		fb_write(s, n);
 		return;
 	}
@@ -111,11 +184,42 @@ short1(char *buf, double v)
 	return trim0(buf);
 }
 
-/* A number as Perl prints it by default (%.15g). */
+/* trim0's string, from a num_fmt_fixed string of n bytes, to the frames */
+static void
+fb_trim0(const char *buf, size_t n)
+{
+	if (n >= 2 && buf[n - 2] == '.' && buf[n - 1] == '0')
+		n -= 2;
+	if (n == 2 && buf[0] == '-' && buf[1] == '0')
+		fb_char('0');
+	else
+		fb_write(buf, n);
+}
+
+/* short1's string to the frames, with no strlen */
+static void
+fb_short1(double v)
+{
+	char b[32];
+
+	fb_trim0(b, num_fmt_fixed(b, v, 1));
+}
+
+/*
+ * A number as Perl prints it by default (%.15g); an integer below 1e15,
+ * the usual one (a row's y), is its digits, which is what %.15g prints,
+ * without snprintf's thousand instructions.
+ */
 static const char *
 pnum(char *buf, double v)
 {
-	snprintf(buf, 32, "%.15g", v);
+	if (v == floor(v) && fabs(v) < 1e15 && !(v == 0 && signbit(v))) {
+		size_t k = v < 0;
+
+		buf[0] = '-';
+		buf[k + num_fmt_u64(buf + k, (uint64_t)fabs(v))] = '\0';
+	} else
+		snprintf(buf, 32, "%.15g", v);
 	return buf;
 }
 
@@ -127,6 +231,32 @@ out_count(long double v)
 		out_u64((uint64_t)v);
 	else
 		out_fmt("%.17g", (double)v);
+}
+
+/*
+ * A whole count with thousands separators, as fb_samples writes its
+ * digits: three digits at a time from the right, with no string of them
+ * first (the two passes were a quarter of a frame's title).
+ */
+static void
+fb_thousands(uint64_t v)
+{
+	char b[32], *p = b + sizeof b;
+
+	while (v >= 1000) {
+		unsigned r = (unsigned)(v % 1000);
+
+		v /= 1000;
+		p -= 4;
+		p[0] = ',';
+		p[1] = (char)('0' + r / 100);
+		p[2] = (char)('0' + r / 10 % 10);
+		p[3] = (char)('0' + r % 10);
+	}
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	fb_write(p, (size_t)(b + sizeof b - p));
 }
 
 /* "%.0f" with thousands separators, as flamegraph.pl's titles have them. */
@@ -152,8 +282,10 @@ fb_samples(const char *digits)
 static size_t
 strip_annotation(const char *s, size_t n)
 {
+	/* (the letters tested one by one: strchr was a call a frame) */
 	if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
-	    strchr("kwij", s[n - 2]) && s[n - 2] != '\0')
+	    (s[n - 2] == 'k' || s[n - 2] == 'w' || s[n - 2] == 'i' ||
+	    s[n - 2] == 'j'))
 		return n - 4;
 	return n;
 }
@@ -271,6 +403,26 @@ fixed1_value(const char *s)
 	return neg ? -(double)n / 10.0 : (double)n / 10.0;
 }
 
+/*
+ * v rounded as num_fmt_fixed rounds it to one decimal, the value of its
+ * string (fixed1_value) without the string, or, where num_fmt_fixed has
+ * no fast path, of its string: s, v's already written, or written here.
+ */
+static double
+fixed1_read(const char *s, double v)
+{
+	char b[32];
+	uint64_t n;
+
+	if (num_fixed_scaled(v, 1, &n) == 0)
+		return v < 0 ? -(double)n / 10.0 : (double)n / 10.0;
+	if (!s) {
+		num_fmt_fixed(b, v, 1);
+		s = b;
+	}
+	return fixed1_value(s);
+}
+
 void
 svg_head(const struct svg_opts *o, const char *id, double height,
     const char *what, const char *bg)
@@ -348,11 +500,18 @@ svg_controls(const struct svg_opts *o, const char *reset, double mx, double my)
 	    pnum(b1, mx), pnum(b2, my));
 }
 
+/* svg_id_add with the name's intern_hash already computed, nh */
+static uint64_t
+id_add_h(uint64_t h, uint64_t nh, const void *v, size_t vn)
+{
+	h ^= nh + intern_hash(v, vn);
+	return h * 0xff51afd7ed558ccdull;
+}
+
 uint64_t
 svg_id_add(uint64_t h, const char *name, size_t n, const void *v, size_t vn)
 {
-	h ^= intern_hash(name, n) + intern_hash(v, vn);
-	return h * 0xff51afd7ed558ccdull;
+	return id_add_h(h, intern_hash(name, n), v, vn);
 }
 
 void
@@ -1079,6 +1238,9 @@ struct geom {
 	double fh, ypad1, ypad2, height;
 	char label_y[32];	/* a label's offset in its row */
 	long double *kept;	/* name_table of the frames kept, if any left out */
+	/* --countname's length, and whether it has nothing to escape */
+	size_t cnlen;
+	int cnplain;
 };
 
 /* The script's model, gathered as the frames are drawn (write_data). */
@@ -1087,6 +1249,11 @@ struct model {
 	struct intern names, colors;
 	const struct frame_attrs **attrs;	/* by id in names */
 	size_t attrs_cap;
+	/*
+	 * per id in flame.names, 1 + its id in names, 0 for none yet: a
+	 * name's id without hashing it again (a seventh of writing a frame)
+	 */
+	uint32_t *to;
 };
 
 long double
@@ -1114,6 +1281,8 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	size_t i, k, kept = 0, elided, nnames = intern_count(&f->names);
 
 	g->fh = o->frameheight;
+	g->cnlen = strlen(o->countname);
+	g->cnplain = xml_plain(o->countname, g->cnlen);
 	g->ypad1 = fs * 3;
 	g->ypad2 = fs * 2 + 10;
 	g->timemax = f->total;
@@ -1186,8 +1355,8 @@ content_id(const struct flame *f, char *id)
 		const struct frame *fr = &f->frames[i];
 		double v[3] = { (double)fr->stime, (double)fr->etime, fr->depth };
 
-		h = svg_id_add(h, intern_str(&f->names, fr->name),
-		    intern_len(&f->names, fr->name), v, sizeof v);
+		/* the name's hash as flame.names has it: not hashed again */
+		h = id_add_h(h, f->names.ents[fr->name].hash, v, sizeof v);
 	}
 	svg_id(id, "fg", h);
 }
@@ -1209,6 +1378,15 @@ write_head(const struct svg_opts *o, const struct geom *g, const char *id)
 	svg_head_end(o, id, NULL, o->fontsize * 4);
 }
 
+static void
+fb_countname(const struct svg_opts *o, const struct geom *g)
+{
+	if (g->cnplain)
+		fb_write(o->countname, g->cnlen);
+	else
+		fb_xml(o->countname, g->cnlen);
+}
+
 /*
  * A frame's <title>: its attribute's, or name, count, share and delta,
  * or name and --diff's (diff.c).
@@ -1223,14 +1401,13 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 	long double count = (etime - fr->stime) * o->factor;
 	/* the count as Perl reads the digits, whole ones without strtod */
 	double read;
-
 	/* Whole counts, the usual case, skip float formatting. */
-	if (count == floorl(count) && count < 18446744073709551616.0L) {
-		uint64_t u = (uint64_t)count;
+	int whole = count == floorl(count) && count < 18446744073709551616.0L;
+	uint64_t u = whole ? (uint64_t)count : 0;
 
-		samples[num_fmt_u64(samples, u)] = '\0';
+	if (whole)
 		read = (double)u;	/* rounded to nearest, as strtod */
-	} else {
+	else {
 		snprintf(samples, sizeof samples, "%.0Lf", count);
 		read = strtod(samples, NULL);
 	}
@@ -1245,9 +1422,12 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 		diff_title(f->diff, &f->diff->fr[fr->diff - 1], o);
 	} else if (root) {
 		fb_str("all (");
-		fb_samples(samples);
+		if (whole)
+			fb_thousands(u);
+		else
+			fb_samples(samples);
 		fb_char(' ');
-		fb_xml(o->countname, strlen(o->countname));
+		fb_countname(o, g);
 		fb_str(", 100%)");
 	} else {
 		/*
@@ -1261,12 +1441,14 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 
 		fb_xml(name, shown);
 		fb_str(" (");
-		fb_samples(samples);
+		if (whole)
+			fb_thousands(u);
+		else
+			fb_samples(samples);
 		fb_char(' ');
-		fb_xml(o->countname, strlen(o->countname));
-		num_fmt_fixed(b, pct, 2);
+		fb_countname(o, g);
 		fb_str(", ");
-		fb_str(b);
+		fb_write(b, num_fmt_fixed(b, pct, 2));
 		fb_char('%');
 		if (fr->has_delta) {
 			/* + 0: Perl's integer 0 negates to 0, not -0. */
@@ -1315,7 +1497,6 @@ frame_label(const struct svg_opts *o, const char *name, size_t shown,
 {
 	int chars = (int)((x2 - x1) / (o->fontsize * o->fontwidth));
 	size_t total;
-	char b[32];
 
 	if (chars < 3 || root)
 		return;
@@ -1327,7 +1508,7 @@ frame_label(const struct svg_opts *o, const char *name, size_t shown,
 	 * rendered as SVG.
 	 */
 	fb_str("<text x=\"");
-	fb_str(short1(b, x1 + 3));
+	fb_short1(x1 + 3);
 	fb_str("\">");
 	if ((size_t)chars < total) {
 		fb_xml(name, utf8_prefix(name, shown, (size_t)chars - 2));
@@ -1350,13 +1531,12 @@ write_frame(const struct flame *f, const struct svg_opts *o,
 	int root = nlen == 0 && fr->depth == 0, link = attrs && attrs->href;
 	double x1 = XPAD + (double)fr->stime * g->wpt;
 	double x2 = XPAD + (double)etime * g->wpt, rx1, rx2;
-	char x1s[32], x2s[32], wbuf[32];
+	char x1s[32];
+	size_t x1n = num_fmt_fixed(x1s, x1, 1);
 	struct rgb c;
 
-	num_fmt_fixed(x1s, x1, 1);
-	num_fmt_fixed(x2s, x2, 1);
-	rx1 = fixed1_value(x1s);
-	rx2 = fixed1_value(x2s);
+	rx1 = fixed1_read(x1s, x1);
+	rx2 = fixed1_read(NULL, x2);
 	fb_str(link ? "<a" : "<g");
 	if (link) {
 		fb_str(" href=\"");
@@ -1373,9 +1553,9 @@ write_frame(const struct flame *f, const struct svg_opts *o,
 	fb_str("><title>");
 	frame_title(f, o, g, fr, etime, name, shown, root, attrs);
 	fb_str("</title><rect x=\"");
-	fb_str(trim0(x1s));
+	fb_trim0(x1s, x1n);
 	fb_str("\" width=\"");
-	fb_str(short1(wbuf, rx2 - rx1));
+	fb_short1(rx2 - rx1);
 	fb_str("\" fill=\"");
 	c = frame_color(f, o, fr, name, nlen);
 	fb_color(c);
@@ -1396,8 +1576,14 @@ write_frames(const struct flame *f, const struct svg_opts *o,
 {
 	long double prev_end = 0;
 	uint32_t row = UINT32_MAX;
+	/*
+	 * the colours' ids last seen, by a hash of the colour: most frames'
+	 * colour is one seen before, found here without intern_put
+	 */
+	struct { uint32_t key, id; } seen[256];
 	char b[32];
 
+	memset(seen, 0, sizeof seen);
 	out_str("<g class=\"f\">");
 	for (size_t i = 0; i < f->nframes; i++) {
 		const struct frame *fr = &f->frames[i];
@@ -1417,28 +1603,43 @@ write_frames(const struct flame *f, const struct svg_opts *o,
 			    g->height - g->ypad2 - (fr->depth + 1) * g->fh +
 			    FRAMEPAD;
 
-			fb_flush();
-			out_fmt("%s\n<g transform=\"translate(0 %s)\">",
-			    row == UINT32_MAX ? "" : "</g>", pnum(b, y1));
+			if (row != UINT32_MAX)
+				fb_str("</g>");
+			fb_str("\n<g transform=\"translate(0 ");
+			fb_str(pnum(b, y1));
+			fb_str(")\">");
 			row = fr->depth;
 			prev_end = 0;
 		}
 		d->gap = fr->stime - prev_end;
 		d->n = etime - fr->stime;
 		d->delta = fr->has_delta ? (double)fr->delta : NAN;
-		d->name = intern_put(&m->names, name, nlen, &isnew);
-		if (isnew) {
-			m->attrs = xgrow(m->attrs, &m->attrs_cap, d->name + 1,
-			    sizeof *m->attrs);
-			m->attrs[d->name] = attrs;
-		}
+		if (m->to[fr->name] == 0) {
+			d->name = intern_put_h(&m->names, name, nlen,
+			    f->names.ents[fr->name].hash, &isnew);
+			m->to[fr->name] = d->name + 1;
+			if (isnew) {
+				m->attrs = xgrow(m->attrs, &m->attrs_cap,
+				    d->name + 1, sizeof *m->attrs);
+				m->attrs[d->name] = attrs;
+			}
+		} else
+			d->name = m->to[fr->name] - 1;
 		prev_end = etime;
 		c = write_frame(f, o, g, fr, etime, attrs);
 		{
 			unsigned char key[3] = { (unsigned char)c.r,
 			    (unsigned char)c.g, (unsigned char)c.b };
+			/* 1 << 24: a key, where 0 is none */
+			uint32_t k = 1u << 24 | (uint32_t)key[0] << 16 |
+			    (uint32_t)key[1] << 8 | key[2];
+			unsigned h = (k * 0x9e3779b1u) >> 24;
 
-			d->color = intern_put(&m->colors, key, 3, NULL);
+			if (seen[h].key != k) {
+				seen[h].key = k;
+				seen[h].id = intern_put(&m->colors, key, 3, NULL);
+			}
+			d->color = seen[h].id;
 		}
 	}
 	fb_flush();
@@ -1471,8 +1672,14 @@ table_fix(const struct flame *f, struct model *m, long double *all,
 
 		if (kept[2 * i] == 0 && kept[2 * i + 1] == 0)
 			continue;
-		id = intern_put(&m->names, intern_str(&f->names, (uint32_t)i),
-		    intern_len(&f->names, (uint32_t)i), &isnew);
+		if (m->to[i]) {		/* drawn: write_frames has it */
+			id = m->to[i] - 1;
+			isnew = 0;
+		} else		/* the same bytes: flame.names' hash */
+			id = intern_put_h(&m->names,
+			    intern_str(&f->names, (uint32_t)i),
+			    intern_len(&f->names, (uint32_t)i),
+			    f->names.ents[i].hash, &isnew);
 		if (isnew) {
 			m->attrs = xgrow(m->attrs, &m->attrs_cap, id + 1,
 			    sizeof *m->attrs);
@@ -1544,6 +1751,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	intern_init(&m.colors);
 	m.attrs = NULL;
 	m.attrs_cap = 0;
+	m.to = xcalloc(intern_count(&f->names) + 1, sizeof *m.to);
 	rows = write_frames(f, o, &g, &m);
 	fix = table_fix(f, &m, all, g.kept);
 	dnames = f->diff ? diff_names(f, &m) : NULL;
@@ -1562,6 +1770,7 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	intern_free(&m.names);
 	intern_free(&m.colors);
 	free(m.attrs);
+	free(m.to);
 	free(m.fd);
 	free(fix);
 	free(dnames);

@@ -40,6 +40,33 @@ last_count(const char *s, size_t *n, struct count *c, long double *v)
 	uint64_t w = 0;
 	int r;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * The last eight bytes as a word: which of them are digits (a byte's
+	 * nibbles tested, its top bit kept out of the addition so that no
+	 * carry reaches the next byte), and the value of those at the end
+	 * in three multiplications, the bytes before them zeros; a digit
+	 * at a time was a tenth of a flame graph's run.  Longer counts go
+	 * on below from the eighth digit.
+	 */
+	if (e >= 8) {
+		const uint64_t f0 = 0xf0f0f0f0f0f0f0f0ull, d0 = 0x3030303030303030ull;
+		uint64_t x, nd;
+		unsigned k;
+
+		memcpy(&x, s + e - 8, 8);
+		nd = ((x & f0) ^ d0) |
+		    ((((x & 0x7f7f7f7f7f7f7f7full) + 0x0606060606060606ull) & f0) ^ d0);
+		k = nd ? (unsigned)__builtin_clzll(nd) / 8 : 8;
+		if (k) {
+			x = (x >> (8 * (8 - k)) << (8 * (8 - k)) &
+			    0x0f0f0f0f0f0f0f0full) * 2561 >> 8;
+			x = (x & 0x00ff00ff00ff00ffull) * 6553601 >> 16;
+			w = (x & 0x0000ffff0000ffffull) * 42949672960001ull >> 32;
+			i = e - k;
+		}
+	}
+#endif
 	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') {
 		if (e - i < 19)
 			w += (uint64_t)(s[i - 1] - '0') * p10[e - i];
@@ -90,7 +117,9 @@ folded_parse(const char *s, size_t n, struct folded *f)
 	if ((r = last_count(s, &len, &f->c, &f->count)) < 0)
 		return r;
 	f->cut = r;
-	r = last_count(s, &len, &f->c1, &f->count1);
+	/* most stacks end in a name, not a second count: no call then */
+	r = len && s[len - 1] >= '0' && s[len - 1] <= '9' ?
+	    last_count(s, &len, &f->c1, &f->count1) : -1;
 	if (r == -2)
 		return r;
 	f->has2 = r >= 0;

@@ -49,14 +49,15 @@ num_parse_arg(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return *v < min || *v > max ? -1 : 0;
 }
 
+static const char pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 /* Two digits at a time, from the right: half the divisions. */
 size_t
 num_fmt_u64(char *buf, uint64_t v)
 {
-	static const char pairs[201] =
-	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	    "8081828384858687888990919293949596979899";
 	size_t n = 1;
 	char *p;
 
@@ -88,13 +89,11 @@ num_fmt_u64(char *buf, uint64_t v)
  * graph's frames, which are four such numbers each), and on aarch64 long
  * double is software.
  */
-size_t
-num_fmt_fixed(char *buf, double v, int decimals)
+static inline int
+fixed_scaled(double v, int decimals, uint64_t *scaled)
 {
 #if DBL_MANT_DIG == 53 && FLT_RADIX == 2 && DBL_MAX_EXP == 1024
 	uint64_t unit = decimals == 1 ? 10 : 100, bits, n;
-	size_t len = 0, k;
-	char digits[NUM_U64_MAX];
 	int e;
 
 	if (isfinite(v) && fabs(v) < 1e15 && (decimals == 1 || decimals == 2)) {
@@ -118,19 +117,62 @@ num_fmt_fixed(char *buf, double v, int decimals)
 			if (r > half || (r == half && (n & 1)))
 				n++;
 		}
-		if (v < 0)	/* printf keeps the sign, even of "-0.0" */
-			buf[len++] = '-';
-		/* constant divisors: multiplications, not a division */
-		k = num_fmt_u64(digits, decimals == 1 ? n / 10 : n / 100);
-		memcpy(buf + len, digits, k);
-		len += k;
-		buf[len++] = '.';
-		if (decimals == 2)
-			buf[len++] = (char)('0' + n % 100 / 10);
-		buf[len++] = (char)('0' + n % 10);
-		buf[len] = '\0';
-		return len;
+		*scaled = n;
+		return 0;
 	}
+#else
+	(void)v;
+	(void)decimals;
+	(void)scaled;
 #endif
+	return -1;
+}
+
+int
+num_fixed_scaled(double v, int decimals, uint64_t *scaled)
+{
+	return fixed_scaled(v, decimals, scaled);
+}
+
+size_t
+num_fmt_fixed(char *buf, double v, int decimals)
+{
+	/*
+	 * written from t[24] back, then 24 bytes copied whole: at most 19
+	 * bytes and the NUL, and the 24 bytes from any start before t[24]
+	 * stay in t; a copy of constant size is a few moves, where counting
+	 * the digits first and copying them with a call were half of the work
+	 */
+	char t[48] = { 0 }, *p = t + 24;
+	uint64_t n;
+
+	if (fixed_scaled(v, decimals, &n) == 0) {
+		/* constant divisors: multiplications, not a division */
+		*--p = (char)('0' + n % 10);
+		n /= 10;
+		if (decimals == 2) {
+			*--p = (char)('0' + n % 10);
+			n /= 10;
+		}
+		*--p = '.';
+		while (n >= 100) {
+			unsigned r = (unsigned)(n % 100);
+
+			n /= 100;
+			p -= 2;
+			p[0] = pairs[2 * r];
+			p[1] = pairs[2 * r + 1];
+		}
+		if (n >= 10) {
+			p -= 2;
+			p[0] = pairs[2 * n];
+			p[1] = pairs[2 * n + 1];
+		} else
+			*--p = (char)('0' + n);
+		if (v < 0)	/* printf keeps the sign, even of "-0.0" */
+			*--p = '-';
+		memcpy(buf, p, 24);
+		return (size_t)(t + 24 - p);
+	}
 	return (size_t)snprintf(buf, 32, decimals == 1 ? "%.1f" : "%.2f", v);
 }

@@ -33,6 +33,13 @@ int num_parse_arg(const char *s, uint64_t min, uint64_t max, uint64_t *v);
  */
 size_t num_fmt_fixed(char *buf, double v, int decimals);
 
+/*
+ * |v| * 10 (decimals 1) or * 100 (2) rounded as num_fmt_fixed rounds it,
+ * its digits without the point and sign: 0 with *scaled set, or -1 where
+ * num_fmt_fixed's fast path does not apply (then format and read back).
+ */
+int num_fixed_scaled(double v, int decimals, uint64_t *scaled);
+
 /* Write v in decimal to buf (no NUL); returns the length. */
 size_t num_fmt_u64(char *buf, uint64_t v);
 

@@ -1781,6 +1781,44 @@ test_fmt_fixed_scales(void)
 	check("num: fixed-point of a subnormal", strcmp(a, "0.00") == 0);
 }
 
+/*
+ * num_fixed_scaled: the digits num_fmt_fixed writes, without the point
+ * and sign, wherever its fast path applies, and -1 where it does not.
+ */
+static void
+test_fixed_scaled(void)
+{
+	uint64_t x = 2463534242ull, n;
+	char a[32];
+	long i, bad = 0;
+
+	for (i = 0; i < 100000; i++) {
+		uint64_t r, digits = 0;
+		int d;
+		double v;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		r = x;
+		d = 1 + (int)(r & 1);
+		v = ldexp((double)(r >> 11), (int)(r % 80) - 60);
+		if (r & 2)
+			v = -v;
+		num_fmt_fixed(a, v, d);
+		for (const char *p = a; *p; p++)
+			if (*p >= '0' && *p <= '9')
+				digits = digits * 10 + (uint64_t)(*p - '0');
+		if (fabs(v) < 1e15)
+			bad += num_fixed_scaled(v, d, &n) != 0 || n != digits;
+		else
+			bad += num_fixed_scaled(v, d, &n) != -1;
+	}
+	check("num: fixed_scaled gives num_fmt_fixed's digits", bad == 0 &&
+	    num_fixed_scaled(0.25, 1, &n) == 0 && n == 2 &&
+	    num_fixed_scaled(NAN, 1, &n) == -1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1814,6 +1852,7 @@ main(int argc, char **argv)
 	test_fmt_whole_line();
 	test_num_digits();
 	test_fmt_fixed_scales();
+	test_fixed_scaled();
 	puts("done");
 	return 0;
 }

@@ -54,17 +54,10 @@ static const char pairs[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-/* Two digits at a time, from the right: half the divisions. */
-size_t
-num_fmt_u64(char *buf, uint64_t v)
+/* v's digits ending before p, two at a time (half the divisions); returns the first. */
+static inline char *
+digits_back(char *p, uint64_t v)
 {
-	size_t n = 1;
-	char *p;
-
-	/* Written in place from the end: a copy of a few bytes is a call. */
-	for (uint64_t p10 = 10; n < 20 && v >= p10; p10 *= 10)
-		n++;
-	p = buf + n;
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
 
@@ -74,10 +67,23 @@ num_fmt_u64(char *buf, uint64_t v)
 		p[1] = pairs[2 * r + 1];
 	}
 	if (v >= 10) {
-		p[-2] = pairs[2 * v];
-		p[-1] = pairs[2 * v + 1];
+		p -= 2;
+		p[0] = pairs[2 * v];
+		p[1] = pairs[2 * v + 1];
 	} else
-		p[-1] = (char)('0' + v);
+		*--p = (char)('0' + v);
+	return p;
+}
+
+size_t
+num_fmt_u64(char *buf, uint64_t v)
+{
+	size_t n = 1;
+
+	/* Written in place from the end: a copy of a few bytes is a call. */
+	for (uint64_t p10 = 10; n < 20 && v >= p10; p10 *= 10)
+		n++;
+	digits_back(buf + n, v);
 	return n;
 }
 
@@ -155,20 +161,7 @@ num_fmt_fixed(char *buf, double v, int decimals)
 			n /= 10;
 		}
 		*--p = '.';
-		while (n >= 100) {
-			unsigned r = (unsigned)(n % 100);
-
-			n /= 100;
-			p -= 2;
-			p[0] = pairs[2 * r];
-			p[1] = pairs[2 * r + 1];
-		}
-		if (n >= 10) {
-			p -= 2;
-			p[0] = pairs[2 * n];
-			p[1] = pairs[2 * n + 1];
-		} else
-			*--p = (char)('0' + n);
+		p = digits_back(p, n);
 		if (v < 0)	/* printf keeps the sign, even of "-0.0" */
 			*--p = '-';
 		memcpy(buf, p, 24);

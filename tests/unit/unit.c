@@ -1725,6 +1725,16 @@ test_num_digits(void)
 	    &v) == 0 && v == 42);
 }
 
+/* The next of a xorshift64 sequence: numbers for the tests that sweep many. */
+static uint64_t
+xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
 /*
  * num_fmt_fixed in integers: printf's rounding on every scale the
  * integers cover (whole numbers, halves, the smallest fractions,
@@ -1742,10 +1752,7 @@ test_fmt_fixed_scales(void)
 		int d;
 		double v;
 
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		r = x;
+		r = xorshift(&x);
 		d = 1 + (int)(r & 1);
 		switch (i % 4) {
 		case 0:
@@ -1797,10 +1804,7 @@ test_fixed_scaled(void)
 		int d;
 		double v;
 
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		r = x;
+		r = xorshift(&x);
 		d = 1 + (int)(r & 1);
 		v = ldexp((double)(r >> 11), (int)(r % 80) - 60);
 		if (r & 2)

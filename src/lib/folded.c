@@ -117,9 +117,12 @@ folded_parse(const char *s, size_t n, struct folded *f)
 	if ((r = last_count(s, &len, &f->c, &f->count)) < 0)
 		return r;
 	f->cut = r;
-	/* most stacks end in a name, not a second count: no call then */
-	r = len && s[len - 1] >= '0' && s[len - 1] <= '9' ?
-	    last_count(s, &len, &f->c1, &f->count1) : -1;
+	/*
+	 * most stacks end in a name, not a second count (which ends in a
+	 * digit, or in the '.' of "5."): no call then
+	 */
+	r = len && ((s[len - 1] >= '0' && s[len - 1] <= '9') ||
+	    s[len - 1] == '.') ? last_count(s, &len, &f->c1, &f->count1) : -1;
 	if (r == -2)
 		return r;
 	f->has2 = r >= 0;

@@ -618,6 +618,8 @@ test_folded_parse(void)
 	check("folded_parse: '5.' is 5", strcmp(parsed("a 5.", b), "a|5||0|0") == 0);
 	check("folded_parse: two counts", strcmp(parsed("a;b 1 2", b),
 	    "a;b|2|1|1|0") == 0);
+	check("folded_parse: before count '1.'", strcmp(parsed("a;b 1. 2", b),
+	    "a;b|2|1|1|0") == 0);
 	check("folded_parse: empty stack", strcmp(parsed(" 7", b), "|7||0|0") == 0);
 	check("folded_parse: no blank", strcmp(parsed("a7", b), "-1") == 0);
 	check("folded_parse: no count", strcmp(parsed("a b", b), "-1") == 0);

@@ -1378,9 +1378,19 @@ write_head(const struct svg_opts *o, const struct geom *g, const char *id)
 	svg_head_end(o, id, NULL, o->fontsize * 4);
 }
 
+/*
+ * A title's count and what it counts: the whole count u with its
+ * thousands separators, or else the digits in samples.
+ */
 static void
-fb_countname(const struct svg_opts *o, const struct geom *g)
+fb_count(const struct svg_opts *o, const struct geom *g, int whole,
+    uint64_t u, const char *samples)
 {
+	if (whole)
+		fb_thousands(u);
+	else
+		fb_samples(samples);
+	fb_char(' ');
 	if (g->cnplain)
 		fb_write(o->countname, g->cnlen);
 	else
@@ -1422,12 +1432,7 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 		diff_title(f->diff, &f->diff->fr[fr->diff - 1], o);
 	} else if (root) {
 		fb_str("all (");
-		if (whole)
-			fb_thousands(u);
-		else
-			fb_samples(samples);
-		fb_char(' ');
-		fb_countname(o, g);
+		fb_count(o, g, whole, u, samples);
 		fb_str(", 100%)");
 	} else {
 		/*
@@ -1441,12 +1446,7 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 
 		fb_xml(name, shown);
 		fb_str(" (");
-		if (whole)
-			fb_thousands(u);
-		else
-			fb_samples(samples);
-		fb_char(' ');
-		fb_countname(o, g);
+		fb_count(o, g, whole, u, samples);
 		fb_str(", ");
 		fb_write(b, num_fmt_fixed(b, pct, 2));
 		fb_char('%');

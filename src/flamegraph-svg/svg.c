@@ -162,15 +162,32 @@ fb_xml(const char *s, size_t n)
 	xml_out(s, n);
 }
 
-/* A "%0.1f" string without its trailing ".0", in place. */
+/*
+ * A "%0.1f" string of *n bytes without its trailing ".0", its length in
+ * *n: buf's first bytes, or "0" for what was "-0.0".
+ */
+static const char *
+trim0_n(const char *buf, size_t *n)
+{
+	if (*n >= 2 && buf[*n - 2] == '.' && buf[*n - 1] == '0')
+		*n -= 2;
+	if (*n == 2 && buf[0] == '-' && buf[1] == '0') {
+		*n = 1;
+		return "0";
+	}
+	return buf;
+}
+
+/* trim0_n of a NUL-ended string, in place. */
 static const char *
 trim0(char *buf)
 {
 	size_t n = strlen(buf);
+	const char *s = trim0_n(buf, &n);
 
-	if (n >= 2 && buf[n - 2] == '.' && buf[n - 1] == '0')
-		buf[n - 2] = '\0';
-	return strcmp(buf, "-0") == 0 ? "0" : buf;
+	if (s == buf)
+		buf[n] = '\0';
+	return s;
 }
 
 /*
@@ -184,16 +201,13 @@ short1(char *buf, double v)
 	return trim0(buf);
 }
 
-/* trim0's string, from a num_fmt_fixed string of n bytes, to the frames */
+/* trim0_n's string, from a num_fmt_fixed string of n bytes, to the frames */
 static void
 fb_trim0(const char *buf, size_t n)
 {
-	if (n >= 2 && buf[n - 2] == '.' && buf[n - 1] == '0')
-		n -= 2;
-	if (n == 2 && buf[0] == '-' && buf[1] == '0')
-		fb_char('0');
-	else
-		fb_write(buf, n);
+	const char *s = trim0_n(buf, &n);
+
+	fb_write(s, n);
 }
 
 /* short1's string to the frames, with no strlen */

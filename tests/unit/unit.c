@@ -1406,29 +1406,24 @@ test_spans_reader(void)
 
 /* spans_put's lines, read back by the reader, give what was written. */
 static void
-test_spans_writer(void)
+put_two_spans(void *unused)
 {
-	char path[] = "/tmp/ft-spans-out-XXXXXX", buf[1024], out[4096], err[2048];
 	struct spans_rec a = { 7, 3, -42, 9, "tid:1", 5, 0, "x\ty\nz\\", 6, 1 },
 	    b = { 8, 7, 1, 2, "t", 1, 4, "", 0, 1 };
-	int fd = mkstemp(path), saved;
-	ssize_t n;
 
-	fflush(stdout);
-	saved = dup(1);
-	dup2(fd, 1);
+	(void)unused;
 	out_str("# spans v1\n");
 	spans_put(&a, 0);
 	out_str(SPANS_LAID_OUT_MAGIC "\n");
 	spans_put(&b, 1);
-	out_flush();
-	dup2(saved, 1);
-	close(saved);
-	lseek(fd, 0, SEEK_SET);
-	n = read(fd, buf, sizeof buf - 1);
-	buf[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(path);
+}
+
+static void
+test_spans_writer(void)
+{
+	char buf[1024], out[4096], err[2048];
+
+	captured(put_two_spans, NULL, buf, sizeof buf);
 	check("spans: writer's lines", strcmp(buf, "# spans v1\n# open: 7\n"
 	    "7\t3\t-42\t9\ttid:1\tx\\ty\\nz\\\\\n# spanlayout v1\n# open\n"
 	    "8\t7\t1\t2\tt\t4\t\n") == 0);
@@ -1653,6 +1648,18 @@ test_jsonesc(void)
 }
 
 
+/* spans_put of a: whole, then with its track and name cut to 1 and 3 bytes. */
+static void
+put_long_and_short(void *arg)
+{
+	struct spans_rec *a = arg;
+
+	spans_put(a, 1);
+	a->ntrack = 1;
+	a->nname = 3;
+	spans_put(a, 0);
+}
+
 /*
  * num_fmt_u64 written in place, and spans_put's line in one buffer: every
  * digit count against printf, and a long track and name (past the
@@ -1661,12 +1668,11 @@ test_jsonesc(void)
 static void
 test_fmt_whole_line(void)
 {
-	char path[] = "/tmp/ft-spans-long-XXXXXX", buf[4096], want[4096], got[32];
+	char buf[4096], want[4096], got[32];
 	char track[300], name[400];
 	struct spans_rec a = { UINT64_MAX, 10, -1, 99, track, sizeof track, 12,
 	    name, sizeof name, 0 };
-	int fd = mkstemp(path), saved, bad = 0, at;
-	ssize_t n;
+	int bad = 0, at;
 	uint64_t v = 1;
 
 	for (int i = 0; i < 20; i++, v *= 10)
@@ -1686,21 +1692,7 @@ test_fmt_whole_line(void)
 	    v == 9);
 	memset(track, 'T', sizeof track);
 	memset(name, '\t', sizeof name);
-	fflush(stdout);
-	saved = dup(1);
-	dup2(fd, 1);
-	spans_put(&a, 1);
-	a.ntrack = 1;
-	a.nname = 3;
-	spans_put(&a, 0);
-	out_flush();
-	dup2(saved, 1);
-	close(saved);
-	lseek(fd, 0, SEEK_SET);
-	n = read(fd, buf, sizeof buf - 1);
-	buf[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(path);
+	captured(put_long_and_short, &a, buf, sizeof buf);
 	at = snprintf(want, sizeof want, "18446744073709551615\t10\t-1\t99\t%.300s\t12\t",
 	    track);
 	for (int i = 0; i < 400; i++)

@@ -55,22 +55,12 @@ flame_read(struct input *in, uint64_t *nbad, flame_take_fn *take, void *ctx)
 	uint64_t line = 0, bad = 0;
 	const char *p, *why;
 	size_t n;
-	int r, t;
+	struct folded fl;
+	int r, t, fr;
 
-	while ((r = input_getline(in, &p, &n)) > 0) {
-		struct folded fl;
+	while ((r = folded_next(in, &line, &p, &n, &fl, &fr)) > 0) {
 		char q[4 * 60 + 8];
-		int fr;
 
-		line++;
-		if (n == 0)
-			continue;
-		if ((fr = folded_parse(p, n, &fl)) == -2) {
-			warn_at(in->name, line, "count " COUNT_RANGE_WHAT ": %s",
-			    err_quote(q, p, n, 60));
-			r = -1;
-			break;
-		}
 		why = NULL;
 		t = fr < 0 ? 1 : take(ctx, p, n, &fl, &why);
 		if (t < 0) {

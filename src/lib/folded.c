@@ -132,6 +132,16 @@ folded_parse(const char *s, size_t n, struct folded *f)
 	return 0;
 }
 
+void
+folded_range_error(const struct input *in, uint64_t line, const char *p,
+    size_t n)
+{
+	char q[4 * 60 + 8];
+
+	warn_at(in->name, line, "count " COUNT_RANGE_WHAT ": %s",
+	    err_quote(q, p, n, 60));
+}
+
 static char
 frame_byte(char c)
 {

@@ -19,8 +19,10 @@
 #define FT_FOLDED_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "count.h"
+#include "input.h"
 #include "intern.h"
 
 struct folded {
@@ -40,6 +42,36 @@ struct folded {
  * whole part does not fit (an error to report with the line: exit 1).
  */
 int folded_parse(const char *s, size_t n, struct folded *f);
+
+/* Report line p[0..n), line `line` of in, whose count does not fit. */
+void folded_range_error(const struct input *in, uint64_t line, const char *p,
+    size_t n);
+
+/*
+ * The next line of in that is not empty, in *p and *n, parsed into *f:
+ * 1, with folded_parse's 0 or -1 in *fr; 0 at the end; -1 after a read
+ * error or a count that does not fit, which it reports ("prog: file:line:
+ * count does not fit in 64 bits: the line").  *line counts the lines
+ * read, empty ones too.  The loop every reader of folded files shares;
+ * inline, as input_getline is, on the readers' hot path.
+ */
+static inline int
+folded_next(struct input *in, uint64_t *line, const char **p, size_t *n,
+    struct folded *f, int *fr)
+{
+	int r;
+
+	while ((r = input_getline(in, p, n)) > 0) {
+		++*line;
+		if (*n == 0)
+			continue;
+		if ((*fr = folded_parse(*p, *n, f)) != -2)
+			return 1;
+		folded_range_error(in, *line, *p, *n);
+		return -1;
+	}
+	return r < 0 ? -1 : 0;
+}
 
 /*
  * Frames.  A name becomes a frame with ';' (which parts frames) made ':'

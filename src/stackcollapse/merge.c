@@ -138,23 +138,14 @@ merge_read_input(struct merge *m, struct input *in, int which)
 {
 	const char *l;
 	size_t len;
-	unsigned long long line = 0, bad = 0;
-	int r;
+	uint64_t line = 0;
+	unsigned long long bad = 0;
+	struct folded f;
+	int r, fr;
 
-	while ((r = input_getline(in, &l, &len)) > 0) {
-		struct folded f;
+	while ((r = folded_next(in, &line, &l, &len, &f, &fr)) > 0) {
 		char q[4 * 60 + 8];
-		int fr;
 
-		line++;
-		if (len == 0)
-			continue;
-		if ((fr = folded_parse(l, len, &f)) == -2) {
-			warn_at(in->name, line, "count " COUNT_RANGE_WHAT ": %s",
-			    err_quote(q, l, len, 60));
-			r = -1;
-			break;
-		}
 		/* --diff cuts counts to whole numbers: its decimals do not matter */
 		if (fr == 0 && f.cut && (!f.has2 || which == MERGE_BOTH) &&
 		    !m->integral) {

@@ -48,6 +48,21 @@ while read -r verdict name; do
 done < "$tmp/unit"
 grep -q '^done$' "$tmp/unit" || fail "unit: runner did not finish" "$tmp/unit"
 
+# src/musl, when flamegraph-svg is linked with musl (make MUSL=1)
+section "unit tests (src/musl)"
+if [ -n "${MUSL_UNIT:-}" ]; then
+	if "$top/$MUSL_UNIT" > "$tmp/munit" 2>&1; then :; fi
+	while read -r verdict name; do
+		case $verdict in
+		ok) pass ;;
+		FAIL) fail "musl unit: $name" ;;
+		esac
+	done < "$tmp/munit"
+	grep -q '^done$' "$tmp/munit" || fail "musl unit: runner did not finish" "$tmp/munit"
+else
+	echo "SKIP src/musl: flamegraph-svg is not linked with musl (no musl-gcc: apt-get install musl-tools)"
+fi
+
 # A case that hangs (h-pal-concurrent's FIFO, if its reader died) fails
 # after five minutes instead of holding the whole run; timeout(1) where
 # there is one.

@@ -92,8 +92,11 @@ endif
 # in 0.02 ms.  src/musl replaces musl's malloc and its memcpy, memchr and
 # memcmp, slow for this work (see each file).  zlib is the host's libz.a
 # and zlib.h: of it flamegraph-svg links deflate, plain C that calls
-# memcpy, memset and malloc alone.  Probed with a one-line link.  Not a PIE (musl-gcc links none static),
-# so without ASLR; MUSL=0 links it with glibc, as STATIC says.
+# memcpy, memset and malloc alone.  Probed with a one-line link.  Not a
+# PIE: musl-gcc's specs link no static PIE, and one linked by hand
+# (rcrt1.o, relocating itself) started 0.02 ms later; its stack and
+# mappings are still placed at random, its code not.  MUSL=0 links it
+# with glibc, as STATIC says.
 MUSL     ?= auto
 MUSLCC   ?= musl-gcc
 MBUILD    = $(BUILD)-musl

@@ -38,27 +38,26 @@ check() {
 # status_ok NAME STATUS: a crash (128 or more) always fails
 crashed() { [ "$2" -ge 128 ] && [ "$2" -ne 141 ]; }
 
+# unit_results LABEL FILE: a unit runner's "ok NAME" and "FAIL NAME" lines
+unit_results() {
+	while read -r verdict name; do
+		case $verdict in
+		ok) pass ;;
+		FAIL) fail "$1: $name" ;;
+		esac
+	done < "$2"
+	grep -q '^done$' "$2" || fail "$1: runner did not finish" "$2"
+}
+
 section "unit tests (src/lib)"
 if "$BUILD/unit" > "$tmp/unit" 2>&1; then :; fi
-while read -r verdict name; do
-	case $verdict in
-	ok) pass ;;
-	FAIL) fail "unit: $name" ;;
-	esac
-done < "$tmp/unit"
-grep -q '^done$' "$tmp/unit" || fail "unit: runner did not finish" "$tmp/unit"
+unit_results unit "$tmp/unit"
 
 # src/musl, when flamegraph-svg is linked with musl (make MUSL=1)
 section "unit tests (src/musl)"
 if [ -n "${MUSL_UNIT:-}" ]; then
 	if "$top/$MUSL_UNIT" > "$tmp/munit" 2>&1; then :; fi
-	while read -r verdict name; do
-		case $verdict in
-		ok) pass ;;
-		FAIL) fail "musl unit: $name" ;;
-		esac
-	done < "$tmp/munit"
-	grep -q '^done$' "$tmp/munit" || fail "musl unit: runner did not finish" "$tmp/munit"
+	unit_results "musl unit" "$tmp/munit"
 else
 	echo "SKIP src/musl: flamegraph-svg is not linked with musl (no musl-gcc: apt-get install musl-tools)"
 fi

@@ -105,51 +105,36 @@ test_memcpy(void)
 	verdict("memcpy: every length to 300 and about 512, 1024, 2048 and 4096, offsets, neighbours untouched", ok);
 }
 
-/* dst below src, overlapping: musl's memmove hands memcpy this case */
-static void
-test_memcpy_forward(void)
+/*
+ * fn (memcpy or memmove) moving n bytes from 8 + from to 8 + to inside a,
+ * against ref_move; each shift up to 70 bytes over every length
+ */
+static int
+overlaps(void *(*fn)(void *, const void *, size_t), int forward)
 {
-	int ok = 1;
-
-	for (size_t k = 0; k < NLEN && ok; k++)
-		for (size_t shift = 1; shift < 70 && ok; shift += shift < 20 ? 1 : 17) {
-			size_t n = len_at(k);
+	for (size_t k = 0; k < NLEN; k++)
+		for (size_t shift = 1; shift < 70; shift += shift < 20 ? 1 : 17) {
+			size_t n = len_at(k), to = forward ? 0 : shift;
+			size_t from = forward ? shift : 0;
 			if (n + shift + 16 > AREA)
 				continue;
 			fill(a, AREA);
 			memcpy(want, a, AREA);
-			ref_move(want, 8, 8 + shift, n);
-			memcpy(a + 8, a + 8 + shift, n);
-			if (memcmp(want, a, AREA) != 0)
-				ok = 0;
+			ref_move(want, 8 + to, 8 + from, n);
+			if (fn(a + 8 + to, a + 8 + from, n) != a + 8 + to ||
+			    memcmp(want, a, AREA) != 0)
+				return 0;
 		}
-	verdict("memcpy: forward overlap comes out as memmove's", ok);
+	return 1;
 }
 
 static void
-test_memmove(void)
+test_overlap(void)
 {
-	int ok = 1;
-
-	for (size_t k = 0; k < NLEN && ok; k++)
-		for (size_t shift = 0; shift < 70 && ok; shift += shift < 20 ? 1 : 17) {
-			size_t n = len_at(k);
-			if (n + shift + 16 > AREA)
-				continue;
-			fill(a, AREA);
-			memcpy(want, a, AREA);
-			ref_move(want, 8 + shift, 8, n);
-			if (memmove(a + 8 + shift, a + 8, n) != a + 8 + shift ||
-			    memcmp(want, a, AREA) != 0)
-				ok = 0;
-			fill(a, AREA);
-			memcpy(want, a, AREA);
-			ref_move(want, 8, 8 + shift, n);
-			memmove(a + 8, a + 8 + shift, n);
-			if (memcmp(want, a, AREA) != 0)
-				ok = 0;
-		}
-	verdict("memmove: both directions, overlapping and not", ok);
+	/* dst below src: musl's memmove hands memcpy this case */
+	verdict("memcpy: forward overlap comes out as memmove's", overlaps(memcpy, 1));
+	verdict("memmove: overlapping, both directions",
+	    overlaps(memmove, 1) && overlaps(memmove, 0));
 }
 
 static void
@@ -157,7 +142,7 @@ test_memchr(void)
 {
 	int ok = 1;
 
-	for (size_t n = 0; n < 100 && ok; n++)
+	for (size_t n = 0; n < 130 && ok; n++)
 		for (size_t at = 0; at <= n && ok; at++) {
 			for (size_t i = 0; i < n; i++)
 				a[3 + i] = (unsigned char)(0x80 | (i % 0x7f));
@@ -172,7 +157,7 @@ test_memchr(void)
 			if (at < n && memchr(a + 3, 0x1ff, n) != a + 3 + at)
 				ok = 0;
 		}
-	verdict("memchr: every position in lengths to 100, none, a match past the end, c above 255", ok);
+	verdict("memchr: every position in lengths to 130, none, a match past the end, c above 255", ok);
 }
 
 static int
@@ -226,6 +211,16 @@ test_malloc(void)
 	}
 	verdict("malloc: 16-aligned, as big as asked, blocks apart", ok);
 
+	/* the classes round up by a quarter at most, to 128 KiB and past */
+	ok = 1;
+	for (size_t n = 1; n < ((size_t)1 << 20); n += n / 7 + 1) {
+		void *r = malloc(n);
+		size_t u = malloc_usable_size(r);
+		ok &= r != NULL && u >= n && u <= n + n / 4 + 4096 + 16;
+		free(r);
+	}
+	verdict("malloc: a block's size is at most a quarter over the size asked", ok);
+
 	/* a freed block comes back, and calloc zeroes it */
 	unsigned char *q = malloc(100);
 	memset(q, 0xff, 100);
@@ -273,6 +268,31 @@ test_realloc(void)
 	}
 	free(p);
 	verdict("realloc: grows to 4 MiB and shrinks, keeping the bytes", ok && p != NULL);
+
+	/* the last block cut grows in place; one cut after it must not */
+	ok = 1;
+	for (size_t k = 0; k < 4; k++) {
+		unsigned char *x = malloc(40 + k * 1000), *y = malloc(40);
+		unsigned char *z = malloc(300 + k);
+		memset(y, 0x3c, 40);
+		memset(z, 0x5e, 300 + k);
+		x = realloc(x, 60000);
+		y = realloc(y, 4000 + k);
+		z = realloc(z, 9000);
+		memset(x, 0x11, 60000);
+		for (size_t i = 0; i < 40; i++)
+			ok &= y[i] == 0x3c;
+		for (size_t i = 0; i < 300 + k; i++)
+			ok &= z[i] == 0x5e;
+		memset(y, 0x22, 4000 + k);
+		memset(z, 0x33, 9000);
+		for (size_t i = 0; i < 60000; i++)
+			ok &= x[i] == 0x11;
+		free(x);
+		free(y);
+		free(z);
+	}
+	verdict("realloc: blocks grown in place or moved stay apart", ok);
 }
 
 /* two threads at once: the lock keeps each block to one owner */
@@ -318,8 +338,7 @@ int
 main(void)
 {
 	test_memcpy();
-	test_memcpy_forward();
-	test_memmove();
+	test_overlap();
 	test_memchr();
 	test_memcmp();
 	test_malloc();

@@ -111,14 +111,18 @@ ZLIB_H   := $(shell printf '$(HASH)include <zlib.h>\n' | $(CC) -x c -M - 2>/dev/
 MUSL_INC  = -I$(MBUILD)/zlib
 MUSL_LIBS = $(shell $(CC) -print-file-name=libz.a)
 endif
+# The probe links what flamegraph-svg calls of zlib, deflate and inflate,
+# with zlib.h and zconf.h linked into a folder of its own for the while.
 ifeq ($(MUSL),auto)
-MUSL := $(shell [ "$$($(CC) -dumpmachine 2>/dev/null | cut -d- -f1)" = x86_64 ] && \
-          $(if $(ZLIB_H),mkdir -p $(MBUILD)/zlib && ln -sf $(ZLIB_H) $(MBUILD)/zlib/ &&) \
+MUSL := $(shell [ "$$($(CC) -dumpmachine 2>/dev/null | cut -d- -f1)" = x86_64 ] || \
+          { echo 0; exit; }; d=$$(mktemp -d) || { echo 0; exit; }; \
+          $(if $(ZLIB_H),ln -s $(ZLIB_H) $$d/;) \
           printf '%s\n' '$(HASH)include <stdio.h>' \
-          $(if $(filter 1,$(ZLIB)),'$(HASH)include <zlib.h>' 'int main(void){return zlibVersion()==0;}', \
+          $(if $(filter 1,$(ZLIB)),'$(HASH)include <zlib.h>' \
+          'int main(void){z_stream s = {0}; return deflateInit2(&s, 1, 8, -15, 9, 0) + inflateInit2(&s, 47);}', \
           'int main(void){return 0;}') | \
-          $(MUSLCC) $(MUSL_INC) -x c - -x none -static -o /dev/null $(MUSL_LIBS) \
-          >/dev/null 2>&1 && echo 1 || echo 0)
+          $(MUSLCC) $(CFLAGS) -I$$d -x c - -x none $(LDFLAGS) -static -o /dev/null \
+          $(MUSL_LIBS) >/dev/null 2>&1 && echo 1 || echo 0; rm -rf "$$d")
 endif
 ifeq ($(MUSL),1)
 MUSL_OBJ  = $(patsubst src/%.c,$(MBUILD)/%.o,$(wildcard src/flamegraph-svg/*.c \
@@ -134,9 +138,13 @@ ifeq ($(ZLIB),1)
 $(MBUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_jsz.h
 endif
 -include $(wildcard $(MBUILD)/*/*.d)
+# musl's mallocng must not come in beside src/musl's malloc (which would
+# then free its blocks): it would not clash, so it is looked for
 $(BINDIR_B)/flamegraph-svg: $(MUSL_OBJ)
 	@mkdir -p $(dir $@)
-	$(MUSLCC) $(LDFLAGS) -static -o $@ $^ $(MUSL_LIBS) -lm
+	$(MUSLCC) $(LDFLAGS) -static -o $@ $(filter %.o,$^) $(MUSL_LIBS) -lm
+	@if nm $@ | grep -q __libc_malloc_impl; then \
+	    echo "$@: musl's malloc is linked beside src/musl's" >&2; rm -f $@; exit 1; fi
 # their unit tests, linked with them and musl alone; their byte-at-a-time
 # references must not become calls of the functions they check
 MUSL_UNIT = $(MBUILD)/unit
@@ -146,6 +154,12 @@ $(MUSL_UNIT): tests/musl/unit.c $(patsubst src/%.c,$(MBUILD)/%.o,$(wildcard src/
 else ifeq ($(STATIC),1)
 $(BINDIR_B)/flamegraph-svg: LDFLAGS += -static-pie
 endif
+# How flamegraph-svg is linked, in a file rewritten only when that
+# changes, so that switching MUSL or STATIC relinks it.
+LINK_MODE = MUSL=$(MUSL) STATIC=$(STATIC)
+$(shell mkdir -p $(BUILD) && { [ "$$(cat $(BUILD)/link-mode 2>/dev/null)" = \
+    "$(LINK_MODE)" ] || echo "$(LINK_MODE)" > $(BUILD)/link-mode; })
+$(BINDIR_B)/flamegraph-svg: $(BUILD)/link-mode
 BINS     = $(PROGS:%=$(BINDIR_B)/%)
 # The objects of one program: every .c in its folder.
 objs     = $(patsubst src/%.c,$(BUILD)/%.o,$(wildcard src/$(1)/*.c))
@@ -234,7 +248,7 @@ $(BUILD)/trace-record/sigsample.o: $(BUILD)/trace-record/sampler_so.h
 
 $(BINDIR_B)/%: $$(call objs,%) $$(call uses,%) $(BUILD)/libft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LIBS) -lm
 
 # Unit tests of src/lib.
 UNIT_SRC = $(wildcard tests/unit/*.c)

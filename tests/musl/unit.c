@@ -224,6 +224,8 @@ test_malloc(void)
 	/* a freed block comes back, and calloc zeroes it */
 	unsigned char *q = malloc(100);
 	memset(q, 0xff, 100);
+	/* the fill must happen: a store before free() is dead to gcc */
+	__asm__ volatile("" : : "r"(q) : "memory");
 	free(q);
 	unsigned char *z = calloc(25, 4);
 	ok = z == q;
@@ -231,6 +233,30 @@ test_malloc(void)
 		ok &= z[i] == 0;
 	free(z);
 	verdict("calloc: a reused block is zeroed", ok);
+
+	/* a big block's mapping, freed, is kept and handed back: zeroed */
+	q = malloc(300 << 10);
+	memset(q, 0xab, 300 << 10);
+	__asm__ volatile("" : : "r"(q) : "memory");
+	free(q);
+	z = calloc(300, 1 << 10);
+	ok = z == q;
+	for (size_t i = 0; i < (300 << 10); i++)
+		ok &= z[i] == 0;
+	free(z);
+	verdict("calloc: a kept mapping handed back is zeroed", ok);
+
+	/* alignments up to 16 are given; above, EINVAL */
+	void *al = NULL;
+	ok = posix_memalign(&al, 16, 40) == 0 && (uintptr_t)al % 16 == 0;
+	free(al);
+	ok &= posix_memalign(&al, 64, 40) == EINVAL && posix_memalign(&al, 12, 40) == EINVAL;
+	errno = 0;
+	ok &= aligned_alloc(4096, 40) == NULL && errno == EINVAL;
+	al = aligned_alloc(8, 40);
+	ok &= al != NULL && memalign(16, 8) != NULL;
+	free(al);
+	verdict("aligned_alloc, posix_memalign, memalign: 16 and below, EINVAL above", ok);
 
 	/* volatile: the compiler would refuse the sizes it sees */
 	volatile size_t half = SIZE_MAX / 2, most = SIZE_MAX - 8;
@@ -334,9 +360,35 @@ test_threads(void)
 	verdict("malloc: two threads at once", r1 == NULL && r2 == NULL);
 }
 
+/*
+ * Run first, on a fresh chunk: the last block cut grows in place, and the
+ * next block is cut after it.  (Later, free lists full from the other
+ * tests hand out blocks that are not the last cut.)
+ */
+static void
+test_grow_in_place(void)
+{
+	unsigned char *x = malloc(100), *y, *w;
+	int ok;
+
+	memset(x, 0x44, 100);
+	y = realloc(x, 50000);
+	ok = y == x;
+	w = malloc(100);
+	ok &= w >= y + 50000;
+	memset(w, 0x55, 100);
+	memset(y + 100, 0x66, 50000 - 100);
+	for (size_t i = 0; i < 100; i++)
+		ok &= y[i] == 0x44 && w[i] == 0x55;
+	free(w);
+	free(y);
+	verdict("realloc: the last block cut grows in place, the next is cut past it", ok);
+}
+
 int
 main(void)
 {
+	test_grow_in_place();
 	test_memcpy();
 	test_overlap();
 	test_memchr();

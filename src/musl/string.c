@@ -8,8 +8,8 @@
  * movsb", which fast-string microcode makes the quickest there.
  *
  * memcpy copies forward and reads each piece before it writes over it,
- * so that a forward overlap (dst below src), which musl's own functions
- * may hand it, comes out as memmove's would (and its pointers are not
+ * so that a forward overlap (dst below src) comes out as memmove's
+ * would: memmove below hands it that case (and its pointers are not
  * restrict, which would let the compiler move a write before a read).
  * Built with -fno-tree-loop-distribute-patterns, so that the compiler
  * does not turn a loop here back into a call of memcpy.

@@ -131,7 +131,7 @@ overlaps(void *(*fn)(void *, const void *, size_t), int forward)
 static void
 test_overlap(void)
 {
-	/* dst below src: musl's memmove hands memcpy this case */
+	/* dst below src: our memmove hands memcpy this case */
 	verdict("memcpy: forward overlap comes out as memmove's", overlaps(memcpy, 1));
 	verdict("memmove: overlapping, both directions",
 	    overlaps(memmove, 1) && overlaps(memmove, 0));

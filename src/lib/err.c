@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,18 @@ xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	return p ? p : nomem();
+}
+
+void *
+xzalloc(size_t n, size_t size)
+{
+	void *p;
+
+	if (size != 0 && n > SIZE_MAX / size)
+		return nomem();
+	p = xmalloc(n * size);
+	memset(p, 0, n * size);
+	return p;
 }
 
 void *

@@ -52,6 +52,13 @@ char *err_quote(char *buf, const char *s, size_t len, size_t max);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/*
+ * A hash table's slots, zeroed by writing them now: calloc's fresh pages
+ * stay the shared zero page until written, so slots probed before they
+ * are filled fault twice, the second time a copy-on-write that shoots
+ * down the TLB of every CPU the process runs on (stackcollapse's threads).
+ */
+void *xzalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Grow an array so that it holds at least need elements of size sz. */
 void *xgrow(void *p, size_t *cap, size_t need, size_t sz);

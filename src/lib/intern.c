@@ -16,7 +16,7 @@ intern_init(struct intern *t)
 	arena_init(&t->arena);
 	t->ents = NULL;
 	t->nents = t->cap = 0;
-	t->slots = xcalloc(INITIAL_SLOTS, sizeof *t->slots);
+	t->slots = xzalloc(INITIAL_SLOTS, sizeof *t->slots);
 	t->mask = INITIAL_SLOTS - 1;
 }
 
@@ -135,7 +135,7 @@ static void
 grow(struct intern *t)
 {
 	size_t nslots = (t->mask + 1) * 2, i, j;
-	uint32_t *s = xcalloc(nslots, sizeof *s);
+	uint32_t *s = xzalloc(nslots, sizeof *s);
 
 	for (i = 0; i < t->nents; i++) {
 		j = t->ents[i].hash & (nslots - 1);

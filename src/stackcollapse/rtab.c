@@ -29,7 +29,7 @@ void
 rtab_init(struct rtab *t)
 {
 	memset(t, 0, sizeof *t);
-	t->slots = xcalloc(INITIAL_SLOTS, sizeof *t->slots);
+	t->slots = xzalloc(INITIAL_SLOTS, sizeof *t->slots);
 	t->mask = INITIAL_SLOTS - 1;
 }
 
@@ -92,7 +92,7 @@ grow(struct rtab *t)
 {
 	free(t->slots);
 	t->mask = t->mask * 2 + 1;
-	t->slots = xcalloc(t->mask + 1, sizeof *t->slots);
+	t->slots = xzalloc(t->mask + 1, sizeof *t->slots);
 	for (size_t r = 0; r < t->len; r = rtab_next(t, r)) {
 		const struct rec *h = (const void *)(t->buf + r);
 

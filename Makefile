@@ -92,11 +92,8 @@ endif
 # in 0.02 ms.  src/musl replaces musl's malloc and its memcpy, memchr and
 # memcmp, slow for this work (see each file).  zlib is the host's libz.a
 # and zlib.h: of it flamegraph-svg links deflate, plain C that calls
-# memcpy, memset and malloc alone.  Probed with a one-line link.  Not a
-# PIE: musl-gcc's specs link no static PIE, and one linked by hand
-# (rcrt1.o, relocating itself) started 0.02 ms later; its stack and
-# mappings are still placed at random, its code not.  MUSL=0 links it
-# with glibc, as STATIC says.
+# memcpy, memset and malloc alone.  Probed with a one-line link.  MUSL=0
+# links it with glibc, as STATIC says.
 MUSL     ?= auto
 MUSLCC   ?= musl-gcc
 MBUILD    = $(BUILD)-musl
@@ -125,12 +122,34 @@ MUSL := $(shell [ "$$($(CC) -dumpmachine 2>/dev/null | cut -d- -f1)" = x86_64 ] 
           $(MUSL_LIBS) >/dev/null 2>&1 && echo 1 || echo 0; rm -rf "$$d")
 endif
 ifeq ($(MUSL),1)
+# A static PIE, so that its code is placed at random too, linked by hand
+# (musl-gcc's specs link none): musl's rcrt1.o, which relocates the
+# program, from where its specs take Scrt1.o (the linker line of -v),
+# with gcc's crtbeginS.o and crtendS.o.  Probed by running one; where it
+# does not link or run, a static program (-static).  It starts 0.01 to
+# 0.02 ms later than that one.
+MUSL_CRT := $(dir $(shell $(MUSLCC) -v -static -x c /dev/null -o /dev/null 2>&1 | \
+              grep -o '/[^ ]*/Scrt1\.o' | head -n 1))
+MUSL_PIE_START := $(MUSL_CRT)rcrt1.o $(MUSL_CRT)crti.o \
+                  $(shell $(MUSLCC) -print-file-name=crtbeginS.o)
+MUSL_PIE_END   := $(shell $(MUSLCC) -print-file-name=crtendS.o) $(MUSL_CRT)crtn.o
+MUSL_PIE_LINK  = -static -nostartfiles -Wl,-pie,--no-dynamic-linker
+MUSL_PIE := $(shell t=$$(mktemp) || exit; \
+              printf 'int main(void){return 0;}\n' | $(MUSLCC) $(CFLAGS) -fPIE -x c - \
+              -x none $(LDFLAGS) $(MUSL_PIE_LINK) -o "$$t" $(MUSL_PIE_START) \
+              $(MUSL_PIE_END) >/dev/null 2>&1 && "$$t" && echo 1 || echo 0; rm -f "$$t")
+ifeq ($(MUSL_PIE),1)
+MUSL_LINK  = $(MUSL_PIE_LINK) $(MUSL_PIE_START)
+MUSL_END   = $(MUSL_PIE_END)
+else
+MUSL_LINK  = -static
+endif
 MUSL_OBJ  = $(patsubst src/%.c,$(MBUILD)/%.o,$(wildcard src/flamegraph-svg/*.c \
             src/lib/*.c src/musl/*.c))
 $(MBUILD)/%.o: src/%.c Makefile
 	@mkdir -p $(dir $@) $(MBUILD)/zlib
 	$(if $(ZLIB_H),@ln -sf $(ZLIB_H) $(MBUILD)/zlib/)
-	$(MUSLCC) $(ALL_CFLAGS) $(MUSL_INC) -MMD -MP -I$(BUILD)/$(*D:src/%=%) -c $< -o $@
+	$(MUSLCC) $(ALL_CFLAGS) -fPIE $(MUSL_INC) -MMD -MP -I$(BUILD)/$(*D:src/%=%) -c $< -o $@
 $(MBUILD)/musl/string.o: ALL_CFLAGS += -fno-tree-loop-distribute-patterns
 $(MBUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
 $(MBUILD)/flamegraph-svg/timeline.o: $(BUILD)/flamegraph-svg/timeline_js.h
@@ -142,7 +161,7 @@ endif
 # then free its blocks): it would not clash, so it is looked for
 $(BINDIR_B)/flamegraph-svg: $(MUSL_OBJ)
 	@mkdir -p $(dir $@)
-	$(MUSLCC) $(LDFLAGS) -static -o $@ $(filter %.o,$^) $(MUSL_LIBS) -lm
+	$(MUSLCC) $(LDFLAGS) $(MUSL_LINK) -o $@ $(filter %.o,$^) $(MUSL_LIBS) -lm $(MUSL_END)
 	@if nm $@ | grep -q __libc_malloc_impl; then \
 	    echo "$@: musl's malloc is linked beside src/musl's" >&2; rm -f $@; exit 1; fi
 # their unit tests, linked with them and musl alone; their byte-at-a-time
@@ -156,7 +175,7 @@ $(BINDIR_B)/flamegraph-svg: LDFLAGS += -static-pie
 endif
 # How flamegraph-svg is linked, in a file rewritten only when that
 # changes, so that switching MUSL or STATIC relinks it.
-LINK_MODE = MUSL=$(MUSL) STATIC=$(STATIC)
+LINK_MODE = MUSL=$(MUSL) STATIC=$(STATIC) MUSL_PIE=$(MUSL_PIE)
 $(shell mkdir -p $(BUILD) && { [ "$$(cat $(BUILD)/link-mode 2>/dev/null)" = \
     "$(LINK_MODE)" ] || echo "$(LINK_MODE)" > $(BUILD)/link-mode; })
 $(BINDIR_B)/flamegraph-svg: $(BUILD)/link-mode
@@ -293,7 +312,8 @@ test: all $(BUILD)/unit $(FUZZ_REPLAY) $(MUSL_UNIT)
 	    CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" sh tests/run.sh
 
 bench: all
-	@MUSL=$(MUSL) MUSLCC=$(MUSLCC) sh tests/bench.sh
+	@MUSL=$(MUSL) MUSLCC=$(MUSLCC) MUSL_LINK="$(MUSL_LINK)" MUSL_END="$(MUSL_END)" \
+	    sh tests/bench.sh
 
 # libFuzzer builds: make fuzz, then build/fuzz/fuzz_perf tests/fuzz/corpus/perf
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)

@@ -216,17 +216,18 @@ if [ -n "${INFERNO_DIR:-}" ] && [ -x /usr/bin/time ]; then
 	done
 	# What start-up costs, which no graph can do without: an empty C
 	# program linked statically with glibc (a static PIE where it links,
-	# as flamegraph-svg is with MUSL=0) and with musl (as it is with
-	# MUSL=1, the default where musl-gcc is), and each program's graph of
-	# one frame.  On a small graph it is most of the time, and it bounds
-	# the ratios above: inferno's time over the empty program's is the
-	# most a program started so can reach.
+	# as flamegraph-svg is with MUSL=0) and with musl (a static PIE too
+	# where it links, as flamegraph-svg is with MUSL=1, the default where
+	# musl-gcc is), and each program's graph of one frame.  On a small
+	# graph it is most of the time, and it bounds the ratios above:
+	# inferno's time over the empty program's is the most a program
+	# started so can reach.
 	printf 'int main(void){return 0;}\n' > "$dir/empty.c"
 	${CC:-cc} -O2 -static-pie -o "$dir/empty" "$dir/empty.c" 2> /dev/null ||
 	    ${CC:-cc} -O2 -o "$dir/empty" "$dir/empty.c"
 	musl="- (-)"
-	if [ "${MUSL:-0}" = 1 ] &&
-	    ${MUSLCC:-musl-gcc} -O2 -static -o "$dir/empty-musl" "$dir/empty.c" 2> /dev/null; then
+	if [ "${MUSL:-0}" = 1 ] && ${MUSLCC:-musl-gcc} -O2 -fPIE ${MUSL_LINK:--static} \
+	    -o "$dir/empty-musl" "$dir/empty.c" ${MUSL_END:-} 2> /dev/null; then
 		musl=$(cpu_best "$dir/empty-musl" | awk '{ printf "%.3f (%.3f)", $1 * 1e3, $2 * 1e3 }')
 	fi
 	echo 'a 1' > "$dir/one.folded"

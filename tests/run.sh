@@ -59,7 +59,7 @@ if [ -n "${MUSL_UNIT:-}" ]; then
 	if "$top/$MUSL_UNIT" > "$tmp/munit" 2>&1; then :; fi
 	unit_results "musl unit" "$tmp/munit"
 else
-	echo "SKIP src/musl: flamegraph-svg is not linked with musl (no musl-gcc: apt-get install musl-tools)"
+	echo "SKIP src/musl: flamegraph-svg is linked with glibc here (MUSL=0: no musl-gcc, from musl-tools, or SANITIZE=1, PORTABLE=1, STATIC=0)"
 fi
 
 # A case that hangs (h-pal-concurrent's FIFO, if its reader died) fails

@@ -36,7 +36,7 @@
 
 #define HDR	16
 #define BIG	((size_t)128 << 10)
-#define NCLASS	48			/* 4 to 64 bytes, 4 a doubling to BIG */
+#define NCLASS	48			/* 16 to 64 bytes, 4 a doubling to BIG */
 #define CHUNK	((size_t)1 << 20)	/* pages are touched only as used */
 #define PAGE	((size_t)4096)
 

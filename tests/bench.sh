@@ -8,7 +8,8 @@
 # RSS comes from GNU time when it is installed.  INFERNO_DIR names a
 # directory holding inferno-collapse-perf and inferno-flamegraph
 # (tests/build-inferno.sh builds them offline): columns against inferno,
-# wall and CPU time.
+# wall and CPU time.  FG names another flamegraph-svg to time in place of
+# bin/'s (a MUSL=0 build, say).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 SC="$top/bin/stackcollapse"
@@ -154,7 +155,7 @@ done
 
 # flamegraph-svg against flamegraph.pl: time and SVG size on the same
 # folded input (the issue's two inputs, when the corpus is there).
-FG="$top/bin/flamegraph-svg"
+FG=${FG:-"$top/bin/flamegraph-svg"}
 fgin=
 [ -f "$CORPUS/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt" ] &&
     fgin="$CORPUS/flamegraph/test/results/perf-vertx-stacks-01-collapsed-all.txt"

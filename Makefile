@@ -8,8 +8,7 @@
 #   make clean
 # Knobs: CC CFLAGS LDFLAGS PREFIX DESTDIR, ZLIB=auto|0|1, SANITIZE=1, STRICT=1,
 #        PORTABLE=1 (C11 + POSIX only; with "make filters"), HOSTCC (tools
-#        run during the build), STATIC=auto|0|1 (flamegraph-svg static),
-#        MUSL=auto|0|1 (flamegraph-svg linked with musl-gcc, or MUSLCC)
+#        run during the build)
 
 VERSION   = 0.1.0
 .DEFAULT_GOAL := all
@@ -68,118 +67,6 @@ else
 BINDIR_B = bin
 endif
 
-# flamegraph-svg linked statically, as a static PIE (so it keeps ASLR),
-# where the toolchain has libc.a (and libz.a with zlib): a graph is made
-# in a few milliseconds, of which the dynamic loader's share, loading
-# libz and libc and relocating, was a tenth (0.1 ms of 0.9 on a small
-# graph: perf stat -e task-clock).  Probed with a one-line link; never
-# with SANITIZE=1 (the sanitizers' runtimes are shared libraries).
-# STATIC=0 links it dynamically, as the other programs are.
-STATIC   ?= auto
-ifeq ($(SANITIZE),1)
-STATIC   := 0
-endif
-ifeq ($(STATIC),auto)
-STATIC := $(shell printf '%s\n' 'int main(void){return 0;}' | \
-          $(CC) $(CFLAGS) -x c - -static-pie -o /dev/null $(LIBS) -lm \
-          >/dev/null 2>&1 && echo 1 || echo 0)
-endif
-# flamegraph-svg linked statically with musl (musl-gcc, Debian's
-# musl-tools) where it is installed, on x86-64: a static glibc program
-# spends 0.5 ms starting here, before main, nine tenths of it in the
-# cpuid instructions of glibc's cache-size probe (each traps to the
-# hypervisor on a VM), more than a small graph takes to make; musl starts
-# in 0.05 ms.  src/musl replaces musl's malloc and its memcpy, memchr and
-# memcmp, slow for this work (see each file).  zlib is the host's libz.a
-# and zlib.h: of it flamegraph-svg links deflate, plain C that calls
-# memcpy, memset and malloc alone.  Probed with a one-line link.  MUSL=0
-# links it with glibc, as STATIC says.
-MUSL     ?= auto
-MUSLCC   ?= musl-gcc
-MBUILD    = $(BUILD)-musl
-ifneq ($(filter 1,$(SANITIZE) $(PORTABLE))$(filter 0,$(STATIC)),)
-MUSL     := 0
-endif
-ifeq ($(ZLIB)$(filter 0,$(MUSL)),1)
-# zlib.h and zconf.h where $(CC) finds them, linked into a folder of
-# their own: the host's /usr/include would hand musl-gcc glibc's headers
-ZLIB_H   := $(shell printf '$(HASH)include <zlib.h>\n' | $(CC) -x c -M - 2>/dev/null | \
-              tr ' \\' '\n\n' | grep -E '/z(lib|conf)\.h$$')
-MUSL_INC  = -I$(MBUILD)/zlib
-MUSL_LIBS = $(shell $(CC) -print-file-name=libz.a)
-endif
-# The probe links what flamegraph-svg calls of zlib, deflate and inflate,
-# with zlib.h and zconf.h linked into a folder of its own for the while.
-ifeq ($(MUSL),auto)
-MUSL := $(shell [ "$$($(CC) -dumpmachine 2>/dev/null | cut -d- -f1)" = x86_64 ] || \
-          { echo 0; exit; }; d=$$(mktemp -d) || { echo 0; exit; }; \
-          $(if $(ZLIB_H),ln -s $(ZLIB_H) $$d/;) \
-          printf '%s\n' '$(HASH)include <stdio.h>' \
-          $(if $(filter 1,$(ZLIB)),'$(HASH)include <zlib.h>' \
-          'int main(void){z_stream s = {0}; return deflateInit2(&s, 1, 8, -15, 9, 0) + inflateInit2(&s, 47);}', \
-          'int main(void){return 0;}') | \
-          $(MUSLCC) $(CFLAGS) -I$$d -x c - -x none $(LDFLAGS) -static -o /dev/null \
-          $(MUSL_LIBS) >/dev/null 2>&1 && echo 1 || echo 0; rm -rf "$$d")
-endif
-ifeq ($(MUSL),1)
-# A static PIE, so that its code is placed at random too, linked by hand
-# (musl-gcc's specs link none): musl's rcrt1.o, which relocates the
-# program, from where its specs take Scrt1.o (the linker line of -v),
-# with gcc's crtbeginS.o and crtendS.o.  Probed by running one; where it
-# does not link or run, a static program (-static).  It starts 0.01 to
-# 0.02 ms later than that one.
-MUSL_CRT := $(dir $(shell $(MUSLCC) -v -static -x c /dev/null -o /dev/null 2>&1 | \
-              grep -o '/[^ ]*/Scrt1\.o' | head -n 1))
-MUSL_PIE_START := $(MUSL_CRT)rcrt1.o $(MUSL_CRT)crti.o \
-                  $(shell $(MUSLCC) -print-file-name=crtbeginS.o)
-MUSL_PIE_END   := $(shell $(MUSLCC) -print-file-name=crtendS.o) $(MUSL_CRT)crtn.o
-MUSL_PIE_LINK  = -static -nostartfiles -Wl,-pie,--no-dynamic-linker
-MUSL_PIE := $(shell t=$$(mktemp) || exit; \
-              printf 'int main(void){return 0;}\n' | $(MUSLCC) $(CFLAGS) -fPIE -x c - \
-              -x none $(LDFLAGS) $(MUSL_PIE_LINK) -o "$$t" $(MUSL_PIE_START) \
-              $(MUSL_PIE_END) >/dev/null 2>&1 && "$$t" && echo 1 || echo 0; rm -f "$$t")
-ifeq ($(MUSL_PIE),1)
-MUSL_LINK  = $(MUSL_PIE_LINK) $(MUSL_PIE_START)
-MUSL_END   = $(MUSL_PIE_END)
-else
-MUSL_LINK  = -static
-endif
-MUSL_OBJ  = $(patsubst src/%.c,$(MBUILD)/%.o,$(wildcard src/flamegraph-svg/*.c \
-            src/lib/*.c src/musl/*.c))
-$(MBUILD)/zlib:
-	mkdir -p $@ $(if $(ZLIB_H),&& ln -sf $(ZLIB_H) $@/)
-$(MBUILD)/%.o: src/%.c Makefile | $(MBUILD)/zlib
-	@mkdir -p $(dir $@)
-	$(MUSLCC) $(ALL_CFLAGS) -fPIE $(MUSL_INC) -MMD -MP -I$(BUILD)/$(*D:src/%=%) -c $< -o $@
-$(MBUILD)/musl/string.o: ALL_CFLAGS += -fno-tree-loop-distribute-patterns
-$(MBUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
-$(MBUILD)/flamegraph-svg/timeline.o: $(BUILD)/flamegraph-svg/timeline_js.h
-ifeq ($(ZLIB),1)
-$(MBUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_jsz.h
-endif
--include $(wildcard $(MBUILD)/*/*.d)
-# musl's mallocng must not come in beside src/musl's malloc (which would
-# then free its blocks): it would not clash, so it is looked for
-$(BINDIR_B)/flamegraph-svg: $(MUSL_OBJ)
-	@mkdir -p $(dir $@)
-	$(MUSLCC) $(LDFLAGS) $(MUSL_LINK) -o $@ $(filter %.o,$^) $(MUSL_LIBS) -lm $(MUSL_END)
-	@if nm $@ | grep -q __libc_malloc_impl; then \
-	    echo "$@: musl's malloc is linked beside src/musl's" >&2; rm -f $@; exit 1; fi
-# their unit tests, linked with them and musl alone; their byte-at-a-time
-# references must not become calls of the functions they check
-MUSL_UNIT = $(MBUILD)/unit
-$(MUSL_UNIT): tests/musl/unit.c $(patsubst src/%.c,$(MBUILD)/%.o,$(wildcard src/musl/*.c))
-	$(MUSLCC) $(ALL_CFLAGS) -fno-tree-loop-distribute-patterns $(LDFLAGS) \
-	    -static -o $@ $^ -lpthread
-else ifeq ($(STATIC),1)
-$(BINDIR_B)/flamegraph-svg: LDFLAGS += -static-pie
-endif
-# How flamegraph-svg is linked, in a file rewritten only when that
-# changes, so that switching MUSL or STATIC relinks it.
-LINK_MODE = MUSL=$(MUSL) STATIC=$(STATIC) MUSL_PIE=$(MUSL_PIE)
-$(shell mkdir -p $(BUILD) && { [ "$$(cat $(BUILD)/link-mode 2>/dev/null)" = \
-    "$(LINK_MODE)" ] || echo "$(LINK_MODE)" > $(BUILD)/link-mode; })
-$(BINDIR_B)/flamegraph-svg: $(BUILD)/link-mode
 BINS     = $(PROGS:%=$(BINDIR_B)/%)
 # The objects of one program: every .c in its folder.
 objs     = $(patsubst src/%.c,$(BUILD)/%.o,$(wildcard src/$(1)/*.c))
@@ -308,13 +195,12 @@ $(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/colla
 FILTERS  = stackcollapse flamegraph-svg spanlayout
 filters: $(FILTERS:%=$(BINDIR_B)/%)
 
-test: all $(BUILD)/unit $(FUZZ_REPLAY) $(MUSL_UNIT)
-	@BIN=$(BINDIR_B) BUILD=$(BUILD) SANITIZE=$(SANITIZE) CC="$(CC)" MUSL_UNIT=$(MUSL_UNIT) \
+test: all $(BUILD)/unit $(FUZZ_REPLAY)
+	@BIN=$(BINDIR_B) BUILD=$(BUILD) SANITIZE=$(SANITIZE) CC="$(CC)" \
 	    CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" sh tests/run.sh
 
 bench: all
-	@MUSL=$(MUSL) MUSLCC=$(MUSLCC) MUSL_LINK="$(MUSL_LINK)" MUSL_END="$(MUSL_END)" \
-	    sh tests/bench.sh
+	@sh tests/bench.sh
 
 # libFuzzer builds: make fuzz, then build/fuzz/fuzz_perf tests/fuzz/corpus/perf
 FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)

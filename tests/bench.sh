@@ -9,7 +9,7 @@
 # directory holding inferno-collapse-perf and inferno-flamegraph
 # (tests/build-inferno.sh builds them offline): columns against inferno,
 # wall and CPU time.  FG names another flamegraph-svg to time in place of
-# bin/'s (a MUSL=0 build, say).
+# bin/'s (a build of another commit, say).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 SC="$top/bin/stackcollapse"
@@ -215,27 +215,6 @@ if [ -n "${INFERNO_DIR:-}" ] && [ -x /usr/bin/time ]; then
 		    $1, $2, $3, $4 * 1e3, $5 * 1e3, $6 * 1e3, $7 * 1e3, $8 * 1e3, $9 * 1e3,
 		    x($8, $4), x($9, $5), x($8, $6), x($9, $7) }'
 	done
-	# What start-up costs, which no graph can do without: an empty C
-	# program linked statically with glibc (a static PIE where it links,
-	# as flamegraph-svg is with MUSL=0) and with musl (a static PIE too
-	# where it links, as flamegraph-svg is with MUSL=1, the default where
-	# musl-gcc is), and each program's graph of one frame.  On a small
-	# graph it is most of the time, and it bounds the ratios above:
-	# inferno's time over the empty program's is the most a program
-	# started so can reach.
-	printf 'int main(void){return 0;}\n' > "$dir/empty.c"
-	${CC:-cc} -O2 -static-pie -o "$dir/empty" "$dir/empty.c" 2> /dev/null ||
-	    ${CC:-cc} -O2 -o "$dir/empty" "$dir/empty.c"
-	musl="- (-)"
-	if [ "${MUSL:-0}" = 1 ] && ${MUSLCC:-musl-gcc} -O2 -fPIE ${MUSL_LINK:--static} \
-	    -o "$dir/empty-musl" "$dir/empty.c" ${MUSL_END:-} 2> /dev/null; then
-		musl=$(cpu_best "$dir/empty-musl" | awk '{ printf "%.3f (%.3f)", $1 * 1e3, $2 * 1e3 }')
-	fi
-	echo 'a 1' > "$dir/one.folded"
-	set -- $(cpu_best "$dir/empty") $(cpu_best "$FG" "$dir/one.folded") \
-	    $(cpu_best "$INFERNO_DIR/inferno-flamegraph" "$dir/one.folded")
-	echo "$@" | awk -v musl="$musl" '{ printf "start-up, wall (CPU) ms: empty C program: glibc %.3f (%.3f), musl %s; one frame: ours %.3f (%.3f), inferno %.3f (%.3f)\n",
-	    $1 * 1e3, $2 * 1e3, musl, $3 * 1e3, $4 * 1e3, $5 * 1e3, $6 * 1e3 }'
 fi
 
 # The size budget (issue 23): the median of our SVG's size over

@@ -53,15 +53,6 @@ section "unit tests (src/lib)"
 if "$BUILD/unit" > "$tmp/unit" 2>&1; then :; fi
 unit_results unit "$tmp/unit"
 
-# src/musl, when flamegraph-svg is linked with musl (make MUSL=1)
-section "unit tests (src/musl)"
-if [ -n "${MUSL_UNIT:-}" ]; then
-	if "$top/$MUSL_UNIT" > "$tmp/munit" 2>&1; then :; fi
-	unit_results "musl unit" "$tmp/munit"
-else
-	echo "SKIP src/musl: flamegraph-svg is linked with glibc here (MUSL=0: no musl-gcc, from musl-tools, or SANITIZE=1, PORTABLE=1, STATIC=0)"
-fi
-
 # A case that hangs (h-pal-concurrent's FIFO, if its reader died) fails
 # after five minutes instead of holding the whole run; timeout(1) where
 # there is one.

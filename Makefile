@@ -7,8 +7,7 @@
 #   make uninstall  the same PREFIX and DESTDIR
 #   make clean
 # Knobs: CC CFLAGS LDFLAGS PREFIX DESTDIR, ZLIB=auto|0|1, SANITIZE=1, STRICT=1,
-#        PORTABLE=1 (C11 + POSIX only; with "make filters"), HOSTCC (tools
-#        run during the build)
+#        PORTABLE=1 (C11 + POSIX only; with "make filters")
 
 VERSION   = 0.1.0
 .DEFAULT_GOAL := all
@@ -86,32 +85,22 @@ $(BUILD)/%.o: src/%.c Makefile
 	$(CC) $(ALL_CFLAGS) -MMD -MP $(PIC) -I$(BUILD)/$(*D:src/%=%) -c $< -o $@
 -include $(wildcard $(BUILD)/*/*.d)
 
-# The scripts, embedded as C strings: ui.js (what both share), then the
-# graph's own (the flame graph's in several files, its views last); the
-# flame graph's in parts, one a file, of which svg.c takes those its
-# graph needs: diffview.js (--diff), units.js (a --countname other than
-# samples), delta.js (three columns), frac.js (fractional counts),
-# links.js (--nameattr).
+# The scripts, embedded as C strings as they are (js2c.awk drops only
+# whole-line comments and leading blanks): ui.js (what both share), then
+# the graph's own.  The flame graph's files are parts of which svg.c
+# leaves out those its graph does not use: diffview.js (--diff), units.js
+# (a --countname other than samples), delta.js (three columns), frac.js
+# (fractional counts), links.js (--nameattr).
 FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js \
 	diffview.js units.js delta.js frac.js links.js views.js)
-$(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/jsmin.awk
+TIMELINE_JS = $(addprefix src/flamegraph-svg/,ui.js timeline.js)
+$(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/js2c.awk
 	@mkdir -p $(dir $@)
-	awk -v var=flame_js -v parts=1 -f src/flamegraph-svg/jsmin.awk $(FLAME_JS) > $@
+	awk -v var=flame_js -f src/flamegraph-svg/js2c.awk $(FLAME_JS) > $@.tmp && mv $@.tmp $@
+$(BUILD)/flamegraph-svg/timeline_js.h: $(TIMELINE_JS) src/flamegraph-svg/js2c.awk
+	@mkdir -p $(dir $@)
+	awk -v var=timeline_js -f src/flamegraph-svg/js2c.awk $(TIMELINE_JS) > $@.tmp && mv $@.tmp $@
 $(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
-# With zlib, the script deflated ahead for pack.h, by a tool built and run
-# on the build host (HOSTCC, with the host's zlib), cross builds too.
-HOSTCC   ?= cc
-ifeq ($(ZLIB),1)
-$(BUILD)/host/jsz: src/flamegraph-svg/host/jsz.c src/flamegraph-svg/jsparts.h $(BUILD)/flamegraph-svg/flame_js.h
-	@mkdir -p $(dir $@)
-	$(HOSTCC) -O2 -I$(BUILD)/flamegraph-svg -o $@ $< -lz
-$(BUILD)/flamegraph-svg/flame_jsz.h: $(BUILD)/host/jsz
-	$< > $@
-$(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_jsz.h
-endif
-$(BUILD)/flamegraph-svg/timeline_js.h: src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js src/flamegraph-svg/jsmin.awk
-	@mkdir -p $(dir $@)
-	awk -v var=timeline_js -f src/flamegraph-svg/jsmin.awk src/flamegraph-svg/ui.js src/flamegraph-svg/timeline.js > $@
 $(BUILD)/flamegraph-svg/timeline.o: $(BUILD)/flamegraph-svg/timeline_js.h
 
 $(BUILD)/libft.a: $(LIB_OBJ)

@@ -186,18 +186,29 @@ if [ -n "$fgin" ]; then
 fi
 
 # flamegraph-svg against inferno-flamegraph at equal elision (--minwidth
-# 0.01%, inferno's default) on real profiles: the corpus captures and the
-# system-wide capture, collapsed.  Ours as it writes by default (the data
-# and script packed, pack.h) and with --plain (as they are, as inferno
-# writes its script); wall and CPU time, best of 5; x: inferno's time over
-# ours.
+# 0.01%, inferno's default).  The inputs that count are large: two made
+# here by seeded generators, 200k stacks of short names and 100k stacks
+# of 5 to 40 frames of 30-byte names (about 45 MB); then the system-wide
+# capture, collapsed, and the corpus's small captures.  Wall and CPU time,
+# best of 5; x: inferno's time over ours; peak RSS of one run of each.
 if [ -n "${INFERNO_DIR:-}" ] && [ -x /usr/bin/time ]; then
+	awk 'BEGIN { srand(1); for (i = 0; i < 200000; i++) {
+	    s = "main"; d = 1 + int(rand() * 12)
+	    for (j = 0; j < d; j++) s = s ";f" int(rand() * 40)
+	    print s, 1 + int(rand() * 100) } }' > "$dir/gen-200k.folded"
+	awk 'BEGIN { srand(2); for (i = 0; i < 100000; i++) {
+	    s = ""; d = 5 + int(36 * rand() ^ 2.5)
+	    for (j = 0; j < d; j++)
+		s = s (j ? ";" : "") sprintf("mod%03d::Class%03d::method%06d", j,
+		    int(rand() * 8), int(rand() * 30))
+	    print s, 1 + int(rand() * 1000) } }' > "$dir/gen-100k-deep.folded"
 	"$SC" "$big" > "$dir/system-wide.folded" 2> /dev/null || true
 	echo
-	printf '%-30s %6s %6s %15s %15s %15s %11s %11s\n' "flamegraph-svg vs inferno" \
-	    frames "inf fr" "ours ms (CPU)" "--plain (CPU)" "inferno (CPU)" "x (CPU x)" \
-	    "plain x"
-	for f in "$CORPUS"/captures/*.collapsed-all.txt.gz "$dir/system-wide.folded"; do
+	printf '%-24s %6s %7s %6s %15s %15s %11s %9s %9s\n' "flamegraph-svg vs inferno" \
+	    MB frames "inf fr" "ours ms (CPU)" "inferno (CPU)" "x (CPU x)" \
+	    "RSS KB" "inf RSS"
+	for f in "$dir/gen-200k.folded" "$dir/gen-100k-deep.folded" \
+	    "$dir/system-wide.folded" "$CORPUS"/captures/*.collapsed-all.txt.gz; do
 		[ -s "$f" ] || continue
 		case $f in
 		*.gz) gzip -dc "$f" > "$dir/fgi.folded" ;;
@@ -206,14 +217,18 @@ if [ -n "${INFERNO_DIR:-}" ] && [ -x /usr/bin/time ]; then
 		fr=$("$FG" --minwidth 0.01% "$dir/fgi.folded" 2> /dev/null | grep -o '<title>' | wc -l)
 		ifr=$("$INFERNO_DIR/inferno-flamegraph" "$dir/fgi.folded" 2> /dev/null |
 		    grep -o '<g>' | wc -l)
+		/usr/bin/time -f %M -o "$dir/rss1" "$FG" --minwidth 0.01% "$dir/fgi.folded" > /dev/null 2>&1
+		/usr/bin/time -f %M -o "$dir/rss2" "$INFERNO_DIR/inferno-flamegraph" \
+		    --minwidth 0.01 "$dir/fgi.folded" > /dev/null 2>&1
 		set -- $(cpu_best "$FG" --minwidth 0.01% "$dir/fgi.folded") \
-		    $(cpu_best "$FG" --plain --minwidth 0.01% "$dir/fgi.folded") \
-		    $(cpu_best "$INFERNO_DIR/inferno-flamegraph" --minwidth 0.01 "$dir/fgi.folded")
-		echo "$(basename "$f" .txt.gz | sed 's/\.collapsed-all$//') $fr $ifr $*" | awk '
+		    $(cpu_best "$INFERNO_DIR/inferno-flamegraph" --minwidth 0.01 "$dir/fgi.folded") \
+		    $(tail -n 1 "$dir/rss1") $(tail -n 1 "$dir/rss2")
+		echo "$(basename "$f" .txt.gz | sed 's/\.collapsed-all$//; s/\.folded$//') \
+		    $(wc -c < "$dir/fgi.folded") $fr $ifr $*" | awk '
 		    function x(a, b) { return a / (b > 0 ? b : 1e-9) } {
-		    printf "%-30s %6d %6d %6.3f (%.3f) %6.3f (%.3f) %6.3f (%.3f) %4.2f (%4.2f) %4.2f (%4.2f)\n",
-		    $1, $2, $3, $4 * 1e3, $5 * 1e3, $6 * 1e3, $7 * 1e3, $8 * 1e3, $9 * 1e3,
-		    x($8, $4), x($9, $5), x($8, $6), x($9, $7) }'
+		    printf "%-24s %6.1f %7d %6d %6.1f (%.1f) %6.1f (%.1f) %4.2f (%4.2f) %9d %9d\n",
+		    $1, $2 / 1048576, $3, $4, $5 * 1e3, $6 * 1e3, $7 * 1e3, $8 * 1e3,
+		    x($7, $5), x($8, $6), $9, $10 }'
 	done
 fi
 

@@ -5,8 +5,7 @@
  * (an <img>, a code host's preview).  The script reads the frames as
  * data, from the JSON block svg.c writes (per row, counts, names as
  * indexes into a table; colours made from the names as color.c makes
- * them, where they can be), and of the static frames only the titles of
- * those whose names the data leaves out (titled()); it removes the
+ * them, where they can be); it removes the
  * static frames before the browser lays them out, and draws on a canvas
  * that covers only the part of the graph inside the window: a zoom or a
  * search then costs one pass over the frames of the rows in view, where
@@ -44,7 +43,7 @@ function samples(v) {
 /* A count as it was read: exact, a fraction with its digits (not 0.1 + 0.2's). */
 function exact(v) { return Number.isInteger(v) ? samples(v) : String(+v.toPrecision(15)); }
 /* A count in --countname's unit: samples exact, and their name (units.js
- * has the units; svg.c packs it where --countname is not samples). */
+ * has the units; svg.c embeds it where --countname is not samples). */
 var amount = (v) => exact(v) + " " + D.countname;
 /* The title flamegraph.pl gives a frame (or the one --nameattr gave). */
 function title(f) { return f.title || (f.title = titleOf(f)); }
@@ -55,7 +54,7 @@ function titleOf(f) {
 	if (f === rootFrame) return "all (" + c + "100%)";
 	if (D.countname !== "samples") c = amount(f.n * D.factor) + ", ";
 	var t = f.name + " (" + c + fixed(100 * +fixed(f.n * D.factor, 0) / (total * D.factor), 2) + "%";
-	/* a classic differential graph's delta (f.d): delta.js, which svg.c packs with it */
+	/* a classic differential graph's delta (f.d): delta.js, which svg.c embeds with it */
 	return t + (f.d !== undefined ? deltaOf(f) : "") + ")";
 }
 /* Whole numbers written as VLQ (see svg.c): those of a, from a[at[0]]
@@ -74,35 +73,14 @@ function vlq(a, at, count) {
 }
 /*
  * The names, each ended by ';': each shares a prefix of the one before
- * (its length first).  Those the data leaves out (svg.c: those the
- * titles give back) are holes that titled() fills: skip has, for each
- * name there, how many are left out before it since the last, then how
- * many after.
+ * (its length first).
  */
-function names(list, skip) {
-	var prev = "", out = [], s = skip ? vlq(skip) : [], x = 0;
-	list.split(";").forEach((e, i) => {
+function names(list) {
+	var prev = "";
+	return list.split(";").map((e) => {
 		var at = [0], k = vlq(e, at, 1)[0];
-		x += s[i] || 0;
-		out[x++] = prev = prev.slice(0, k) + e.slice(at[0]);
+		return prev = prev.slice(0, k) + e.slice(at[0]);
 	});
-	out.length = x + (s[s.length - 1] || 0);
-	return out;
-}
-/*
- * The names left out of the data (the holes in nm: reduce skips them),
- * from the static frames' titles, up to the last one: frame i's is the
- * i-th <title>, the name and then " (" and the count, whose words have
- * no " (" where a name is left out; name[i] is its index.
- */
-function titled(name) {
-	var t = root.getElementsByTagName("title"), left = nm.length - nm.reduce((c) => c + 1, 0);
-	for (var i = 0; left && i < name.length; i++)
-		if (nm[name[i]] === undefined) {
-			var s = t[i].textContent;
-			nm[name[i]] = s.slice(0, s.lastIndexOf(" ("));
-			left--;
-		}
 }
 /*
  * A name's colour where the data has none (svg.c writes only those that
@@ -125,7 +103,7 @@ function hot(name) {
  * its gap follows.
  */
 function load() {
-	nm = names(D.names, D.skip);
+	nm = names(D.names);
 	if (D.diff) return loadDiff();
 	var i = 0, u = D.unit, name = vlq(D.name), fills = [], byName = [],
 		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
@@ -135,7 +113,6 @@ function load() {
 		for (var k = c, v = 1; k < c + 4; k++) v = v * 64 + B64.indexOf(D.colors[k]);
 		fills.push("#" + v.toString(16).slice(1));
 	}
-	if (D.skip) titled(name);
 	/*
 	 * A colour per frame, or by name: the names that hot() gets wrong,
 	 * each after the number of names skipped since the last, and how: 0

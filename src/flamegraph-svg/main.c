@@ -72,7 +72,7 @@ static const char usage_text[] =
 "  --palfile FILE     --cp with FILE instead of palette.map\n"
 "  --nameattr FILE    per-name title, href, target, class (tab-separated)\n"
 "  --gzip             write gzip-compressed SVG (.svgz)\n"
-"  --plain            embed the script and its data uncompressed\n"
+"  --plain            ignored (the script and data are always as they are)\n"
 "  --reverse          merge stacks from the leaf (stack-reversed graph)\n"
 "  --inverted         icicle graph: root at the top\n"
 "  --flamechart       keep input order (time); merge only neighbours\n"
@@ -334,8 +334,7 @@ parse_options(int argc, char **argv, struct opts *op)
 		case O_GZIP:
 			op->gzip = 1;
 			break;
-		case O_PLAIN:
-			o->plain = 1;
+		case O_PLAIN:	/* what every graph now is; kept for old scripts */
 			break;
 		case O_HASH:
 			o->shade = SHADE_HASH;

@@ -19,11 +19,6 @@
 #include "color.h"
 #include "diff.h"
 #include "flame_js.h"
-#ifdef HAVE_ZLIB
-#include "flame_jsz.h"
-#include "jsparts.h"
-#endif
-#include "pack.h"
 #include "svg.h"
 
 enum { XPAD = 10, FRAMEPAD = 1 };
@@ -514,6 +509,18 @@ svg_controls(const struct svg_opts *o, const char *reset, double mx, double my)
 	    pnum(b1, mx), pnum(b2, my));
 }
 
+void
+svg_script(const char *const *part, int nparts, const unsigned char *take)
+{
+	out_str("<script><![CDATA[\n(function (me) {\n");
+	for (int p = 0; p < nparts; p++)
+		if (take == NULL || take[p])
+			out_str(part[p]);
+	out_str("})(document.currentScript);\n"
+	    "document.currentScript.parentNode.setAttribute(\"data-ready\", \"\");\n"
+	    "]]></script>\n");
+}
+
 /* svg_id_add with the name's intern_hash already computed, nh */
 static uint64_t
 id_add_h(uint64_t h, uint64_t nh, const void *v, size_t vn)
@@ -811,40 +818,6 @@ sort_names(const struct intern *names, uint32_t *ids, size_t n)
 }
 
 /*
- * Whether the script reads the name id back from the title of a frame
- * of it (flame.js titled()), exactly as the data would carry it: the
- * title is the name, then " (" and the count, in which only the count's
- * name could have a " (" (titles_split, below), so the name is what comes
- * before the title's last " (".  Not the root's (its title says "all"),
- * nor a name that --nameattr gives a title, nor one with a control byte:
- * the data carries them as \u escapes, the titles most as U+FFFD
- * (xml_out) and a tab, LF or CR as it is, which parsers may change (a
- * CR to LF), and DEL, a control to HTML.  Bytes that are not UTF-8
- * become U+FFFD in both (json_body and xml_out: the same test, the same
- * step), so those names are read back.
- */
-static int
-title_gives(const struct jdata *d, uint32_t id)
-{
-	const char *s = intern_str(d->names, id);
-	size_t len = strip_annotation(s, intern_len(d->names, id));
-
-	if (len == 0 || (d->attrs && d->attrs[id] && d->attrs[id]->title))
-		return 0;
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return 0;
-	return 1;
-}
-
-/* Whether a title's last " (" is where the count starts: see title_gives. */
-static int
-titles_split(const struct svg_opts *o)
-{
-	return o->countname[0] != '(' && strstr(o->countname, " (") == NULL;
-}
-
-/*
  * The frames as data, for the script: the static frames above are the
  * picture for viewers without scripts, and the script reads only the
  * names from them (below).  Per row (a depth, top to bottom as drawn),
@@ -853,20 +826,6 @@ titles_split(const struct svg_opts *o)
  * Names are as the titles show them (no _[k] annotation), and a name's
  * --nameattr title and link are kept by name, so that search, zoom and
  * copy see the function's name.
- *
- * The names were most of the data (gcc-sqlite3-O2-fp: 37 kB of 52), and
- * the titles have them already: the data leaves out each name that a
- * drawn frame's title gives back exactly (title_gives), and the script
- * reads it from the title of its first frame.  The data keeps the
- * others: the root's, those of frames only --minwidth left out (the
- * table's, write_fix; most of the 19 kB left of 34), --diff's (their
- * titles are diff.c's, and the data has nodes that are not drawn), those
- * with a --nameattr title or a control byte, and all of them where the
- * count's name has a " (" (titles_split).  On the corpus's captures a
- * run takes 6 to 13% fewer instructions, deflating less, and the file is
- * 2 to 3.5% smaller (gcc-sqlite3-O2-fp: 19.0 to 17.6 million, valgrind
- * --tool=callgrind; 266 to 257 kB); the script's load() reads 1,896
- * titles in 0.3 ms more.
  */
 static void
 write_data(const struct flame *f, const struct svg_opts *o,
@@ -878,13 +837,11 @@ write_data(const struct flame *f, const struct svg_opts *o,
 	uint32_t *ord = xmalloc((nnames + 1) * sizeof *ord);
 	uint32_t *rank = xmalloc((nnames + 1) * sizeof *rank);
 	const char *prev = NULL;
-	size_t prevlen = 0, skipped = 0;
-	/* by rank: whether the names go in the data (title_gives) */
-	unsigned char *send = xmalloc(nnames + 1);
+	size_t prevlen = 0;
 	uint64_t g = 0;
 	long double unit = 1;
 	uint32_t ncolors = intern_count(d->colors), nused = 0, *used, *table;
-	int bycolor = 0, whole = 1, split = titles_split(o);
+	int bycolor = 0, whole = 1;
 	char b[32];
 
 	for (i = 0; i < nnames; i++) {
@@ -892,15 +849,8 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		ord[i] = (uint32_t)i;
 	}
 	sort_names(d->names, ord, nnames);
-	for (i = 0; i < nnames; i++) {
-		rank[ord[i]] = (uint32_t)i;
-		send[i] = 1;
-	}
-	for (i = 0; i < n && split; i++)
-		send[rank[d->fd[i].name]] = 0;
 	for (i = 0; i < nnames; i++)
-		if (!send[i] && !title_gives(d, ord[i]))
-			send[i] = 1;
+		rank[ord[i]] = (uint32_t)i;
 	for (i = 0; i < n; i++) {
 		uint32_t *c = &ncolor[rank[d->fd[i].name]];
 
@@ -970,16 +920,13 @@ write_data(const struct flame *f, const struct svg_opts *o,
 	 * shared, so that its length is the same in bytes and in the
 	 * script's UTF-16 units.  One string, the names ended by ';', which
 	 * no name has (it parts a stack's frames): a JSON array would cost
-	 * two quotes a name more.  Only the names the data keeps (send,
-	 * above), each sharing with the one kept before it.
+	 * two quotes a name more.
 	 */
 	out_str(",\n\"names\":\"");
 	for (i = 0; i < nnames; i++) {
 		const char *s = intern_str(d->names, ord[i]);
 		size_t len = strip_annotation(s, intern_len(d->names, ord[i])), p;
 
-		if (!send[i])
-			continue;
 		for (p = 0; p < len && p < prevlen && s[p] == prev[p] &&
 		    (unsigned char)s[p] < 0x80; p++)
 			;
@@ -990,25 +937,6 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		prev = s;
 		prevlen = len;
 	}
-	/*
-	 * Where the names left out go, when some are: for each name kept,
-	 * how many were left out since the last, then how many after.
-	 */
-	for (i = 0; i < nnames && send[i]; i++)
-		;
-	if (i < nnames) {
-		out_str("\",\n\"skip\":\"");
-		for (i = 0; i < nnames; i++) {
-			if (!send[i]) {
-				skipped++;
-				continue;
-			}
-			out_vlq(skipped);
-			skipped = 0;
-		}
-		out_vlq(skipped);
-	}
-	free(send);
 	/*
 	 * The colours the script cannot compute, in their new order: one
 	 * string, each its 24 bits in four base-64 digits, highest first.
@@ -1121,34 +1049,7 @@ write_data(const struct flame *f, const struct svg_opts *o,
 }
 
 /*
- * Packed (pack.h), the data and the script are one <script type=
- * "x-deflate"> of three texts, and this loader, the next <script>, runs
- * them: it decodes the texts one after the other into one stream, which
- * it unpacks with the browser's DecompressionStream, which works only
- * asynchronously, so it takes its <script> (me) at once and gives it to
- * the script with the data's JSON (J); then it marks the <svg>
- * data-ready, which tests wait for.  Packed, the script and the data take
- * about two fifths of the room (issue 17: a graph's SVG within 0.70 of
- * flamegraph.pl's); a browser without DecompressionStream ("deflate-raw":
- * Chrome 103, Firefox 113, Safari 16.4) shows the picture without the
- * script, as --plain writes for it.  The loader has no '<' or '&', so it
- * needs no CDATA.
- */
-#ifdef HAVE_ZLIB
-static const char loader[] =
-	"(async m=>{var T=m.previousElementSibling.textContent,"
-	"b=new Uint8Array(T.length),n=0,a,k,i,t,"
-	"x=j=>(j=t.charCodeAt(j))-33-(j>38)-(j>60)-(j>62);"
-	"for(t of T.split(\" \"))for(a=k=i=0;t.length>i;i+=2)"
-	"for(a+=(t[i+1]?x(i)+91*x(i+1):x(i))*2**k,k+=t[i+1]?13:7;k>7;k-=8,a>>=8)"
-	"b[n++]=a;t=(await new Response(new Blob([b.slice(0,n)]).stream()"
-	".pipeThrough(new DecompressionStream(\"deflate-raw\"))).text())"
-	".split(\"\\0\");Function(\"me,J\",t[1])(m,t[0]);m.parentNode.dataset.ready=\"\""
-	"})(document.currentScript)";
-#endif
-
-/*
- * Whether graph f's script needs part p of the script (jsmin.awk): the
+ * Whether graph f's script needs part p of the script (js2c.awk): the
  * files that only some graphs use are left out of the others (a plain
  * graph's script is a fifth smaller without them), and only those.
  */
@@ -1185,64 +1086,19 @@ fractional(const struct flame *f)
 	return 0;
 }
 
-/* The script's body: the parts graph f needs, in order. */
-static void
-write_body(const struct flame *f, const struct svg_opts *o,
-    const struct jdata *d)
-{
-	int p;
-
-	for (p = 0; p < flame_js_nparts; p++)
-		if (script_needs(f, o, d, p))
-			out_str(flame_js_part[p]);
-}
-
-/*
- * The model (write_data) and the script: as they are (JSON, and the
- * script run at once), or with zlib (unless --plain) packed, and the
- * loader above.
- */
+/* The model (write_data) as JSON, and the parts of the script f needs. */
 static void
 write_script(const struct flame *f, const struct svg_opts *o,
     const struct jdata *d, const char *id, const char *label_y)
 {
-#ifdef HAVE_ZLIB
-	if (!o->plain) {
-		size_t len, packedlen;
-		unsigned set = 0;
-		char *s, *packed;
-		int p;
+	unsigned char take[flame_js_nparts];
 
-		for (p = FLAME_JS_OPT_FIRST; p <= FLAME_JS_OPT_LAST; p++)
-			if (script_needs(f, o, d, p))
-				set |= 1u << (p - FLAME_JS_OPT_FIRST);
-		out_hold();
-		write_data(f, o, d, label_y);
-		s = out_release(&len);
-		if (!(packed = pack(s, len, &packedlen)))
-			die(EXIT_INPUT, "cannot compress the script and its data");
-		out_str("<script type=\"x-deflate\">");
-		out_write(packed, packedlen);
-		out_char(' ');
-		out_write(flame_jsz_head, sizeof flame_jsz_head - 1);
-		out_char(' ');
-		out_write(flame_jsz_tails + flame_jsz_at[set],
-		    flame_jsz_at[set + 1] - flame_jsz_at[set]);
-		out_str("</script>\n<script>");
-		out_str(loader);
-		out_str("</script>\n");
-		free(packed);
-		free(s);
-		return;
-	}
-#endif
 	out_fmt("<script type=\"application/json\" id=\"%s-data\">", id);
 	write_data(f, o, d, label_y);
-	out_str("</script>\n<script><![CDATA[\n");
-	out_str(flame_js_head);
-	write_body(f, o, d);
-	out_str(flame_js_tail);
-	out_str("]]></script>\n");
+	out_str("</script>\n");
+	for (int p = 0; p < flame_js_nparts; p++)
+		take[p] = (unsigned char)script_needs(f, o, d, p);
+	svg_script(flame_js_part, flame_js_nparts, take);
 }
 
 /* Where the frames go: the scale and the rows. */

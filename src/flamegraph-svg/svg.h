@@ -7,8 +7,7 @@
  * live in one stylesheet, colours are #rrggbb, and <text> is written only
  * where a label fits.  Those elements are the picture for viewers without
  * scripts; the script reads the frames from a JSON block instead (see
- * write_data in svg.c) and never parses markup back into numbers, only
- * the names the data leaves out from the titles that have them.
+ * write_data in svg.c) and never parses markup back.
  * Everything is scoped to the root <svg>'s id, derived from the content,
  * so several graphs can be inlined in one page.
  */
@@ -35,7 +34,6 @@ struct svg_opts {
 	const struct nameattr *nameattr;	/* --nameattr, or NULL */
 	long double total;	/* --total, 0 if not given */
 	double factor;
-	int plain;	/* --plain: script and data as they are, not packed */
 };
 
 /*
@@ -70,6 +68,13 @@ void svg_head_end(const struct svg_opts *o, const char *id, const char *bg,
 /* The buttons the script drives (reset's label), and its "Matched:" line. */
 void svg_controls(const struct svg_opts *o, const char *reset, double mx,
     double my);
+
+/*
+ * The script: the files part[0..nparts) (js2c.awk) that take says, or
+ * all if it is NULL, as one function run at once with its <script>
+ * (ui.js's me); then the <svg> gets data-ready, which tests wait for.
+ */
+void svg_script(const char *const *part, int nparts, const unsigned char *take);
 
 /*
  * An id from the content, to scope the styles and the script: equal

@@ -455,9 +455,8 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	svg_controls(o, "Reset", w - XPAD - 300,
 	    dty + dh + 8 + (PANEL_LINES + 1) * (fs + 5));
 	write_data(t, ord, pos, id);
-	out_str("<script><![CDATA[\n");
-	out_str(timeline_js);
-	out_str("]]></script>\n</svg>\n");
+	svg_script(timeline_js_part, timeline_js_nparts, NULL);
+	out_str("</svg>\n");
 	free(ord);
 	free(pos);
 	return n - kept;

@@ -1,12 +1,10 @@
 /*
  * ui: what the flame graph's script (flame.js) and the timeline's
- * (timeline.js) share.  jsmin.awk joins this file and one of them into
- * one function, run where the SVG embeds it and scoped to its own <svg>,
- * so that several graphs on one page keep apart; this file comes first.
- * The function's arguments: me, its <script> (document.currentScript,
- * taken by the caller: svg.c's loader runs the body later, unpacked),
- * and J, the data's JSON when the loader unpacked it (else this file
- * reads it from the page).  jsmin.awk writes the call.
+ * (timeline.js) share.  svg.c's svg_script writes this file and one of
+ * them as one function, run where the SVG embeds it and scoped to its
+ * own <svg>, so that several graphs on one page keep apart; this file
+ * comes first.  The function's argument, me, is its <script>
+ * (document.currentScript).
  *
  * Here: the SVG, its data (the JSON block svg.c or timeline.c writes)
  * and its buttons; canvases in a foreignObject, scaled to the device and
@@ -27,10 +25,10 @@ if (!svg || svg.localName !== "svg") return;
 var NS = "http://www.w3.org/2000/svg", XHTML = "http://www.w3.org/1999/xhtml",
 	XPAD = 10, MATCH = "rgb(230,0,230)";
 var q = (sel) => svg.querySelector(sel);
-/* the data: the one <script> with a type (JSON, or packed: see svg.c) */
+/* the data: the one <script> with a type, JSON (see svg.c) */
 var data = q("script[type]");
 if (!data) return;
-var D = JSON.parse(J || data.textContent);
+var D = JSON.parse(data.textContent);
 data.remove();
 var vbox = svg.viewBox.baseVal, width = vbox.width, fontsize = +svg.getAttribute("data-fontsize"),
 	cw = fontsize * +svg.getAttribute("data-fontwidth");

@@ -1,7 +1,6 @@
 // Browser timings for make bench: load to first render (to the load
-// event, or to the script's start if later: a packed script starts once
-// the browser has unpacked it, and marks its <svg> data-ready), one click-zoom
-// and one search, measured with performance.now() in the page (each
+// event, or to the script's start if later: it marks its <svg>
+// data-ready), one click-zoom and one search, measured with performance.now() in the page (each
 // action waits for the next frame to be painted), in headless Chromium;
 // for our SVGs also the views (issue 17), each a click on its button:
 // open the table, sort it by total, select its first row, open the

@@ -87,15 +87,14 @@ async function openPage(browser) {
 			await loaded;
 			await page.ready();
 		},
-		// The graphs' scripts start asynchronously (svg.c's loader
-		// unpacks them): wait until no <svg> of ours has its data still
-		// unread (the script removes it) and each is marked data-ready,
-		// for at most 10 s.
+		// Wait until no <svg> of ours has its data still unread (the
+		// script removes it) and each is marked data-ready, for at most
+		// 10 s.
 		async ready() {
 			const ok = await page.eval(`new Promise((done) => {
 				const t0 = Date.now(), check = () => {
 					const all = [...document.querySelectorAll(
-						"svg>script[type='x-deflate'],svg>script[type='application/json']")]
+						"svg>script[type='application/json']")]
 						.map((s) => s.parentNode);
 					if (all.every((p) => p.hasAttribute("data-ready"))) return done(true);
 					if (Date.now() - t0 > 10000) return done(false);

@@ -1,6 +1,7 @@
 # flametools: one Makefile, no autotools.
 #   make [all]      build every program into bin/
-#   make test       build and run every test (ends with "N passed, N failed")
+#   make test       the deterministic tests (ends with "N passed, N failed")
+#   make check      the rest: sampling statistics, browsers, other builds
 #   make bench      run the benchmarks (FLAMEGRAPH_DIR=... adds the Perl column)
 #   make fuzz       build the fuzz targets (needs clang)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -179,7 +180,7 @@ $(BUILD)/replay_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/colla
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(LIBS) -lm
 
-# The filters alone, for PORTABLE=1 (tests/run.sh builds them so with
+# The filters alone, for PORTABLE=1 (tests/check.sh builds them so with
 # clang when it is installed, and compares their output with bin/'s).
 FILTERS  = stackcollapse flamegraph-svg spanlayout
 filters: $(FILTERS:%=$(BINDIR_B)/%)
@@ -187,6 +188,9 @@ filters: $(FILTERS:%=$(BINDIR_B)/%)
 test: all $(BUILD)/unit $(FUZZ_REPLAY)
 	@BIN=$(BINDIR_B) BUILD=$(BUILD) SANITIZE=$(SANITIZE) CC="$(CC)" \
 	    CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" sh tests/run.sh
+
+check: all
+	@BIN=$(BINDIR_B) BUILD=$(BUILD) CC="$(CC)" sh tests/check.sh
 
 bench: all
 	@sh tests/bench.sh
@@ -234,5 +238,5 @@ uninstall:
 clean:
 	rm -rf build $(PROGS:%=bin/%)
 
-.PHONY: all filters test bench fuzz demo install uninstall clean
+.PHONY: all filters test check bench fuzz demo install uninstall clean
 .SECONDARY:

@@ -1,130 +1,18 @@
 #!/bin/sh
-# The one test runner: unit tests, golden cases, peer conformance suites,
-# fuzz-corpus replay and man page EXAMPLES.  Prints a diff for each failure
-# and ends with "N passed, N failed".  Exit status 1 when anything failed.
-#
-# Environment: BIN (programs), BUILD (unit and replay binaries),
-# CORPUS (peer corpus, default ../shared/corpus next to the checkout).
-set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-BIN=$(cd "$top/${BIN:-bin}" && pwd)
-BUILD="$top/${BUILD:-build/rel}"
-CORPUS=${CORPUS:-$top/../shared/corpus}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0 failed=0
-
-pass() { passed=$((passed + 1)); }
-fail() {
-	failed=$((failed + 1))
-	printf 'FAIL %s\n' "$1"
-	[ -n "${2:-}" ] && sed 's/^/    /' "$2" | head -n 40
-	return 0
-}
-
-# section NAME: a heading, so a failure is easy to place
-section() { printf '== %s\n' "$1"; }
-
-# check NAME EXPECTED ACTUAL: byte comparison with a diff on failure
-check() {
-	if cmp -s "$2" "$3"; then
-		pass
-	else
-		diff -u "$2" "$3" | cut -c1-300 > "$tmp/diff"
-		fail "$1" "$tmp/diff"
-	fi
-}
-
-# status_ok NAME STATUS: a crash (128 or more) always fails
-crashed() { [ "$2" -ge 128 ] && [ "$2" -ne 141 ]; }
-
-# unit_results LABEL FILE: a unit runner's "ok NAME" and "FAIL NAME" lines
-unit_results() {
-	while read -r verdict name; do
-		case $verdict in
-		ok) pass ;;
-		FAIL) fail "$1: $name" ;;
-		esac
-	done < "$2"
-	grep -q '^done$' "$2" || fail "$1: runner did not finish" "$2"
-}
+# make test: the deterministic suite: unit tests, golden cases, peer
+# conformance suites, fuzz-corpus replay, the demangler's references and
+# man page EXAMPLES.  Nothing here depends on the machine's speed or load;
+# the statistical sampling checks, the browser suites and the other
+# builds are tests/check.sh's (make check).  Prints a diff for each
+# failure and ends with "N passed, N failed" (tests/lib.sh).
+. "$(dirname "$0")/lib.sh"
 
 section "unit tests (src/lib)"
 if "$BUILD/unit" > "$tmp/unit" 2>&1; then :; fi
-unit_results unit "$tmp/unit"
-
-# A case that hangs (h-pal-concurrent's FIFO, if its reader died) fails
-# after five minutes instead of holding the whole run; timeout(1) where
-# there is one.
-limit=
-command -v timeout > /dev/null 2>&1 && limit="timeout 300"
-
-# goldens PREFIX DIRS: every case of tests/cases with DIRS first on PATH,
-# failures named with PREFIX.
-goldens() {
-	for dir in "$top"/tests/cases/*/; do
-		name=$(basename "$dir")
-		want_status=0
-		[ -f "$dir/status" ] && want_status=$(cat "$dir/status")
-		( cd "$dir" && PATH="$2:$PATH" $limit sh ./cmd > "$tmp/out" 2> "$tmp/err" )
-		st=$?
-		if crashed "$name" "$st"; then
-			fail "$1$name: crashed with status $st" "$tmp/err"
-			continue
-		fi
-		if [ "$st" -ne "$want_status" ]; then
-			fail "$1$name: exit status $st, want $want_status" "$tmp/err"
-			continue
-		fi
-		if [ -f "$dir/out" ]; then
-			check "$1$name: stdout" "$dir/out" "$tmp/out"
-		fi
-		# A case without an err file expects silence on stderr.
-		experr=/dev/null
-		[ -f "$dir/err" ] && experr="$dir/err"
-		sed "s|$2/||g; s|$BIN/||g" "$tmp/err" > "$tmp/err2"
-		check "$1$name: stderr" "$experr" "$tmp/err2"
-	done
-}
+results unit "$tmp/unit"
 
 section "golden cases (tests/cases)"
 goldens "" "$BIN"
-
-# The filters claim C11 and POSIX.1-2008 alone (make PORTABLE=1): built so,
-# with clang where it is installed, they must pass the unit tests and every
-# golden case (trace-record, Linux-only, stays bin/'s).  Once, not again
-# under the sanitizers.
-if [ -z "${SANITIZE:-}" ]; then
-	section "portability: the filters built with -std=c11 -D_POSIX_C_SOURCE=200809L"
-	pcc=$(command -v clang || echo "${CC:-cc}")
-	if make -C "$top" -s PORTABLE=1 CC="$pcc" STRICT=1 CFLAGS=-O1 \
-	    filters build/port/unit > "$tmp/port.log" 2>&1; then
-		pass
-		"$top/build/port/unit" 2>/dev/null | sed -n 's/^FAIL /FAIL portable unit: /p' > "$tmp/pu"
-		if [ -s "$tmp/pu" ]; then fail "portable unit tests" "$tmp/pu"; else pass; fi
-		goldens "portable: " "$top/build/port/bin:$BIN"
-	else
-		fail "portable build with $pcc" "$tmp/port.log"
-	fi
-fi
-
-# Linux on another processor (no TSC, no __int128 guarantees of x86):
-# everything, trace-record and its libraries too, must build for aarch64
-# when a cross compiler is installed (.ci/run installs one).
-if [ -z "${SANITIZE:-}" ]; then
-	section "cross build: aarch64"
-	if command -v aarch64-linux-gnu-gcc > /dev/null 2>&1; then
-		if make -C "$top" -s CC=aarch64-linux-gnu-gcc ZLIB=0 STRICT=1 \
-		    CFLAGS=-O1 BUILD=build/a64 BINDIR_B=build/a64/bin all \
-		    > "$tmp/a64.log" 2>&1; then
-			pass
-		else
-			fail "aarch64 build" "$tmp/a64.log"
-		fi
-	else
-		echo "SKIP aarch64 build: no aarch64-linux-gnu-gcc (apt-get install gcc-aarch64-linux-gnu)"
-	fi
-fi
 
 # captures LABEL DIR [OPTION]: every DIR/NAME.perf.txt.gz against
 # DIR/NAME.collapsed-OPT.txt.gz, made by stackcollapse-perf.pl.
@@ -306,7 +194,6 @@ section "speedscope: stackcollapse --to=speedscope against speedscope's schema"
 # files against the schema and decodes their samples back to the folded
 # stacks of the same input: real captures of every driver and format,
 # and hostile names.
-SPEEDSCOPE_DIR=${SPEEDSCOPE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/flametools-npm/node_modules/speedscope}
 schema=$SPEEDSCOPE_DIR/dist/release/file-format-schema.json
 if [ ! -f "$schema" ] || ! command -v node > /dev/null 2>&1; then
 	printf 'SKIP speedscope schema: needs node and %s (npm install speedscope)\n' "$schema"
@@ -327,75 +214,13 @@ else
 	"$BIN/stackcollapse" "$tmp/ss/hostile" > "$tmp/ss/hostile.folded"
 	set -- "$@" hostile "$tmp/ss/hostile.json" "$tmp/ss/hostile.folded"
 	node "$top/tests/speedscope/check.js" "$schema" "$@" > "$tmp/ss.out" 2>&1
-	while read -r verdict name; do
-		case $verdict in
-		ok) pass ;;
-		FAIL) fail "$name" ;;
-		esac
-	done < "$tmp/ss.out"
-	grep -q '^done$' "$tmp/ss.out" || fail "speedscope: check.js did not finish" "$tmp/ss.out"
-fi
-
-section "browser tests (headless Chromium)"
-# tests/browser drives Chromium over the DevTools protocol (no npm
-# packages): hover, zoom, search, URL state, hostile names, screenshots;
-# for timelines also wheel, drags, selection and the linked views; and
-# stackcollapse --to=speedscope's file and spanlayout --to=chrome's trace
-# opened in speedscope's own app.
-CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-if [ -z "$CHROMIUM" ] || ! command -v node > /dev/null 2>&1; then
-	printf 'SKIP browser tests: needs node and chromium (apt-get install chromium)\n'
-else
-	mkdir -p "$tmp/browser"
-	# Each suite prints "ok NAME" or "FAIL NAME: why" a check, then "done".
-	browser_suite() {
-		suite=$1
-		shift
-		timeout 300 node "$top/tests/browser/$suite" "$@" > "$tmp/browser.out" 2>&1
-		while read -r verdict name; do
-			case $verdict in
-			ok) pass ;;
-			FAIL) fail "browser: $name" ;;
-			esac
-		done < "$tmp/browser.out"
-		grep -q '^done$' "$tmp/browser.out" ||
-		    fail "browser: $suite did not finish" "$tmp/browser.out"
-	}
-	browser_suite flamegraph.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
-	browser_suite views.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
-	browser_suite diff.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
-	browser_suite timeline.test.js "$BIN" "$tmp/browser" \
-	    "$top/tests/inputs/timeline" "$CHROMIUM"
-	if [ -f "$SPEEDSCOPE_DIR/dist/release/index.html" ]; then
-		browser_suite speedscope.test.js "$BIN" "$tmp/browser" \
-		    "$SPEEDSCOPE_DIR" "$top/tests/inputs/timeline" "$CHROMIUM"
-	else
-		printf 'SKIP speedscope app: needs %s (npm install speedscope)\n' "$SPEEDSCOPE_DIR"
-	fi
+	results speedscope "$tmp/ss.out"
 fi
 
 section "trace-record and libtracerecord"
 mkdir -p "$tmp/trace"
 sh "$top/tests/trace/run.sh" "$BIN" "$BUILD" "$tmp/trace" > "$tmp/trace.out" 2>&1
-while read -r verdict name; do
-	case $verdict in
-	ok) pass ;;
-	FAIL) fail "trace: $name" ;;
-	esac
-done < "$tmp/trace.out"
-grep -q '^done$' "$tmp/trace.out" || fail "trace: the run did not finish" "$tmp/trace.out"
-
-section "trace-record --sample"
-mkdir -p "$tmp/sample"
-sh "$top/tests/sample/run.sh" "$BIN" "$tmp/sample" > "$tmp/sample.out" 2>&1
-while read -r verdict name; do
-	case $verdict in
-	ok) pass ;;
-	FAIL) fail "sample: $name" ;;
-	skip) printf 'note: sample: %s\n' "$name" ;;
-	esac
-done < "$tmp/sample.out"
-grep -q '^done$' "$tmp/sample.out" || fail "sample: the run did not finish" "$tmp/sample.out"
+results trace "$tmp/trace.out"
 
 section "spanlayout: random trees and real traces"
 # prop.c lays out 1000 seeded random trees and checks every output (no
@@ -523,5 +348,4 @@ else
 	printf 'SKIP mandoc lint: mandoc not installed\n'
 fi
 
-printf '%d passed, %d failed\n' "$passed" "$failed"
-[ "$failed" -eq 0 ]
+finish

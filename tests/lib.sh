@@ -1,0 +1,96 @@
+# lib.sh: what tests/run.sh (make test) and tests/check.sh (make check)
+# share: the counters, check and fail, and the golden cases' loop.  Each
+# runner sources it and ends with finish, whose line is "N passed, N
+# failed"; exit status 1 when anything failed.
+#
+# Environment: BIN (programs), BUILD (unit and replay binaries),
+# CORPUS (peer corpus, default ../shared/corpus next to the checkout),
+# SPEEDSCOPE_DIR (speedscope's npm package, default
+# ~/.cache/flametools-npm/node_modules/speedscope).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+BIN=$(cd "$top/${BIN:-bin}" && pwd)
+BUILD="$top/${BUILD:-build/rel}"
+CORPUS=${CORPUS:-$top/../shared/corpus}
+# speedscope's npm package (its schema and app), where .ci/run installs it
+SPEEDSCOPE_DIR=${SPEEDSCOPE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/flametools-npm/node_modules/speedscope}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+passed=0 failed=0
+
+pass() { passed=$((passed + 1)); }
+fail() {
+	failed=$((failed + 1))
+	printf 'FAIL %s\n' "$1"
+	[ -n "${2:-}" ] && sed 's/^/    /' "$2" | head -n 40
+	return 0
+}
+
+# section NAME: a heading, so a failure is easy to place
+section() { printf '== %s\n' "$1"; }
+
+# check NAME EXPECTED ACTUAL: byte comparison with a diff on failure
+check() {
+	if cmp -s "$2" "$3"; then
+		pass
+	else
+		diff -u "$2" "$3" | cut -c1-300 > "$tmp/diff"
+		fail "$1" "$tmp/diff"
+	fi
+}
+
+# crashed NAME STATUS: a crash (128 or more) always fails
+crashed() { [ "$2" -ge 128 ] && [ "$2" -ne 141 ]; }
+
+# results LABEL FILE: a runner's "ok NAME", "FAIL NAME: why" and "skip
+# NAME: why" lines, then its "done"
+results() {
+	while read -r verdict name; do
+		case $verdict in
+		ok) pass ;;
+		FAIL) fail "$1: $name" ;;
+		skip) printf 'note: %s: %s\n' "$1" "$name" ;;
+		esac
+	done < "$2"
+	grep -q '^done$' "$2" || fail "$1: the run did not finish" "$2"
+}
+
+# A case that hangs (h-pal-concurrent's FIFO, if its reader died) fails
+# after five minutes instead of holding the whole run; timeout(1) where
+# there is one.
+limit=
+command -v timeout > /dev/null 2>&1 && limit="timeout 300"
+
+# goldens PREFIX DIRS: every case of tests/cases with DIRS first on PATH,
+# failures named with PREFIX.
+goldens() {
+	for dir in "$top"/tests/cases/*/; do
+		name=$(basename "$dir")
+		want_status=0
+		[ -f "$dir/status" ] && want_status=$(cat "$dir/status")
+		( cd "$dir" && PATH="$2:$PATH" $limit sh ./cmd > "$tmp/out" 2> "$tmp/err" )
+		st=$?
+		if crashed "$name" "$st"; then
+			fail "$1$name: crashed with status $st" "$tmp/err"
+			continue
+		fi
+		if [ "$st" -ne "$want_status" ]; then
+			fail "$1$name: exit status $st, want $want_status" "$tmp/err"
+			continue
+		fi
+		if [ -f "$dir/out" ]; then
+			check "$1$name: stdout" "$dir/out" "$tmp/out"
+		fi
+		# A case without an err file expects silence on stderr.
+		experr=/dev/null
+		[ -f "$dir/err" ] && experr="$dir/err"
+		sed "s|$2/||g; s|$BIN/||g" "$tmp/err" > "$tmp/err2"
+		check "$1$name: stderr" "$experr" "$tmp/err2"
+	done
+}
+
+
+finish() {
+	printf '%d passed, %d failed\n' "$passed" "$failed"
+	[ "$failed" -eq 0 ]
+}

@@ -55,40 +55,36 @@ results() {
 	grep -q '^done$' "$2" || fail "$1: the run did not finish" "$2"
 }
 
-# A case that hangs (h-pal-concurrent's FIFO, if its reader died) fails
-# after five minutes instead of holding the whole run; timeout(1) where
-# there is one.
-limit=
-command -v timeout > /dev/null 2>&1 && limit="timeout 300"
-
 # goldens PREFIX DIRS: every case of tests/cases with DIRS first on PATH,
-# failures named with PREFIX.
+# failures named with PREFIX; the cases run as many at a time as there
+# are processors (tests/golden.sh), then are compared in order.
 goldens() {
+	rm -rf "$tmp/g" && mkdir "$tmp/g"
+	printf '%s\n' "$top"/tests/cases/*/ |
+	    xargs -P "$(nproc 2> /dev/null || echo 2)" -I{} sh "$top/tests/golden.sh" {} "$2" "$tmp/g"
 	for dir in "$top"/tests/cases/*/; do
 		name=$(basename "$dir")
 		want_status=0
 		[ -f "$dir/status" ] && want_status=$(cat "$dir/status")
-		( cd "$dir" && PATH="$2:$PATH" $limit sh ./cmd > "$tmp/out" 2> "$tmp/err" )
-		st=$?
+		st=$(cat "$tmp/g/$name.st")
 		if crashed "$name" "$st"; then
-			fail "$1$name: crashed with status $st" "$tmp/err"
+			fail "$1$name: crashed with status $st" "$tmp/g/$name.err"
 			continue
 		fi
 		if [ "$st" -ne "$want_status" ]; then
-			fail "$1$name: exit status $st, want $want_status" "$tmp/err"
+			fail "$1$name: exit status $st, want $want_status" "$tmp/g/$name.err"
 			continue
 		fi
 		if [ -f "$dir/out" ]; then
-			check "$1$name: stdout" "$dir/out" "$tmp/out"
+			check "$1$name: stdout" "$dir/out" "$tmp/g/$name.out"
 		fi
 		# A case without an err file expects silence on stderr.
 		experr=/dev/null
 		[ -f "$dir/err" ] && experr="$dir/err"
-		sed "s|$2/||g; s|$BIN/||g" "$tmp/err" > "$tmp/err2"
+		sed "s|$2/||g; s|$BIN/||g" "$tmp/g/$name.err" > "$tmp/err2"
 		check "$1$name: stderr" "$experr" "$tmp/err2"
 	done
 }
-
 
 finish() {
 	printf '%d passed, %d failed\n' "$passed" "$failed"

@@ -1364,6 +1364,16 @@ print_type(struct dm *d, const struct node *n)
 			d->c.fail = 1;
 			return;
 		}
+		/* a reference to a reference, which a substitution can make
+		 * ("RS2_" of "RFvvE"), is one: & if either is, as the compiler
+		 * collapsed it */
+		if (nm > 0 && (base->k == K_LREF || base->k == K_RREF) &&
+		    (mods[nm - 1]->k == K_LREF || mods[nm - 1]->k == K_RREF)) {
+			if (base->k == K_LREF)
+				mods[nm - 1] = base;
+			base = base->a;
+			continue;
+		}
 		mods[nm++] = base;
 		base = base->a;
 	}

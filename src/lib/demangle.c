@@ -67,6 +67,7 @@ enum kind {
 	K_LOCAL,	/* a::b, a an encoding */
 	K_LAMBDA,	/* {lambda(b)#num} */
 	K_UNNAMED,	/* {unnamed type#num} */
+	K_DEFARG,	/* {default arg#num} */
 	K_SPECIAL,	/* s then a */
 	K_CTORVT,	/* construction vtable for a-in-b */
 	K_ENCODING,	/* name a, type b (a K_FUNC), or a alone */
@@ -612,13 +613,20 @@ local(struct dm *d, long *q)
 		return NULL;
 	if (eat(&d->c, 's')) {
 		e = mktext(d, K_NAME, "string literal", 14);
+	} else if (eat(&d->c, 'd')) {
+		/* in a default argument: d_ is the last parameter's, d0_ the
+		 * one before, "{default arg#1}", "#2" as __cxa_demangle says */
+		long num = 0;
+		struct node *arg;
+
+		if (peek(&d->c) != '_' && (num = number(&d->c) + 1) <= 0)
+			return NULL;
+		if (!eat(&d->c, '_') || (arg = mk(d, K_DEFARG, NULL, NULL)) == NULL)
+			return NULL;
+		arg->num = num + 1;
+		e = name_q(d, q);
+		e = e ? mk(d, K_QUAL, arg, e) : NULL;
 	} else {
-		if (eat(&d->c, 'd')) {	/* a default argument's scope */
-			if (peek(&d->c) != '_' && number(&d->c) < 0)
-				return NULL;
-			if (!eat(&d->c, '_'))
-				return NULL;
-		}
 		e = name_q(d, q);
 	}
 	if (e == NULL)
@@ -1638,9 +1646,11 @@ print(struct dm *d, const struct node *n)
 		put(&d->c, num, (size_t)k);
 		break;
 	}
-	case K_UNNAMED: {
+	case K_UNNAMED:
+	case K_DEFARG: {
 		char num[40];
-		int k = snprintf(num, sizeof num, "{unnamed type#%ld}", n->num);
+		int k = snprintf(num, sizeof num, n->k == K_UNNAMED ? "{unnamed type#%ld}" :
+		    "{default arg#%ld}", n->num);
 
 		put(&d->c, num, (size_t)k);
 		break;

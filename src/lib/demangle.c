@@ -1355,6 +1355,18 @@ print_mods(struct dm *d, const struct node *const *mods, size_t nm)
 	}
 }
 
+/* " [2][3]": the dimensions of an array and of the arrays it holds. */
+static void
+print_dims(struct dm *d, const struct node *a)
+{
+	put(&d->c, " ", 1);
+	for (; a && a->k == K_ARRAY; a = a->a) {
+		put(&d->c, "[", 1);
+		put(&d->c, a->s, a->sn);
+		put(&d->c, "]", 1);
+	}
+}
+
 /*
  * A type: declarators (pointers, references, qualifiers) gathered down to
  * what they apply to; a function or array inside them prints them within
@@ -1425,12 +1437,18 @@ print_type(struct dm *d, const struct node *n)
 			if (fn->a)
 				print_type(d, fn->a);
 		} else {
-			/* a const array is an array of const elements */
-			struct node elem = { .k = K_CV, .a = base->a };
+			/* an array of arrays is its innermost element, then each
+			 * dimension in order ("int (*) [2][3]"); a const array
+			 * is an array of const elements */
+			struct node *el = base->a;
+
+			while (el && el->k == K_ARRAY)
+				el = el->a;
+			struct node elem = { .k = K_CV, .a = el };
 
 			while (nm > 0 && mods[nm - 1]->k == K_CV)
 				elem.num |= mods[--nm]->num;
-			print_type(d, elem.num ? &elem : base->a);
+			print_type(d, elem.num ? &elem : el);
 		}
 		if (fn && nm == 0 && cls == NULL) {
 			/* a bare function type: "void (int)" */
@@ -1440,9 +1458,7 @@ print_type(struct dm *d, const struct node *n)
 			return;
 		}
 		if (nm == 0 && cls == NULL) {
-			put(&d->c, " [", 2);
-			put(&d->c, base->s, base->sn);
-			put(&d->c, "]", 1);
+			print_dims(d, base);
 			return;
 		}
 		put(&d->c, " (", 2);
@@ -1456,9 +1472,7 @@ print_type(struct dm *d, const struct node *n)
 			print_params(d, fn);
 			print_quals(d, fq | fn->num);
 		} else {
-			put(&d->c, " [", 2);
-			put(&d->c, base->s, base->sn);
-			put(&d->c, "]", 1);
+			print_dims(d, base);
 		}
 		return;
 	}

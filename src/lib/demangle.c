@@ -33,9 +33,9 @@
  * dependency of C11 programs) or libiberty (not installed everywhere,
  * and GPL); demangling a subset on the fly without a tree (function
  * pointers and template parameters need the tree).  What is not read
- * (expressions in template arguments, decltype, vendor qualifiers, Rust
- * v0's punycode and fn types) fails, by design, rather than print a
- * guess.
+ * (expressions in template arguments, decltype, vendor qualifiers, a
+ * declarator inside another as in "void (* [3])()", Rust v0's punycode
+ * and fn types) fails, by design, rather than print a guess.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -1355,6 +1355,53 @@ print_mods(struct dm *d, const struct node *const *mods, size_t nm)
 	}
 }
 
+/*
+ * What a type is under its pointers, references and qualifiers, a
+ * template parameter taken for its argument; NULL when that is a pack or
+ * an argument's own parameter, which are not followed.
+ */
+static const struct node *
+under_mods(const struct dm *d, const struct node *t)
+{
+	const struct node *args = d->targs;
+
+	for (int i = 0; t && i < DM_DEPTH; i++) {
+		if (t->k == K_PTR || t->k == K_LREF || t->k == K_RREF || t->k == K_CV) {
+			t = t->a;
+		} else if (t->k == K_TPARAM && args) {
+			const struct node *l = args;
+
+			for (long j = t->num; l && j > 0; j--)
+				l = l->b;
+			if (l == NULL || l->a == NULL || l->a->k == K_PACK)
+				return NULL;
+			t = l->a;
+			args = NULL;	/* the argument is read outside the function */
+		} else {
+			return t->k == K_TPARAM ? NULL : t;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Whether a type is one whose declarator must hold another: a function,
+ * array, or pointer to member function under pointers or references, as
+ * an array's element ("void (* [3])()"), a function's return type ("int
+ * (*(*)())()") or a member pointer's type.  Such a nesting is not read.
+ */
+static int
+wraps(const struct dm *d, const struct node *t)
+{
+	t = under_mods(d, t);
+	if (t && t->k == K_PTRMEM) {
+		t = t->b;
+		if (t && t->k == K_CV)
+			t = t->a;
+	}
+	return t && (t->k == K_FUNC || t->k == K_ARRAY);
+}
+
 /* " [2][3]": the dimensions of an array and of the arrays it holds. */
 static void
 print_dims(struct dm *d, const struct node *a)
@@ -1423,6 +1470,9 @@ print_type(struct dm *d, const struct node *n)
 		}
 		if (m && m->k == K_FUNC) {
 			fn = m;
+		} else if (wraps(d, m)) {
+			d->c.fail = 1;
+			return;
 		} else {
 			print_type(d, m);
 			put(&d->c, " ", 1);
@@ -1434,6 +1484,10 @@ print_type(struct dm *d, const struct node *n)
 	}
 	if (fn || base->k == K_ARRAY) {
 		if (fn) {
+			if (fn->a && wraps(d, fn->a)) {
+				d->c.fail = 1;
+				return;
+			}
 			if (fn->a)
 				print_type(d, fn->a);
 		} else {
@@ -1444,6 +1498,10 @@ print_type(struct dm *d, const struct node *n)
 
 			while (el && el->k == K_ARRAY)
 				el = el->a;
+			if (wraps(d, el)) {
+				d->c.fail = 1;
+				return;
+			}
 			struct node elem = { .k = K_CV, .a = el };
 
 			while (nm > 0 && mods[nm - 1]->k == K_CV)
@@ -1560,10 +1618,9 @@ print_encoding(struct dm *d, const struct node *n, int ret)
 		const struct node *r = f->a;
 
 		/* a return type with declarators around a function would wrap
-		 * the whole name: not read */
-		while (r->k == K_PTR || r->k == K_LREF || r->k == K_RREF || r->k == K_CV)
-			r = r->a;
-		if (r->k == K_FUNC || r->k == K_ARRAY || r->k == K_PTRMEM) {
+		 * the whole name ("void (*f<void (*)()>())()"): not read */
+		r = under_mods(d, r);
+		if (r && (r->k == K_FUNC || r->k == K_ARRAY || r->k == K_PTRMEM)) {
 			d->c.fail = 1;
 			return;
 		}

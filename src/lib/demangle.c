@@ -1245,19 +1245,27 @@ pack_len(struct dm *d, const struct node *n, int depth)
 	    n->k == K_QUAL || n->k == K_FUNC ? pack_len(d, n->b, depth + 1) : -1;
 }
 
-/* The constructor's name: the last component of its class, no arguments. */
+/*
+ * The constructor's name: the last component of its class, no arguments.
+ * An unnamed class or closure has no name of its own: its constructor is
+ * named after the scope it is in, "A::{unnamed type#1}::~A()", as
+ * __cxa_demangle names it (after the last source name it read); with no
+ * such scope it is not read.
+ */
 static void
 print_ctor_name(struct dm *d, const struct node *c)
 {
 	for (;;) {
 		if (c->k == K_QUAL)
-			c = c->b;
+			c = c->b->k == K_UNNAMED || c->b->k == K_LAMBDA ? c->a : c->b;
 		else if (c->k == K_TEMPLATE)
 			c = c->a;
 		else
 			break;
 	}
-	if (c->k == K_STD)
+	if (c->k == K_UNNAMED || c->k == K_LAMBDA)
+		d->c.fail = 1;
+	else if (c->k == K_STD)
 		put(&d->c, c->c, c->cn);
 	else if (c->k == K_ABI)
 		print(d, c->a);

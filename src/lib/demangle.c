@@ -33,9 +33,9 @@
  * dependency of C11 programs) or libiberty (not installed everywhere,
  * and GPL); demangling a subset on the fly without a tree (function
  * pointers and template parameters need the tree).  What is not read
- * (expressions in template arguments, decltype, vendor qualifiers, Rust
- * v0's punycode and fn types) fails, by design, rather than print a
- * guess.
+ * (expressions in template arguments, decltype, vendor qualifiers, a
+ * declarator inside another as in "void (* [3])()", Rust v0's punycode
+ * and fn types) fails, by design, rather than print a guess.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -67,6 +67,7 @@ enum kind {
 	K_LOCAL,	/* a::b, a an encoding */
 	K_LAMBDA,	/* {lambda(b)#num} */
 	K_UNNAMED,	/* {unnamed type#num} */
+	K_DEFARG,	/* {default arg#num} */
 	K_SPECIAL,	/* s then a */
 	K_CTORVT,	/* construction vtable for a-in-b */
 	K_ENCODING,	/* name a, type b (a K_FUNC), or a alone */
@@ -612,13 +613,20 @@ local(struct dm *d, long *q)
 		return NULL;
 	if (eat(&d->c, 's')) {
 		e = mktext(d, K_NAME, "string literal", 14);
+	} else if (eat(&d->c, 'd')) {
+		/* in a default argument: d_ is the last parameter's, d0_ the
+		 * one before, "{default arg#1}", "#2" as __cxa_demangle says */
+		long num = 0;
+		struct node *arg;
+
+		if (peek(&d->c) != '_' && (num = number(&d->c) + 1) <= 0)
+			return NULL;
+		if (!eat(&d->c, '_') || (arg = mk(d, K_DEFARG, NULL, NULL)) == NULL)
+			return NULL;
+		arg->num = num + 1;
+		e = name_q(d, q);
+		e = e ? mk(d, K_QUAL, arg, e) : NULL;
 	} else {
-		if (eat(&d->c, 'd')) {	/* a default argument's scope */
-			if (peek(&d->c) != '_' && number(&d->c) < 0)
-				return NULL;
-			if (!eat(&d->c, '_'))
-				return NULL;
-		}
 		e = name_q(d, q);
 	}
 	if (e == NULL)
@@ -1237,19 +1245,27 @@ pack_len(struct dm *d, const struct node *n, int depth)
 	    n->k == K_QUAL || n->k == K_FUNC ? pack_len(d, n->b, depth + 1) : -1;
 }
 
-/* The constructor's name: the last component of its class, no arguments. */
+/*
+ * The constructor's name: the last component of its class, no arguments.
+ * An unnamed class or closure has no name of its own: its constructor is
+ * named after the scope it is in, "A::{unnamed type#1}::~A()", as
+ * __cxa_demangle names it (after the last source name it read); with no
+ * such scope it is not read.
+ */
 static void
 print_ctor_name(struct dm *d, const struct node *c)
 {
 	for (;;) {
 		if (c->k == K_QUAL)
-			c = c->b;
+			c = c->b->k == K_UNNAMED || c->b->k == K_LAMBDA ? c->a : c->b;
 		else if (c->k == K_TEMPLATE)
 			c = c->a;
 		else
 			break;
 	}
-	if (c->k == K_STD)
+	if (c->k == K_UNNAMED || c->k == K_LAMBDA)
+		d->c.fail = 1;
+	else if (c->k == K_STD)
 		put(&d->c, c->c, c->cn);
 	else if (c->k == K_ABI)
 		print(d, c->a);
@@ -1348,6 +1364,65 @@ print_mods(struct dm *d, const struct node *const *mods, size_t nm)
 }
 
 /*
+ * What a type is under its pointers, references and qualifiers, a
+ * template parameter taken for its argument; NULL when that is a pack or
+ * an argument's own parameter, which are not followed.
+ */
+static const struct node *
+under_mods(const struct dm *d, const struct node *t)
+{
+	const struct node *args = d->targs;
+
+	for (int i = 0; t && i < DM_DEPTH; i++) {
+		if (t->k == K_PTR || t->k == K_LREF || t->k == K_RREF || t->k == K_CV) {
+			t = t->a;
+		} else if (t->k == K_TPARAM && args) {
+			const struct node *l = args;
+
+			for (long j = t->num; l && j > 0; j--)
+				l = l->b;
+			if (l == NULL || l->a == NULL || l->a->k == K_PACK)
+				return NULL;
+			t = l->a;
+			args = NULL;	/* the argument is read outside the function */
+		} else {
+			return t->k == K_TPARAM ? NULL : t;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Whether a type is one whose declarator must hold another: a function,
+ * array, or pointer to member function under pointers or references, as
+ * an array's element ("void (* [3])()"), a function's return type ("int
+ * (*(*)())()") or a member pointer's type.  Such a nesting is not read.
+ */
+static int
+wraps(const struct dm *d, const struct node *t)
+{
+	t = under_mods(d, t);
+	if (t && t->k == K_PTRMEM) {
+		t = t->b;
+		if (t && t->k == K_CV)
+			t = t->a;
+	}
+	return t && (t->k == K_FUNC || t->k == K_ARRAY);
+}
+
+/* " [2][3]": the dimensions of an array and of the arrays it holds. */
+static void
+print_dims(struct dm *d, const struct node *a)
+{
+	put(&d->c, " ", 1);
+	for (; a && a->k == K_ARRAY; a = a->a) {
+		put(&d->c, "[", 1);
+		put(&d->c, a->s, a->sn);
+		put(&d->c, "]", 1);
+	}
+}
+
+/*
  * A type: declarators (pointers, references, qualifiers) gathered down to
  * what they apply to; a function or array inside them prints them within
  * its parentheses, "void (*)(int)", "int (&) [3]".
@@ -1363,6 +1438,16 @@ print_type(struct dm *d, const struct node *n)
 		if (nm == 64) {
 			d->c.fail = 1;
 			return;
+		}
+		/* a reference to a reference, which a substitution can make
+		 * ("RS2_" of "RFvvE"), is one: & if either is, as the compiler
+		 * collapsed it */
+		if (nm > 0 && (base->k == K_LREF || base->k == K_RREF) &&
+		    (mods[nm - 1]->k == K_LREF || mods[nm - 1]->k == K_RREF)) {
+			if (base->k == K_LREF)
+				mods[nm - 1] = base;
+			base = base->a;
+			continue;
 		}
 		mods[nm++] = base;
 		base = base->a;
@@ -1393,6 +1478,9 @@ print_type(struct dm *d, const struct node *n)
 		}
 		if (m && m->k == K_FUNC) {
 			fn = m;
+		} else if (wraps(d, m)) {
+			d->c.fail = 1;
+			return;
 		} else {
 			print_type(d, m);
 			put(&d->c, " ", 1);
@@ -1404,15 +1492,29 @@ print_type(struct dm *d, const struct node *n)
 	}
 	if (fn || base->k == K_ARRAY) {
 		if (fn) {
+			if (fn->a && wraps(d, fn->a)) {
+				d->c.fail = 1;
+				return;
+			}
 			if (fn->a)
 				print_type(d, fn->a);
 		} else {
-			/* a const array is an array of const elements */
-			struct node elem = { .k = K_CV, .a = base->a };
+			/* an array of arrays is its innermost element, then each
+			 * dimension in order ("int (*) [2][3]"); a const array
+			 * is an array of const elements */
+			struct node *el = base->a;
+
+			while (el && el->k == K_ARRAY)
+				el = el->a;
+			if (wraps(d, el)) {
+				d->c.fail = 1;
+				return;
+			}
+			struct node elem = { .k = K_CV, .a = el };
 
 			while (nm > 0 && mods[nm - 1]->k == K_CV)
 				elem.num |= mods[--nm]->num;
-			print_type(d, elem.num ? &elem : base->a);
+			print_type(d, elem.num ? &elem : el);
 		}
 		if (fn && nm == 0 && cls == NULL) {
 			/* a bare function type: "void (int)" */
@@ -1422,9 +1524,7 @@ print_type(struct dm *d, const struct node *n)
 			return;
 		}
 		if (nm == 0 && cls == NULL) {
-			put(&d->c, " [", 2);
-			put(&d->c, base->s, base->sn);
-			put(&d->c, "]", 1);
+			print_dims(d, base);
 			return;
 		}
 		put(&d->c, " (", 2);
@@ -1438,9 +1538,7 @@ print_type(struct dm *d, const struct node *n)
 			print_params(d, fn);
 			print_quals(d, fq | fn->num);
 		} else {
-			put(&d->c, " [", 2);
-			put(&d->c, base->s, base->sn);
-			put(&d->c, "]", 1);
+			print_dims(d, base);
 		}
 		return;
 	}
@@ -1528,10 +1626,9 @@ print_encoding(struct dm *d, const struct node *n, int ret)
 		const struct node *r = f->a;
 
 		/* a return type with declarators around a function would wrap
-		 * the whole name: not read */
-		while (r->k == K_PTR || r->k == K_LREF || r->k == K_RREF || r->k == K_CV)
-			r = r->a;
-		if (r->k == K_FUNC || r->k == K_ARRAY || r->k == K_PTRMEM) {
+		 * the whole name ("void (*f<void (*)()>())()"): not read */
+		r = under_mods(d, r);
+		if (r && (r->k == K_FUNC || r->k == K_ARRAY || r->k == K_PTRMEM)) {
 			d->c.fail = 1;
 			return;
 		}
@@ -1628,9 +1725,11 @@ print(struct dm *d, const struct node *n)
 		put(&d->c, num, (size_t)k);
 		break;
 	}
-	case K_UNNAMED: {
+	case K_UNNAMED:
+	case K_DEFARG: {
 		char num[40];
-		int k = snprintf(num, sizeof num, "{unnamed type#%ld}", n->num);
+		int k = snprintf(num, sizeof num, n->k == K_UNNAMED ? "{unnamed type#%ld}" :
+		    "{default arg#%ld}", n->num);
 
 		put(&d->c, num, (size_t)k);
 		break;

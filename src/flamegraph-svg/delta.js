@@ -1,6 +1,6 @@
 /*
  * delta: a classic differential graph's (three-column input's) part of
- * a frame's title, as flamegraph.pl writes it; svg.c embeds this file
+ * a frame's title, as flamegraph.pl writes it; scriptdata.c embeds this file
  * only into those graphs, whose frames have a delta (f.d).
  */
 function deltaOf(f) {

@@ -32,7 +32,7 @@
  * sides' counts, so that the browser lays it out by another width and
  * colours it by the other palette without the file being made again
  * (flame.js's relayout mirrors diff_build), and makes the diff table
- * from it (table.js); svg.c then leaves out its per-frame data.
+ * from it (table.js); scriptdata.c then leaves out its per-frame data.
  *
  * Rejected: the classic form's one delta per stack (flame.c; still what
  * plain three-column input draws), which cannot show a frame absent from
@@ -47,7 +47,6 @@
 #include "flame.h"
 
 struct input;
-struct svg_opts;
 
 enum diff_width { DIFF_AFTER, DIFF_BEFORE, DIFF_MAX };
 enum diff_palette { DIFF_RG, DIFF_CB };
@@ -96,26 +95,4 @@ int diff_read(struct diff *d, struct input *in, int col, uint64_t *nbad);
  * the caller to say).
  */
 int diff_build(struct diff *d, struct flame *f, int reverse);
-/*
- * The subtitle (d->summary): --subtitle if any, both totals, the scale,
- * the width's side.  Call after diff_build.
- */
-void diff_summary(struct diff *d, const struct svg_opts *o);
-
-/* A frame's fill, its <title> text (name already written), the legend. */
-struct rgb diff_color(const struct diff *d, const struct diff_frame *x,
-    int negate);
-void diff_title(const struct diff *d, const struct diff_frame *x,
-    const struct svg_opts *o);
-void diff_legend(const struct diff *d, const struct svg_opts *o,
-    const char *id, double y, int negate);
-/*
- * Its part of the script's data: ",\"diff\":{...}", every node of the
- * tree (drawn or not) in fr order, with its name (rank[dn[k]], the index
- * of node k's name in the data) and number of callees, so that the script
- * lays the tree out again by another width.
- */
-void diff_data(const struct diff *d, const uint32_t *dn, const uint32_t *rank,
-    const struct svg_opts *o);
-
 #endif

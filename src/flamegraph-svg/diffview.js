@@ -1,5 +1,5 @@
 /*
- * diffview: what only a --diff graph's script has (svg.c embeds this file
+ * diffview: what only a --diff graph's script has (scriptdata.c embeds this file
  * into --diff graphs only, after sandwich.js): the merged tree laid out
  * by the width toggle and coloured by the palette toggle, the frames'
  * titles, the diff table's columns and the toolbar's two toggles.

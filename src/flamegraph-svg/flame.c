@@ -167,7 +167,7 @@ narrow_room(struct narrow *n, uint32_t id)
 
 /*
  * Frame o, at depth, closing at etime (its parent open[depth - 1]), in
- * n's table as svg.c's name_table counts it: its width to its self, out
+ * n's table as scriptdata.c's sd_name_table counts it: its width to its self, out
  * of its parent's self (but the root's), and to its total unless a frame
  * of its name is open around it.  Whole counts: exact in any order.
  */
@@ -512,7 +512,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 			if (f->pre[i] != UINT32_MAX)
 				f->pre[li++] = f->pre[i];
 		if (f->nelided) {
-			/* room for every name, whatever svg.c reads */
+			/* room for every name, whatever scriptdata.c reads */
 			narrow_room(&nw, (uint32_t)intern_count(&f->names));
 			f->table = nw.t;
 			nw.t = NULL;
@@ -671,4 +671,15 @@ flame_sort_weight(struct flame *f)
 	free(count);
 	free(order);
 	free(news);
+}
+
+size_t
+flame_shown(const char *s, size_t n)
+{
+	/* (the letters tested one by one: strchr was a call a frame) */
+	if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
+	    (s[n - 2] == 'k' || s[n - 2] == 'w' || s[n - 2] == 'i' ||
+	    s[n - 2] == 'j'))
+		return n - 4;
+	return n;
 }

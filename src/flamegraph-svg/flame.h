@@ -34,7 +34,7 @@ struct flame {
 	size_t nframes, cap;
 	/*
 	 * pre[k]: the index in frames of the k-th frame opened, so in order
-	 * of start, then depth, as the function table walks them (svg.c),
+	 * of start, then depth, as the function table walks them (scriptdata.c),
 	 * with no sort; NULL once frames are reordered (flame_sort).
 	 */
 	uint32_t *pre;
@@ -42,7 +42,7 @@ struct flame {
 	 * With flame_opts.narrow, the frames flame_build left out (not in
 	 * frames nor pre), and table: per name id, the self (2 * id) and
 	 * total (2 * id + 1) of every frame, those left out too, the root
-	 * not, as svg.c's name_table sums them; NULL when none was left out
+	 * not, as scriptdata.c's sd_name_table sums them; NULL when none was left out
 	 * this way.  Free table with the flame or take it.
 	 */
 	size_t nelided;
@@ -113,7 +113,7 @@ struct flame_opts {
 	int chain;		/* --colors=chain: mark waker frames _[w] */
 	/*
 	 * When not NULL: the width below which a frame is not drawn, for
-	 * a graph of this total (svg.c: --minwidth).  flame_build then
+	 * a graph of this total (flamesvg.c: --minwidth).  flame_build then
 	 * leaves those frames out as they close, when every count is
 	 * whole: a system-wide profile has twenty times more of them than
 	 * frames drawn, and storing them, sorting them and tabling them
@@ -143,5 +143,11 @@ void flame_sort(struct flame *f);
  * then start, as svg_write sorts them.
  */
 void flame_sort_weight(struct flame *f);
+
+/*
+ * The length of name s[0..n) as titles show it: without a trailing
+ * annotation _[k] _[w] _[i] _[j].
+ */
+size_t flame_shown(const char *s, size_t n);
 
 #endif

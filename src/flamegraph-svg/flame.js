@@ -3,7 +3,7 @@
  *
  * The frames in the file are the picture for viewers without scripts
  * (an <img>, a code host's preview).  The script reads the frames as
- * data, from the JSON block svg.c writes (per row, counts, names as
+ * data, from the JSON block scriptdata.c writes (per row, counts, names as
  * indexes into a table; colours made from the names as color.c makes
  * them, where they can be); it removes the
  * static frames before the browser lays them out, and draws on a canvas
@@ -43,7 +43,7 @@ function samples(v) {
 /* A count as it was read: exact, a fraction with its digits (not 0.1 + 0.2's). */
 function exact(v) { return Number.isInteger(v) ? samples(v) : String(+v.toPrecision(15)); }
 /* A count in --countname's unit: samples exact, and their name (units.js
- * has the units; svg.c embeds it where --countname is not samples). */
+ * has the units; scriptdata.c embeds it where --countname is not samples). */
 var amount = (v) => exact(v) + " " + D.countname;
 /* The title flamegraph.pl gives a frame (or the one --nameattr gave). */
 function title(f) { return f.title || (f.title = titleOf(f)); }
@@ -54,10 +54,10 @@ function titleOf(f) {
 	if (f === rootFrame) return "all (" + c + "100%)";
 	if (D.countname !== "samples") c = amount(f.n * D.factor) + ", ";
 	var t = f.name + " (" + c + fixed(100 * +fixed(f.n * D.factor, 0) / (total * D.factor), 2) + "%";
-	/* a classic differential graph's delta (f.d): delta.js, which svg.c embeds with it */
+	/* a classic differential graph's delta (f.d): delta.js, which scriptdata.c embeds with it */
 	return t + (f.d !== undefined ? deltaOf(f) : "") + ")";
 }
-/* Whole numbers written as VLQ (see svg.c): those of a, from a[at[0]]
+/* Whole numbers written as VLQ (see scriptdata.c): those of a, from a[at[0]]
  * on, or all of them; at[0] is left after the last digit read. */
 var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 function vlq(a, at, count) {
@@ -83,7 +83,7 @@ function names(list) {
 	});
 }
 /*
- * A name's colour where the data has none (svg.c writes only those that
+ * A name's colour where the data has none (scriptdata.c writes only those that
  * differ): flamegraph.pl's "hot", its shade Perl's rand() after
  * srand(the sum of the name's code points), as color.c makes it: the
  * first step of drand48 (x * 0x5deece66d + 11, 48 bits), done here in

@@ -1,5 +1,5 @@
 /*
- * frac: the table's sums of fractional counts (svg.c embeds this file
+ * frac: the table's sums of fractional counts (scriptdata.c embeds this file
  * where a count has a fraction; table.js's stats() calls fractions()).
  * Fractions summed in binary come back to the decimals they were read
  * with, the most any count has: 0.1 + 0.2 is 0.3.

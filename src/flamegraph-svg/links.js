@@ -1,5 +1,5 @@
 /*
- * links: frames made links by --nameattr (svg.c embeds this file only
+ * links: frames made links by --nameattr (scriptdata.c embeds this file only
  * with --nameattr): a click follows the link, to its target (_top by
  * default); Ctrl-click zooms, as a click elsewhere.  flame.js's click
  * calls link(g, f, e), which says whether it acted.

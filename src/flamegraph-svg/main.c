@@ -26,7 +26,9 @@
 #include "../lib/opt.h"
 #include "../lib/out.h"
 #include "diff.h"
+#include "diffsvg.h"
 #include "flame.h"
+#include "flamesvg.h"
 #include "svg.h"
 #include "timeline.h"
 

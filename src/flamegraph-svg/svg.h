@@ -1,21 +1,17 @@
 /*
- * svg: write a flame graph as one self-contained SVG.
- *
- * Geometry, labels and <title> texts are flamegraph.pl's to the tenth of
- * a pixel (the conformance test compares them), so a frame is where users
- * of flamegraph.pl expect it.  The document is smaller: shared attributes
- * live in one stylesheet, colours are #rrggbb, and <text> is written only
- * where a label fits.  Those elements are the picture for viewers without
- * scripts; the script reads the frames from a JSON block instead (see
- * write_data in svg.c) and never parses markup back.
- * Everything is scoped to the root <svg>'s id, derived from the content,
- * so several graphs can be inlined in one page.
+ * svg: the SVG document that the flame graph (flamesvg.h) and the
+ * timeline (timeline.h) share: the options, the head and style sheet,
+ * the buttons, the script, the content's id, and numbers written as
+ * flamegraph.pl writes them.  Everything is scoped to the root <svg>'s
+ * id, derived from the content, so several graphs can be inlined in one
+ * page.
  */
 #ifndef FG_SVG_H
 #define FG_SVG_H
 
+#include <stdint.h>
+
 #include "color.h"
-#include "flame.h"
 #include "nameattr.h"
 #include "palmap.h"
 
@@ -35,24 +31,6 @@ struct svg_opts {
 	long double total;	/* --total, 0 if not given */
 	double factor;
 };
-
-/*
- * The width below which a frame of a graph of this total is not drawn
- * (--minwidth), for options ctx (a struct svg_opts): flame_opts.narrow.
- */
-long double svg_narrow(long double total, const void *ctx);
-
-/*
- * Write the graph to standard output.  Returns the number of frames left
- * out for being narrower than --minwidth.
- */
-size_t svg_write(struct flame *f, const struct svg_opts *o);
-
-/*
- * s[0..n) as a JSON string that can sit in XML and in HTML's <script>:
- * neither "]]>" nor "</script" can appear in it.
- */
-void svg_json_str(const char *s, size_t n);
 
 /*
  * What the flame graph and the timeline share.  The head: the <svg>, the
@@ -86,13 +64,21 @@ void svg_script(const char *const *part, int nparts, const unsigned char *take);
 #define SVG_ID_SIZE 16
 uint64_t svg_id_add(uint64_t h, const char *name, size_t n, const void *v,
     size_t vn);
+/* svg_id_add with the name's intern_hash already computed, nh */
+uint64_t svg_id_add_h(uint64_t h, uint64_t nh, const void *v, size_t vn);
 void svg_id(char *buf, const char *prefix, uint64_t h);
 
 /*
- * A whole number as base-64 digits, five bits a digit, lowest first, the
- * digits of 32 and up saying that more follow (flame.js's vlq reads it).
+ * Numbers as flamegraph.pl writes them, into buf (32 bytes): svg_pnum as
+ * Perl prints a number (%.15g), svg_short1 a coordinate ("%0.1f")
+ * without a trailing ".0" (svg_trim0_n drops it from the n bytes of a
+ * num_fmt_fixed string, n updated).  svg_count writes a count as an
+ * attribute value: exact for integers, else %.17g.
  */
-void svg_vlq(uint64_t v);
+const char *svg_pnum(char *buf, double v);
+const char *svg_short1(char *buf, double v);
+const char *svg_trim0_n(const char *buf, size_t *n);
+void svg_count(long double v);
 
 /* The graph flamegraph.pl writes for empty input, with its message. */
 void svg_write_empty(const struct svg_opts *o);

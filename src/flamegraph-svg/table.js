@@ -7,7 +7,7 @@
  * out, so a recursive function counts once per stack), as counts and
  * shares with a bar, and the number of frames (places).  Computed once,
  * when first shown, walking the frames as a tree (flame.js's tree()),
- * plus what svg.c says the frames too narrow to be in the data add
+ * plus what scriptdata.c says the frames too narrow to be in the data add
  * (D.tfix: a name's index, its self and its total, each after the
  * names skipped), so that the numbers are stackcollapse --to=table's.
  *

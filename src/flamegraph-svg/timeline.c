@@ -15,6 +15,7 @@
 
 #include "../lib/err.h"
 #include "../lib/input.h"
+#include "../lib/jsonesc.h"
 #include "../lib/out.h"
 #include "../lib/sort.h"
 #include "../lib/spans.h"
@@ -256,14 +257,14 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	for (i = 0; i < intern_count(&t->names); i++) {
 		if (i)
 			out_char(',');
-		svg_json_str(intern_str(&t->names, (uint32_t)i),
+		json_out_xml(intern_str(&t->names, (uint32_t)i),
 		    intern_len(&t->names, (uint32_t)i));
 	}
 	out_str("],\n\"tracks\":[");
 	for (i = 0; i < intern_count(&t->tracks); i++) {
 		if (i)
 			out_char(',');
-		svg_json_str(intern_str(&t->tracks, (uint32_t)i),
+		json_out_xml(intern_str(&t->tracks, (uint32_t)i),
 		    intern_len(&t->tracks, (uint32_t)i));
 	}
 	out_str("],\n\"colors\":[");

@@ -6,7 +6,7 @@
  * comes first.  The function's argument, me, is its <script>
  * (document.currentScript).
  *
- * Here: the SVG, its data (the JSON block svg.c or timeline.c writes)
+ * Here: the SVG, its data (the JSON block scriptdata.c or timeline.c writes)
  * and its buttons; canvases in a foreignObject, scaled to the device and
  * capped at what a canvas may be; a redraw once per frame; search (the
  * prompt, the case toggle, the buttons); the view in the URL; keys.  The
@@ -25,7 +25,7 @@ if (!svg || svg.localName !== "svg") return;
 var NS = "http://www.w3.org/2000/svg", XHTML = "http://www.w3.org/1999/xhtml",
 	XPAD = 10, MATCH = "rgb(230,0,230)";
 var q = (sel) => svg.querySelector(sel);
-/* the data: the one <script> with a type, JSON (see svg.c) */
+/* the data: the one <script> with a type, JSON (see scriptdata.c) */
 var data = q("script[type]");
 if (!data) return;
 var D = JSON.parse(data.textContent);

@@ -1,5 +1,5 @@
 /*
- * units: counts in --countname's unit where it is one (svg.c embeds this
+ * units: counts in --countname's unit where it is one (scriptdata.c embeds this
  * file where --countname is not samples; flame.js's amount() is the
  * rest): as Pyroscope's Duration and Bytes formatters show them, a time
  * (ns, us, ms, s) or a size (bytes, KiB, ...) in the largest unit that

@@ -26,7 +26,16 @@
 void json_out(const char *s, size_t n);
 
 /*
- * The same into d, which has room for 6 * n + 2 bytes; returns the
+ * For JSON inside XML or HTML (a graph's data in its <script>): also
+ * < > & as \u003c \u003e \u0026, so that neither "]]>" nor "</script"
+ * can appear, every control byte as \u00XX, and what XML 1.0 forbids
+ * (U+FFFE, U+FFFF, ...) as U+FFFD, as xmlesc does.  _body writes the
+ * inside alone, for a string written in parts.
+ */
+void json_out_xml(const char *s, size_t n);
+void json_out_xml_body(const char *s, size_t n);
+/*
+ * The same as json_out into d, which has room for 6 * n + 2 bytes; returns the
  * length written (no NUL).  For tests and callers that buffer.
  */
 size_t json_esc(char *d, const char *s, size_t n);

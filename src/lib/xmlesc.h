@@ -25,6 +25,8 @@ size_t utf8_count(const char *s, size_t n);
 size_t utf8_prefix(const char *s, size_t n, size_t k);
 /* May code point cp appear in XML 1.0 text? */
 int xml_allowed(unsigned cp);
+/* Whether s[0..n) is written as it is: printable ASCII but & < > " '. */
+int xml_plain(const char *s, size_t n);
 /* Write s[0..n) escaped to standard output (out.h). */
 void xml_out(const char *s, size_t n);
 

@@ -11,7 +11,8 @@
 
 #include "flamegraph-svg/diff.h"
 #include "flamegraph-svg/flame.h"
-#include "flamegraph-svg/svg.h"
+#include "flamegraph-svg/diffsvg.h"
+#include "flamegraph-svg/flamesvg.h"
 #include "fuzz_file.h"
 #include "lib/input.h"
 #include "lib/out.h"

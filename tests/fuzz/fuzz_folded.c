@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "flamegraph-svg/flame.h"
-#include "flamegraph-svg/svg.h"
+#include "flamegraph-svg/flamesvg.h"
 #include "fuzz_file.h"
 #include "lib/folded.h"
 #include "lib/out.h"

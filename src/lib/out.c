@@ -21,15 +21,12 @@
 #define OUT_BUF (1u << 20)
 
 static char bufs[2][OUT_BUF];
-/* the buffer being filled: bufs[0], or either while gzip alternates them */
-static char *buf = bufs[0];
-static size_t used;
+/* bufs[0], or either while gzip alternates them, is the one filled */
+/* the buffer being filled, and how much of it (out.h's inline writers) */
+char *out_buf = bufs[0];
+size_t out_used;
 /* drain when this much is buffered; less while gzip overlaps (see below) */
-static size_t lim = OUT_BUF;
-/* while held (out_hold): what was drained, kept */
-static int holding;
-static char *held;
-static size_t nheld, capheld;
+size_t out_lim = OUT_BUF;
 #ifdef HAVE_ZLIB
 static z_stream *gz;
 /*
@@ -148,7 +145,7 @@ deflate_loop(void *arg)
 }
 
 /*
- * Hand buf[0..used) to the deflate thread, once it is done with the
+ * Hand out_buf[0..out_used) to the deflate thread, once it is done with the
  * other buffer, and fill that one meanwhile; at the end, wait for it.
  * What failed on the thread is reported here.
  */
@@ -165,13 +162,13 @@ deflate_handover(int end)
 		pthread_join(zthread, NULL);
 		write_failed(err);
 	}
-	zjob = buf;
-	zlen = used;
+	zjob = out_buf;
+	zlen = out_used;
 	zend = end;
 	pthread_cond_broadcast(&zcond);
 	pthread_mutex_unlock(&zlock);
-	buf = buf == bufs[0] ? bufs[1] : bufs[0];
-	used = 0;
+	out_buf = out_buf == bufs[0] ? bufs[1] : bufs[0];
+	out_used = 0;
 	if (end) {
 		pthread_join(zthread, NULL);
 		if (zfail)
@@ -179,8 +176,8 @@ deflate_handover(int end)
 		deflateEnd(gz);
 		free(gz);
 		gz = NULL;
-		buf = bufs[0];
-		lim = OUT_BUF;
+		out_buf = bufs[0];
+		out_lim = OUT_BUF;
 	}
 }
 #endif
@@ -191,16 +188,6 @@ drain(int end)
 {
 	int err;
 
-	if (holding) {
-		if (nheld + used + 1 > capheld) {
-			capheld = 2 * (nheld + used + 1);
-			held = xrealloc(held, capheld);
-		}
-		memcpy(held + nheld, buf, used);
-		nheld += used;
-		used = 0;
-		return;
-	}
 #ifdef HAVE_ZLIB
 	if (gz) {
 		deflate_handover(end);
@@ -208,38 +195,15 @@ drain(int end)
 	}
 #endif
 	(void)end;
-	if ((err = write_all(buf, used)) != 0)
+	if ((err = write_all(out_buf, out_used)) != 0)
 		write_failed(err);
-	used = 0;
+	out_used = 0;
 }
 
 void
 out_flush(void)
 {
 	drain(1);
-}
-
-void
-out_hold(void)
-{
-	drain(0);
-	holding = 1;
-	held = NULL;
-	nheld = capheld = 0;
-}
-
-char *
-out_release(size_t *n)
-{
-	char *s;
-
-	drain(0);	/* allocates held, so there is room for the NUL */
-	held[nheld] = '\0';
-	s = held;
-	*n = nheld;
-	holding = 0;
-	held = NULL;
-	return s;
 }
 
 int
@@ -259,7 +223,7 @@ out_gzip_level(int level)
 		die(EXIT_INPUT, "cannot start gzip compression");
 	if (pthread_create(&zthread, NULL, deflate_loop, NULL) != 0)
 		die(EXIT_INPUT, "cannot start gzip compression:");
-	lim = GZ_CHUNK;
+	out_lim = GZ_CHUNK;
 	return 0;
 #else
 	(void)level;
@@ -268,27 +232,19 @@ out_gzip_level(int level)
 }
 
 void
-out_write(const void *p, size_t n)
+out_write_slow(const void *p, size_t n)
 {
-	while (n > lim - used) {
-		size_t k = lim - used;
+	while (n > out_lim - out_used) {
+		size_t k = out_lim - out_used;
 
-		memcpy(buf + used, p, k);
-		used += k;
+		memcpy(out_buf + out_used, p, k);
+		out_used += k;
 		drain(0);
 		p = (const char *)p + k;
 		n -= k;
 	}
-	memcpy(buf + used, p, n);
-	used += n;
-}
-
-void
-out_char(char c)
-{
-	if (used == lim)
-		drain(0);
-	buf[used++] = c;
+	memcpy(out_buf + out_used, p, n);
+	out_used += n;
 }
 
 void
@@ -309,11 +265,6 @@ out_i64(int64_t v)
 		out_u64((uint64_t)v);
 }
 
-void
-out_str(const char *s)
-{
-	out_write(s, strlen(s));
-}
 
 void
 out_fmt(const char *fmt, ...)

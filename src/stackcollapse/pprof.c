@@ -85,6 +85,11 @@ static const struct fmt_option pprof_options[] = {
 	{ NULL, NULL, 0, NULL },
 };
 
+/* A string's bytes, buf[off, off + len). */
+struct span {
+	uint32_t off, len;
+};
+
 /* A function or location: its id and where its message is (or its name). */
 struct ent {
 	uint64_t id;
@@ -97,7 +102,7 @@ struct pp {
 	struct reader *r;
 	unsigned char *buf;
 	size_t n;
-	uint32_t *str;		/* per string: offset of its length varint */
+	struct span *str;	/* per string: where its bytes are */
 	size_t nstr, strcap;
 	struct ent *fn, *loc;
 	size_t nfn, fncap, nloc, loccap;
@@ -150,16 +155,10 @@ pb_err(struct pp *pp, const struct pb *r)
 static const char *
 str_get(const struct pp *pp, uint64_t i, size_t *len)
 {
-	const unsigned char *p;
-	uint64_t n;
-	size_t k;
-
 	if (i >= pp->nstr)
 		return NULL;
-	p = pp->buf + pp->str[i];
-	k = pb_varint(p, pp->buf + pp->n, &n);	/* checked when indexed */
-	*len = (size_t)n;
-	return (const char *)p + k;
+	*len = pp->str[i].len;
+	return (const char *)pp->buf + pp->str[i].off;
 }
 
 /* Read the whole input (decoded) into pp->buf. */
@@ -288,8 +287,12 @@ index_all(struct pp *pp, size_t *nsamples)
 		case P_STRING:
 			pp->str = xgrow(pp->str, &pp->strcap, pp->nstr + 1,
 			    sizeof *pp->str);
-			/* The length varint just before the bytes. */
-			pp->str[pp->nstr++] = (uint32_t)(f.off + 1);
+			/*
+			 * Where pb_next found the bytes: the tag and the
+			 * length before them may be varints of any length.
+			 */
+			pp->str[pp->nstr].off = (uint32_t)(f.data - pp->buf);
+			pp->str[pp->nstr++].len = (uint32_t)f.len;
 			break;
 		case P_DEFAULT_TYPE:
 			pp->deftype = f.v;

@@ -110,6 +110,7 @@ struct pp {
 	uint32_t *typeoff;	/* and where the type is */
 	size_t ntypes, typecap, toffcap;
 	uint64_t deftype;
+	uint32_t deftypeoff;	/* where default_sample_type is */
 	size_t vi;		/* the value used */
 	uint64_t *ids, *lines;	/* one sample's locations, one's lines */
 	size_t idcap, linecap;
@@ -296,6 +297,7 @@ index_all(struct pp *pp, size_t *nsamples)
 			break;
 		case P_DEFAULT_TYPE:
 			pp->deftype = f.v;
+			pp->deftypeoff = (uint32_t)f.off;
 			break;
 		}
 		if (ret < 0)
@@ -373,46 +375,55 @@ no_type(struct pp *pp, const char *want)
 	return -1;
 }
 
-/* Strings are checked once, after all are known (lengths were by pb_next). */
+/*
+ * The first sample type named name[0..len), by name: a string table may
+ * hold a name twice, under two indexes.  Its index, or -1.
+ */
+static long
+type_named(const struct pp *pp, const char *name, size_t len)
+{
+	const char *s;
+	size_t n = 0;
+
+	for (size_t i = 0; i < pp->ntypes; i++) {
+		s = str_get(pp, pp->types[i], &n);	/* checked: never NULL */
+		if (n == len && memcmp(s, name, len) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+/*
+ * Strings are checked once, after all are known (lengths were by
+ * pb_next).  Without --sample-type, pprof's choice: the type that
+ * default_sample_type names if there is one, else the last.
+ */
 static int
 pick_type(struct pp *pp, size_t nsamples)
 {
 	const char *want = opt.sample_type, *s;
 	size_t len;
-	char q[4 * 60 + 8];
+	long i;
 
 	if (pp->ntypes == 0)
 		return nsamples ? fail(pp, 0, "samples but no sample type") : 0;
-	for (size_t i = 0; i < pp->ntypes; i++)
-		if (str_get(pp, pp->types[i], &len) == NULL)
-			return fail(pp, pp->typeoff[i], "sample type %zu's name "
-			    "is string %" PRIu64 ", past the table's %zu", i,
-			    pp->types[i], pp->nstr);
-	if (want == NULL && pp->deftype != 0) {
-		if ((s = str_get(pp, pp->deftype, &len)) == NULL)
-			return fail(pp, 0, "default sample type is string "
-			    "%" PRIu64 ", past the table's %zu", pp->deftype,
-			    pp->nstr);
-		for (size_t i = 0; i < pp->ntypes; i++)
-			if (pp->types[i] == pp->deftype) {
-				pp->vi = i;
-				return 0;
-			}
-		return fail(pp, 0, "default sample type %s is not one of "
-		    "the profile's", err_quote(q, s, len, 60));
-	}
-	if (want == NULL) {
-		pp->vi = pp->ntypes - 1;
+	for (size_t k = 0; k < pp->ntypes; k++)
+		if (str_get(pp, pp->types[k], &len) == NULL)
+			return fail(pp, pp->typeoff[k], "sample type %zu's name "
+			    "is string %" PRIu64 ", past the table's %zu", k,
+			    pp->types[k], pp->nstr);
+	if (want != NULL) {
+		if ((i = type_named(pp, want, strlen(want))) < 0)
+			return no_type(pp, want);
+		pp->vi = (size_t)i;
 		return 0;
 	}
-	for (size_t i = 0; i < pp->ntypes; i++) {
-		s = str_get(pp, pp->types[i], &len);
-		if (len == strlen(want) && memcmp(s, want, len) == 0) {
-			pp->vi = i;
-			return 0;
-		}
-	}
-	return no_type(pp, want);
+	if ((s = str_get(pp, pp->deftype, &len)) == NULL)
+		return fail(pp, pp->deftypeoff, "default sample type is string "
+		    "%" PRIu64 ", past the table's %zu", pp->deftype, pp->nstr);
+	i = len ? type_named(pp, s, len) : -1;
+	pp->vi = i >= 0 ? (size_t)i : pp->ntypes - 1;
+	return 0;
 }
 
 /* Append s[0..n), one frame or several joined, within the stack's limit. */

@@ -303,11 +303,11 @@ events(struct cp *c)
 	enum json_tok t;
 
 	while ((t = json_next(&c->j)) != JSON_ARR_END) {
-		if (t == JSON_OBJ) {
-			if (event(c) < 0)
-				return -1;
-		} else if (t == JSON_ERR || skip(c, t) < 0)
+		if (t == JSON_ERR)
 			return bad(c, "bad traceEvents");
+		/* (an error skip meets is reported there, once) */
+		if (t == JSON_OBJ ? event(c) < 0 : skip(c, t) < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -22,15 +22,16 @@
  * the functions and locations with where their messages are), since
  * Go writes the samples before the locations they name; then every
  * sample is decoded in turn and its value summed under its list of
- * location ids (key_add), which most samples repeat; each distinct list
- * becomes a stack once, at the end, from the locations' frames joined
- * once and kept (push_location).  With --labels or --no-aggregate each
- * sample is folded into the sink at once instead.  The samples
- * themselves are never held.  The index costs a few bytes per string,
- * function and location, well under the bytes they take in the file,
- * the keys and the kept frames at most what the samples and names take,
- * which bounds memory to a small multiple of the decoded size whatever
- * the file claims (protobuf.h: lengths are checked, never allocated).
+ * location ids (key_add), which most samples repeat, and with --labels
+ * its label frame; each distinct key becomes a stack once, at the end,
+ * from the locations' frames joined once and kept (push_location).  With
+ * --no-aggregate each sample is folded into the sink at once instead.
+ * The samples themselves are never held.  The index costs a few bytes
+ * per string, function and location, well under the bytes they take in
+ * the file, the keys and the kept frames at most what the samples and
+ * names take, which bounds memory to a small multiple of the decoded
+ * size whatever the file claims (protobuf.h: lengths are checked, never
+ * allocated).
  * Rejected: decoding into arrays of samples and locations (pprof's way),
  * eight bytes a varint of one or two.  Offsets are 32-bit: a decoded profile of 4 GiB or more is
  * refused.  Errors (a bad varint, a length past the end, an index out of
@@ -623,10 +624,11 @@ fold_stack(struct pp *pp, size_t nids, size_t lw, uint64_t value, size_t off)
 }
 
 /*
- * Aggregating without labels: a sample's location ids, as varints, are
- * the key its value is summed under; each distinct key is made a stack
- * once, at the end (keys_fold).  Most samples repeat a stack, and their
- * key is a few bytes where the stack's text is a few hundred.
+ * Aggregating: a sample's location ids, as varints, are the key its
+ * value is summed under (with --labels, then its label frame and that
+ * frame's length in four bytes); each distinct key is made a stack once,
+ * at the end (keys_fold).  Most samples repeat a stack, and their key is
+ * a few bytes where the stack's text is a few hundred.
  */
 static int
 key_add(struct pp *pp, uint64_t value, size_t off)
@@ -654,8 +656,15 @@ keys_fold(struct pp *pp)
 		const unsigned char *p = (const void *)intern_str(&pp->keys, id);
 		const unsigned char *e = p + intern_len(&pp->keys, id);
 		size_t nids = 0, k;
+		uint32_t lw = 0;
 		uint64_t v;
 
+		if (opt.labels) {
+			memcpy(&lw, e - 4, 4);
+			e -= 4 + lw;
+			pp->lab = xgrow(pp->lab, &pp->labcap, (size_t)lw + 1, 1);
+			memcpy(pp->lab, e, lw);
+		}
 		/* Varints pb_rep_next read, or pb_put_varint wrote. */
 		while (p < e && (k = pb_varint(p, e, &v)) > 0) {
 			pp->ids = xgrow(pp->ids, &pp->idcap, nids + 1,
@@ -663,7 +672,7 @@ keys_fold(struct pp *pp)
 			pp->ids[nids++] = v;
 			p += k;
 		}
-		if (fold_stack(pp, nids, 0, pp->kval[id], pp->koff[id]) < 0)
+		if (fold_stack(pp, nids, lw, pp->kval[id], pp->koff[id]) < 0)
 			return -1;
 	}
 	return 0;
@@ -723,8 +732,15 @@ fold_sample(struct pp *pp, struct pb *top, const struct pb_field *f)
 		    PRId64 ")", (int64_t)value);
 	if (value == 0)
 		return 0;
-	if (pp->agg)
+	if (pp->agg) {
+		if (opt.labels) {
+			uint32_t l32 = (uint32_t)lw;	/* < MAX_STACK */
+
+			pb_put_raw(&pp->key, pp->lab, lw);
+			pb_put_raw(&pp->key, &l32, 4);
+		}
 		return key_add(pp, value, f->off);
+	}
 	return fold_stack(pp, nids, lw, value, f->off);
 }
 
@@ -753,7 +769,7 @@ pprof_collapse(struct reader *r)
 
 	memset(&pp, 0, sizeof pp);
 	pp.r = r;
-	pp.agg = !r->sink->noagg && !opt.labels;
+	pp.agg = !r->sink->noagg;
 	intern_init(&pp.keys);
 	/* Never NULL, even for a sample of no location (an empty stack). */
 	pp.stk = xgrow(NULL, &pp.scap, 256, 1);

@@ -29,9 +29,12 @@
  * The samples themselves are never held.  The index costs a few bytes
  * per string, function and location, well under the bytes they take in
  * the file, the keys and the kept frames at most what the samples and
- * names take, which bounds memory to a small multiple of the decoded
- * size whatever the file claims (protobuf.h: lengths are checked, never
- * allocated).
+ * names take.  The stacks made of them are held by the sink, and a
+ * location of many lines named by many samples makes gigabytes of them
+ * from kilobytes: their text is bounded (EXPAND_MIN, EXPAND_RATIO), a
+ * profile past it refused, which keeps memory to a small multiple of the
+ * decoded size whatever the file claims (protobuf.h: lengths are
+ * checked, never allocated).
  * Rejected: decoding into arrays of samples and locations (pprof's way),
  * eight bytes a varint of one or two.  Offsets are 32-bit: a decoded profile of 4 GiB or more is
  * refused.  Errors (a bad varint, a length past the end, an index out of
@@ -68,6 +71,15 @@ enum {
 #define MAX_STACK (64u << 20)	/* a stack's text, as input.h's lines */
 #define HEAD_MIN 4096		/* a head that may end inside a field */
 #define CACHE_MAX (64u << 20)	/* locations' frames kept, at least */
+/*
+ * All the stacks' text made from a profile, at most: EXPAND_MIN and
+ * EXPAND_RATIO times the decoded size.  Real profiles make at most 6.3
+ * times theirs (tests/data and ../shared/corpus captures, through
+ * --to=pprof, whose ids are a byte or two); a location named by many
+ * samples, or of many lines, makes gigabytes of a few kilobytes.
+ */
+#define EXPAND_MIN ((size_t)64 << 20)
+#define EXPAND_RATIO 16
 
 static struct {
 	const char *sample_type;
@@ -123,6 +135,7 @@ struct pp {
 	size_t kcap, kocap;
 	char *stk;		/* the stack being built */
 	size_t slen, scap, nfr;
+	size_t made, madecap;	/* the stacks' text made before it, bound */
 	char *cache;		/* locations' frames, joined (push_location) */
 	size_t clen, ccap;
 	int cfirst;		/* a frame is in the location being built */
@@ -433,6 +446,10 @@ push(struct pp *pp, const char *s, size_t n, size_t off)
 {
 	if (pp->slen + n + 1 > MAX_STACK)
 		return fail(pp, off, "a stack longer than %u bytes", MAX_STACK);
+	if (pp->made + pp->slen + n + 1 > pp->madecap)
+		return fail(pp, off, "the stacks expand past %zu bytes (%zu "
+		    "MiB and %d times the profile): locations named too often",
+		    pp->madecap, EXPAND_MIN >> 20, EXPAND_RATIO);
 	pp->stk = xgrow(pp->stk, &pp->scap, pp->slen + n + 1, 1);
 	if (pp->nfr++)
 		pp->stk[pp->slen++] = ';';
@@ -620,6 +637,7 @@ fold_stack(struct pp *pp, size_t nids, size_t lw, uint64_t value, size_t off)
 			return -1;
 	}
 	sink_put(pp->r->sink, pp->stk, pp->slen, value, 0);
+	pp->made += pp->slen + 1;
 	return pp->r->sink->failed ? -1 : 0;
 }
 
@@ -774,6 +792,9 @@ pprof_collapse(struct reader *r)
 	/* Never NULL, even for a sample of no location (an empty stack). */
 	pp.stk = xgrow(NULL, &pp.scap, 256, 1);
 	ret = slurp(&pp);
+	/* --no-aggregate writes each stack at once: no memory to bound */
+	pp.madecap = pp.agg && pp.n < (SIZE_MAX - EXPAND_MIN) / EXPAND_RATIO ?
+	    EXPAND_MIN + EXPAND_RATIO * pp.n : SIZE_MAX;
 	if (ret == 0)
 		ret = index_all(&pp, &nsamples);
 	if (ret == 0)

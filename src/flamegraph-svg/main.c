@@ -495,7 +495,7 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 			status = EXIT_INPUT;
 			continue;
 		}
-		if (flame_read(in, &nbad, keep_line, &f) < 0)
+		if (flame_read(in, &f.kind, &nbad, keep_line, &f) < 0)
 			status = EXIT_INPUT;
 		if (!f.kept)
 			input_close(in);

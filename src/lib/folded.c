@@ -107,7 +107,7 @@ last_count(const char *s, size_t *n, struct count *c, long double *v)
 }
 
 int
-folded_parse(const char *s, size_t n, struct folded *f)
+folded_parse(const char *s, size_t n, int two, struct folded *f)
 {
 	size_t len = n;
 	int r;
@@ -121,7 +121,7 @@ folded_parse(const char *s, size_t n, struct folded *f)
 	 * most stacks end in a name, not a second count (which ends in a
 	 * digit, or in the '.' of "5."): no call then
 	 */
-	r = len && ((s[len - 1] >= '0' && s[len - 1] <= '9') ||
+	r = two && len && ((s[len - 1] >= '0' && s[len - 1] <= '9') ||
 	    s[len - 1] == '.') ? last_count(s, &len, &f->c1, &f->count1) : -1;
 	if (r == -2)
 		return r;

@@ -141,9 +141,9 @@ merge_read_input(struct merge *m, struct input *in, int which)
 	uint64_t line = 0;
 	unsigned long long bad = 0;
 	struct folded f;
-	int r, fr;
+	int r, fr, kind = FOLDED_UNSEEN;
 
-	while ((r = folded_next(in, &line, &l, &len, &f, &fr)) > 0) {
+	while ((r = folded_next(in, &line, &l, &len, &f, &fr, &kind)) > 0) {
 		char q[4 * 60 + 8];
 
 		/* --diff cuts counts to whole numbers: its decimals do not matter */
@@ -156,8 +156,10 @@ merge_read_input(struct merge *m, struct input *in, int which)
 		}
 		if (fr < 0 || f.has2 != (which == MERGE_BOTH)) {
 			if (bad++ < SHOWN)
-				warn_at(in->name, line, "skipped invalid line %s",
-				    err_quote(q, l, len, 60));
+				warn_at(in->name, line, "skipped invalid line %s%s",
+				    err_quote(q, l, len, 60), fr == -3 ?
+				    " (one count in a file whose first line has "
+				    "two)" : "");
 			continue;
 		}
 		if (which == MERGE_BOTH ?

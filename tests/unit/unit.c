@@ -584,7 +584,7 @@ parsed(const char *s, char *buf)
 {
 	struct folded f;
 	char c[COUNT_TEXT_MAX + 1], c1[COUNT_TEXT_MAX + 1];
-	int r = folded_parse(s, strlen(s), &f);
+	int r = folded_parse(s, strlen(s), 1, &f);
 
 	if (r < 0) {
 		snprintf(buf, 200, "%d", r);
@@ -634,7 +634,10 @@ test_folded_parse(void)
 	check("folded_parse: 19 decimals cut", strcmp(parsed(
 	    "a 0.1000000000000000001", b), "a|0.1||0|1") == 0);
 	check("folded_parse: layout value of a fraction is Perl's double",
-	    folded_parse("a 0.1", 5, &f) == 0 && f.count == (long double)0.1);
+	    folded_parse("a 0.1", 5, 1, &f) == 0 && f.count == (long double)0.1);
+	check("folded_parse: one count looked for, a name ending in a number",
+	    folded_parse("a;handler 12 5", 14, 0, &f) == 0 && !f.has2 &&
+	    f.stacklen == 12 && f.c.whole == 5);
 }
 
 static void

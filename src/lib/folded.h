@@ -96,12 +96,23 @@ folded_next(struct input *in, uint64_t *line, const char **p, size_t *n,
 /*
  * Frames.  A name becomes a frame with ';' (which parts frames) made ':'
  * and a line break ('\n', '\r': it would end the line, or be taken for
- * its end) made ' ', in place.  Every writer calls this on each name it
- * appends, after any tidying that can make those bytes (a Rust "$u3b$"
+ * its end) made ' ', in place; and when it ends in a blank and a number
+ * ("handler 12", which as a stack's last frame reads as a count before
+ * the count), that blank made '_'.  Every writer calls this on each name
+ * it appends, after any tidying that can make those bytes (a Rust "$u3b$"
  * is a ';'), so that no format is left out.  Most names hold none of the
- * three: it tests them a block at a time and writes nothing then.
+ * three bytes: it tests them a block at a time and writes nothing then.
  */
 void folded_frame_fix(char *s, size_t n);
+
+/*
+ * Stacks read from a file of one count a line, whose frames were made
+ * by another writer: whether a frame of s[0..n) ends in a blank and a
+ * number; and that blank of each such frame made '_', in place, as
+ * folded_frame_fix does, so that the stack written again is unambiguous.
+ */
+int folded_stack_ambiguous(const char *s, size_t n);
+void folded_stack_fix(char *s, size_t n);
 
 /*
  * Writing: "STACK C\n" on standard output (out.h), or with c1 non-NULL

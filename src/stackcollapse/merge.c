@@ -142,6 +142,8 @@ merge_read_input(struct merge *m, struct input *in, int which)
 	unsigned long long bad = 0;
 	struct folded f;
 	int r, fr, kind = FOLDED_UNSEEN;
+	char *fix = NULL;
+	size_t fixcap = 0;
 
 	while ((r = folded_next(in, &line, &l, &len, &f, &fr, &kind)) > 0) {
 		char q[4 * 60 + 8];
@@ -162,6 +164,13 @@ merge_read_input(struct merge *m, struct input *in, int which)
 				    "two)" : "");
 			continue;
 		}
+		/* another writer's "handler 12", written again unambiguous */
+		if (!f.has2 && folded_stack_ambiguous(f.stack, f.stacklen)) {
+			fix = xgrow(fix, &fixcap, f.stacklen + 1, 1);
+			memcpy(fix, f.stack, f.stacklen);
+			folded_stack_fix(fix, f.stacklen);
+			f.stack = fix;
+		}
 		if (which == MERGE_BOTH ?
 		    merge_add(m, f.stack, f.stacklen, &f.c1, 0) < 0 ||
 		    merge_add(m, f.stack, f.stacklen, &f.c, 1) < 0 :
@@ -172,6 +181,7 @@ merge_read_input(struct merge *m, struct input *in, int which)
 			break;
 		}
 	}
+	free(fix);
 	if (bad)
 		warn_at(in->name, 0, "ignored %llu line%s with invalid format", bad,
 		    bad == 1 ? "" : "s");

@@ -30,6 +30,7 @@ flame_init(struct flame *f)
 	arena_init(&f->lines_arena);
 	f->maxdelta = 1;
 	f->lwhole = 1;
+	f->kind = FOLDED_UNSEEN;
 }
 
 void
@@ -50,7 +51,8 @@ flame_free(struct flame *f)
 #define MAX_SHOWN 5
 
 int
-flame_read(struct input *in, uint64_t *nbad, flame_take_fn *take, void *ctx)
+flame_read(struct input *in, int *kind, uint64_t *nbad, flame_take_fn *take,
+    void *ctx)
 {
 	uint64_t line = 0, bad = 0;
 	const char *p, *why;
@@ -58,10 +60,11 @@ flame_read(struct input *in, uint64_t *nbad, flame_take_fn *take, void *ctx)
 	struct folded fl;
 	int r, t, fr;
 
-	while ((r = folded_next(in, &line, &p, &n, &fl, &fr)) > 0) {
+	while ((r = folded_next(in, &line, &p, &n, &fl, &fr, kind)) > 0) {
 		char q[4 * 60 + 8];
 
-		why = NULL;
+		why = fr == -3 ? " (one count in a file whose first line has "
+		    "two)" : NULL;
 		t = fr < 0 ? 1 : take(ctx, p, n, &fl, &why);
 		if (t < 0) {
 			warn_at(in->name, line, "%s: %s", why,
@@ -364,7 +367,7 @@ reverse_lines(struct flame *f)
 		size_t n = f->lines[li].n, end, k;
 		char *r;
 
-		if (folded_parse(s, n, &fl) < 0)
+		if (folded_parse(s, n, f->kind != FOLDED_ONE, &fl) < 0)
 			continue;
 		r = arena_alloc(&f->lines_arena, n + 1);
 		end = fl.stacklen;
@@ -434,7 +437,8 @@ flame_build(struct flame *f, const struct flame_opts *o)
 				fl.c.frac = 0;
 				fl.count = (long double)lr->whole;
 				fl.has2 = 0;
-			} else if (folded_parse(lr->s, lr->n, &fl) < 0)
+			} else if (folded_parse(lr->s, lr->n,
+			    f->kind != FOLDED_ONE, &fl) < 0)
 				continue;
 			stack = fl.stack;
 			stacklen = fl.stacklen;

@@ -50,6 +50,7 @@ struct flame {
 	long double total;	/* sum of the counts (the after counts) */
 	long double maxdelta;	/* largest |delta| of a line, at least 1 */
 	int differential;
+	int kind;		/* the input's (folded.h): its first line's */
 	const struct diff *diff;	/* --diff (diff.h), or NULL */
 	/*
 	 * the lines, kept until flame_build: copies, but those within
@@ -95,11 +96,13 @@ typedef int flame_take_fn(void *ctx, const char *s, size_t n,
  * Read input in's folded lines (folded.h), each valid one given to take;
  * the invalid ones counted, added to *nbad, and the first few shown,
  * "skipped invalid line", with their number at the end; empty lines
- * skipped.  Returns 0, or -1 on an error said: a count out of range, or
- * take's.  flamegraph-svg's one reader of folded lines, --diff's too.
+ * skipped.  *kind is the input's kind (folded_next's: FOLDED_UNSEEN
+ * before its first line; kept across the inputs of one graph).  Returns
+ * 0, or -1 on an error said: a count out of range, or take's.
+ * flamegraph-svg's one reader of folded lines, --diff's too.
  */
-int flame_read(struct input *in, uint64_t *nbad, flame_take_fn *take,
-    void *ctx);
+int flame_read(struct input *in, int *kind, uint64_t *nbad,
+    flame_take_fn *take, void *ctx);
 
 /* Keep a valid folded line (copied), fl its parse (folded.h). */
 void flame_add_line(struct flame *f, const char *s, size_t n,

@@ -112,6 +112,22 @@ number_arg(const char *opt, const char *s, double min)
 	return v;
 }
 
+/*
+ * A number greater than 0, what being the kind ("a number"): for the
+ * options that divide by theirs, where number_arg's "at least" is wrong.
+ */
+static double
+positive_arg(const char *opt, const char *what, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*s == '\0' || *end != '\0' || !(v > 0) || !isfinite(v))
+		die(EXIT_USAGE, "%s takes %s greater than 0, not \"%s\"", opt,
+		    what, s);
+	return v;
+}
+
 /* flame_read's take for a flame graph: every valid line is kept. */
 static int
 keep_line(void *f, const char *s, size_t n, const struct folded *fl,
@@ -279,10 +295,8 @@ parse_options(int argc, char **argv, struct opts *op)
 			break;
 		case O_DIFF_CLAMP:
 			/* 0 would make every change infinitely strong */
-			if ((op->diff.clamp = number_arg("--diff-clamp", optarg,
-			    0)) == 0)
-				die(EXIT_USAGE, "--diff-clamp takes a percentage "
-				    "greater than 0, not \"%s\"", optarg);
+			op->diff.clamp = positive_arg("--diff-clamp",
+			    "a percentage", optarg);
 			op->diff_opt = 1;
 			break;
 		case O_DIFF_PALETTE:
@@ -317,9 +331,8 @@ parse_options(int argc, char **argv, struct opts *op)
 			break;
 		case O_FACTOR:
 			/* 0 would make every percentage 0/0 */
-			if ((o->factor = number_arg("--factor", optarg, 0)) == 0)
-				die(EXIT_USAGE, "--factor takes a number greater "
-				    "than 0, not \"%s\"", optarg);
+			o->factor = positive_arg("--factor", "a number",
+			    optarg);
 			break;
 		case O_FLAMECHART:
 			op->flame.order = ORDER_INPUT;
@@ -483,7 +496,7 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 			status = EXIT_INPUT;
 			continue;
 		}
-		if (flame_read(in, &nbad, keep_line, &f) < 0)
+		if (flame_read(in, &f.kind, &nbad, keep_line, &f) < 0)
 			status = EXIT_INPUT;
 		if (!f.kept)
 			input_close(in);

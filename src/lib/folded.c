@@ -107,7 +107,7 @@ last_count(const char *s, size_t *n, struct count *c, long double *v)
 }
 
 int
-folded_parse(const char *s, size_t n, struct folded *f)
+folded_parse(const char *s, size_t n, int two, struct folded *f)
 {
 	size_t len = n;
 	int r;
@@ -121,7 +121,7 @@ folded_parse(const char *s, size_t n, struct folded *f)
 	 * most stacks end in a name, not a second count (which ends in a
 	 * digit, or in the '.' of "5."): no call then
 	 */
-	r = len && ((s[len - 1] >= '0' && s[len - 1] <= '9') ||
+	r = two && len && ((s[len - 1] >= '0' && s[len - 1] <= '9') ||
 	    s[len - 1] == '.') ? last_count(s, &len, &f->c1, &f->count1) : -1;
 	if (r == -2)
 		return r;
@@ -195,9 +195,82 @@ fix16(char *p)
 }
 #endif
 
+/*
+ * A name that ends as a count does (last_count's syntax: digits, with a
+ * '.' and digits or not, after a blank) gets '_' for that blank, so that
+ * no reader takes the number for a count before the count (folded(5)):
+ * where that blank is, or SIZE_MAX.
+ */
+static size_t
+tail_blank(const char *s, size_t n)
+{
+	size_t i = n;
+
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	if (i > 0 && s[i - 1] == '.') {
+		size_t dot = --i;
+
+		while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+			i--;
+		if (i == dot)
+			return SIZE_MAX;
+	} else if (i == n)
+		return SIZE_MAX;
+	return i > 0 && is_blank((unsigned char)s[i - 1]) ? i - 1 : SIZE_MAX;
+}
+
+static void
+fix_tail(char *s, size_t n)
+{
+	size_t b = tail_blank(s, n);
+
+	if (b != SIZE_MAX)
+		s[b] = '_';
+}
+
+/*
+ * The frames of s[0..n) that end as a count: whether there is one, or
+ * with w (s, writable) each fixed in place.
+ */
+static int
+tails(const char *s, size_t n, char *w)
+{
+	size_t i = 0;
+
+	while (i <= n) {
+		const char *semi = memchr(s + i, ';', n - i);
+		size_t e = semi ? (size_t)(semi - s) : n;
+
+		if (e > i && ((s[e - 1] >= '0' && s[e - 1] <= '9') ||
+		    s[e - 1] == '.') && tail_blank(s + i, e - i) != SIZE_MAX) {
+			if (w == NULL)
+				return 1;
+			fix_tail(w + i, e - i);
+		}
+		i = e + 1;
+	}
+	return 0;
+}
+
+int
+folded_stack_ambiguous(const char *s, size_t n)
+{
+	return tails(s, n, NULL);
+}
+
+void
+folded_stack_fix(char *s, size_t n)
+{
+	(void)tails(s, n, s);
+}
+
 void
 folded_frame_fix(char *s, size_t n)
 {
+	/* most names end in neither a digit nor a '.': no call then */
+	if (n && ((s[n - 1] >= '0' && s[n - 1] <= '9') || s[n - 1] == '.'))
+		fix_tail(s, n);
 #ifdef __SSE2__
 	if (n >= 16) {
 		for (size_t i = 0; i + 16 < n; i += 16)

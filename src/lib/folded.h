@@ -9,6 +9,10 @@
  * before it: the count is the last field, digits with an optional
  * fraction, after at least one blank; the stack is everything before that
  * one blank (so extra blanks stay in the last frame, as in the Perl).
+ * Whether a file is differential is decided once, by its first line
+ * (folded(5)), never line by line as the Perl does: in a file of one
+ * count a line, a last frame that ends in a number ("handler 12") is a
+ * name, not a count before the count.
  * Counts are kept exactly (count.h: a whole part that does not fit is an
  * error, not a rounding; decimals past the 18th are cut, and said) and as
  * long double for layout: for a whole count its exact
@@ -37,27 +41,38 @@ struct folded {
 };
 
 /*
- * Parse line s[0..n) (no newline; a trailing '\r' is ignored).  Returns 0;
- * -1 when the line is not a folded stack; -2 when it is one but a count's
- * whole part does not fit (an error to report with the line: exit 1).
+ * Parse line s[0..n) (no newline; a trailing '\r' is ignored), with a
+ * count before the count looked for when two is set (a differential
+ * file's lines, or a first line).  Returns 0; -1 when the line is not a
+ * folded stack; -2 when it is one but a count's whole part does not fit
+ * (an error to report with the line: exit 1).
  */
-int folded_parse(const char *s, size_t n, struct folded *f);
+int folded_parse(const char *s, size_t n, int two, struct folded *f);
+
+/*
+ * A file's kind, which its first line decides: FOLDED_TWO when that
+ * line has two counts (differential), else FOLDED_ONE; FOLDED_UNSEEN
+ * before it.  folded_next keeps it.
+ */
+enum { FOLDED_UNSEEN = -1, FOLDED_ONE = 0, FOLDED_TWO = 1 };
 
 /* Report line p[0..n), line `line` of in, whose count does not fit. */
 void folded_range_error(const struct input *in, uint64_t line, const char *p,
     size_t n);
 
 /*
- * The next line of in that is not empty, in *p and *n, parsed into *f:
- * 1, with folded_parse's 0 or -1 in *fr; 0 at the end; -1 after a read
- * error or a count that does not fit, which it reports ("prog: file:line:
- * count does not fit in 64 bits: the line").  *line counts the lines
- * read, empty ones too.  The loop every reader of folded files shares;
- * inline, as input_getline is, on the readers' hot path.
+ * The next line of in that is not empty, in *p and *n, parsed into *f
+ * as the file's kind *kind says (FOLDED_UNSEEN at its start; the first
+ * valid line sets it): 1, with folded_parse's 0 or -1 in *fr, or -3 for
+ * a line of one count in a differential file; 0 at the end; -1 after a
+ * read error or a count that does not fit, which it reports ("prog:
+ * file:line: count does not fit in 64 bits: the line").  *line counts
+ * the lines read, empty ones too.  The loop every reader of folded files
+ * shares; inline, as input_getline is, on the readers' hot path.
  */
 static inline int
 folded_next(struct input *in, uint64_t *line, const char **p, size_t *n,
-    struct folded *f, int *fr)
+    struct folded *f, int *fr, int *kind)
 {
 	int r;
 
@@ -65,7 +80,12 @@ folded_next(struct input *in, uint64_t *line, const char **p, size_t *n,
 		++*line;
 		if (*n == 0)
 			continue;
-		if ((*fr = folded_parse(*p, *n, f)) != -2)
+		*fr = folded_parse(*p, *n, *kind != FOLDED_ONE, f);
+		if (*fr == 0 && *kind == FOLDED_UNSEEN)
+			*kind = f->has2 ? FOLDED_TWO : FOLDED_ONE;
+		else if (*fr == 0 && *kind == FOLDED_TWO && !f->has2)
+			*fr = -3;
+		if (*fr != -2)
 			return 1;
 		folded_range_error(in, *line, *p, *n);
 		return -1;
@@ -76,12 +96,23 @@ folded_next(struct input *in, uint64_t *line, const char **p, size_t *n,
 /*
  * Frames.  A name becomes a frame with ';' (which parts frames) made ':'
  * and a line break ('\n', '\r': it would end the line, or be taken for
- * its end) made ' ', in place.  Every writer calls this on each name it
- * appends, after any tidying that can make those bytes (a Rust "$u3b$"
+ * its end) made ' ', in place; and when it ends in a blank and a number
+ * ("handler 12", which as a stack's last frame reads as a count before
+ * the count), that blank made '_'.  Every writer calls this on each name
+ * it appends, after any tidying that can make those bytes (a Rust "$u3b$"
  * is a ';'), so that no format is left out.  Most names hold none of the
- * three: it tests them a block at a time and writes nothing then.
+ * three bytes: it tests them a block at a time and writes nothing then.
  */
 void folded_frame_fix(char *s, size_t n);
+
+/*
+ * Stacks read from a file of one count a line, whose frames were made
+ * by another writer: whether a frame of s[0..n) ends in a blank and a
+ * number; and that blank of each such frame made '_', in place, as
+ * folded_frame_fix does, so that the stack written again is unambiguous.
+ */
+int folded_stack_ambiguous(const char *s, size_t n);
+void folded_stack_fix(char *s, size_t n);
 
 /*
  * Writing: "STACK C\n" on standard output (out.h), or with c1 non-NULL

@@ -310,6 +310,28 @@ fill(struct input *in)
 			if (r == 0)
 				in->raweof = 1;
 		}
+		/*
+		 * Zeros after a member are tape or block padding, which gzip
+		 * -d ignores too (no member starts with one: its magic is
+		 * 0x1f 0x8b); they run to the end, or the data is corrupt.
+		 */
+		if (!in->inmember && in->rawpos < in->rawlen &&
+		    in->raw[in->rawpos] == 0)
+			in->inpadding = 1;
+		if (in->inpadding) {
+			for (; in->rawpos < in->rawlen; in->rawpos++)
+				if (in->raw[in->rawpos] != 0) {
+					warn_at(in->name, 0, "corrupt gzip data: "
+					    "a nonzero byte in the zero padding "
+					    "after a member");
+					return -1;
+				}
+			if (in->raweof) {
+				in->eof = 1;
+				return 0;
+			}
+			continue;
+		}
 		z->next_in = in->raw + in->rawpos;
 		z->avail_in = (uInt)(in->rawlen - in->rawpos);
 		z->next_out = (unsigned char *)in->buf + in->len;

@@ -64,6 +64,7 @@ struct input {
 	size_t rawcap, rawlen, rawpos;
 	int raweof;		/* fd exhausted (gzip) */
 	int inmember;		/* inside a gzip member: EOF now is truncation */
+	int inpadding;		/* in zeros after a member: only zeros follow */
 	const char *boundary;
 	size_t boundlen;
 	const char *lp, *lend;	/* input_getline: rest of the current block */

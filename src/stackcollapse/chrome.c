@@ -14,6 +14,8 @@
  * hold several profiles (threads, processes), told apart by the event's
  * id and pid; their chunks may come in any order.
  * Span events (ph X, B/E) are not samples: `spanlayout --fold` folds them.
+ * JSON with no profile in it (spans only, or anything else) is an error,
+ * where an empty output would pass for an idle profile.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,8 @@ struct cp {
 	size_t ns, scap;
 	char *buf;
 	size_t bufcap;
+	int profiles;		/* nodes or samples lists seen, even empty */
+	size_t spans;		/* trace events of ph X, B or E */
 };
 
 static int
@@ -196,6 +200,9 @@ node(struct cp *c, uint32_t prof)
 static int
 profile_part(struct cp *c, const char *key, enum json_tok t, uint32_t prof)
 {
+	if ((strcmp(key, "nodes") == 0 || strcmp(key, "samples") == 0) &&
+	    t == JSON_ARR)
+		c->profiles = 1;
 	if (strcmp(key, "nodes") == 0 && t == JSON_ARR) {
 		while ((t = json_next(&c->j)) == JSON_OBJ)
 			if (node(c, prof) < 0)
@@ -279,7 +286,10 @@ event(struct cp *c)
 			snprintf(id, sizeof id, "%.*s", (int)c->j.n, c->j.s);
 		else if (strcmp(key, "pid") == 0 && (t == JSON_STR || t == JSON_NUM))
 			snprintf(pid, sizeof pid, "%.*s", (int)c->j.n, c->j.s);
-		else if (skip(c, t) < 0)
+		else if (strcmp(key, "ph") == 0 && t == JSON_STR) {
+			if (c->j.n == 1 && memchr("XBE", c->j.s[0], 3))
+				c->spans++;
+		} else if (skip(c, t) < 0)
 			return -1;
 	}
 	if (t != JSON_OBJ_END)
@@ -303,11 +313,11 @@ events(struct cp *c)
 	enum json_tok t;
 
 	while ((t = json_next(&c->j)) != JSON_ARR_END) {
-		if (t == JSON_OBJ) {
-			if (event(c) < 0)
-				return -1;
-		} else if (t == JSON_ERR || skip(c, t) < 0)
+		if (t == JSON_ERR)
 			return bad(c, "bad traceEvents");
+		/* (an error skip meets is reported there, once) */
+		if (t == JSON_OBJ ? event(c) < 0 : skip(c, t) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -467,6 +477,18 @@ chrome_collapse(struct reader *r)
 		ret = bad(&c, "neither a .cpuprofile nor a trace event file");
 	if (ret == 0 && json_next(&c.j) != JSON_END)
 		ret = bad(&c, "text after the JSON document");
+	if (ret == 0 && !c.profiles) {
+		/* other JSON: exit 0 and no output would pass for a profile */
+		if (c.spans)
+			warn_at(r->name, 0, "%zu span event%s (ph X, B, E) and no "
+			    "CPU profile: spans are not samples; fold them with "
+			    "spanlayout --fold", c.spans, c.spans == 1 ? "" : "s");
+		else
+			warn_at(r->name, 0, "no CPU profile: neither a "
+			    ".cpuprofile (nodes, samples) nor trace events with "
+			    "one (ProfileChunk)");
+		ret = -1;
+	}
 	if (ret == 0)
 		ret = finish(&c);
 	json_free(&c.j);

@@ -205,7 +205,7 @@ folded_detect(const char *p, size_t n)
 			break;	/* a last line cut by the head */
 		if ((len = fmt_trim(&l, len)) == 0)
 			continue;
-		if (folded_parse(l, len, &f) == -1)
+		if (folded_parse(l, len, 1, &f) == -1)
 			return 0;	/* a count out of range is folded's error */
 		seen = 1;
 	}

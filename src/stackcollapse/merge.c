@@ -141,9 +141,11 @@ merge_read_input(struct merge *m, struct input *in, int which)
 	uint64_t line = 0;
 	unsigned long long bad = 0;
 	struct folded f;
-	int r, fr;
+	int r, fr, kind = FOLDED_UNSEEN;
+	char *fix = NULL;
+	size_t fixcap = 0;
 
-	while ((r = folded_next(in, &line, &l, &len, &f, &fr)) > 0) {
+	while ((r = folded_next(in, &line, &l, &len, &f, &fr, &kind)) > 0) {
 		char q[4 * 60 + 8];
 
 		/* --diff cuts counts to whole numbers: its decimals do not matter */
@@ -156,9 +158,18 @@ merge_read_input(struct merge *m, struct input *in, int which)
 		}
 		if (fr < 0 || f.has2 != (which == MERGE_BOTH)) {
 			if (bad++ < SHOWN)
-				warn_at(in->name, line, "skipped invalid line %s",
-				    err_quote(q, l, len, 60));
+				warn_at(in->name, line, "skipped invalid line %s%s",
+				    err_quote(q, l, len, 60), fr == -3 ?
+				    " (one count in a file whose first line has "
+				    "two)" : "");
 			continue;
+		}
+		/* another writer's "handler 12", written again unambiguous */
+		if (!f.has2 && folded_stack_ambiguous(f.stack, f.stacklen)) {
+			fix = xgrow(fix, &fixcap, f.stacklen + 1, 1);
+			memcpy(fix, f.stack, f.stacklen);
+			folded_stack_fix(fix, f.stacklen);
+			f.stack = fix;
 		}
 		if (which == MERGE_BOTH ?
 		    merge_add(m, f.stack, f.stacklen, &f.c1, 0) < 0 ||
@@ -170,6 +181,7 @@ merge_read_input(struct merge *m, struct input *in, int which)
 			break;
 		}
 	}
+	free(fix);
 	if (bad)
 		warn_at(in->name, 0, "ignored %llu line%s with invalid format", bad,
 		    bad == 1 ? "" : "s");

@@ -22,15 +22,19 @@
  * the functions and locations with where their messages are), since
  * Go writes the samples before the locations they name; then every
  * sample is decoded in turn and its value summed under its list of
- * location ids (key_add), which most samples repeat; each distinct list
- * becomes a stack once, at the end, from the locations' frames joined
- * once and kept (push_location).  With --labels or --no-aggregate each
- * sample is folded into the sink at once instead.  The samples
- * themselves are never held.  The index costs a few bytes per string,
- * function and location, well under the bytes they take in the file,
- * the keys and the kept frames at most what the samples and names take,
- * which bounds memory to a small multiple of the decoded size whatever
- * the file claims (protobuf.h: lengths are checked, never allocated).
+ * location ids (key_add), which most samples repeat, and with --labels
+ * its label frame; each distinct key becomes a stack once, at the end,
+ * from the locations' frames joined once and kept (push_location).  With
+ * --no-aggregate each sample is folded into the sink at once instead.
+ * The samples themselves are never held.  The index costs a few bytes
+ * per string, function and location, well under the bytes they take in
+ * the file, the keys and the kept frames at most what the samples and
+ * names take.  The stacks made of them are held by the sink, and a
+ * location of many lines named by many samples makes gigabytes of them
+ * from kilobytes: their text is bounded (EXPAND_MIN, EXPAND_RATIO), a
+ * profile past it refused, which keeps memory to a small multiple of the
+ * decoded size whatever the file claims (protobuf.h: lengths are
+ * checked, never allocated).
  * Rejected: decoding into arrays of samples and locations (pprof's way),
  * eight bytes a varint of one or two.  Offsets are 32-bit: a decoded profile of 4 GiB or more is
  * refused.  Errors (a bad varint, a length past the end, an index out of
@@ -67,6 +71,15 @@ enum {
 #define MAX_STACK (64u << 20)	/* a stack's text, as input.h's lines */
 #define HEAD_MIN 4096		/* a head that may end inside a field */
 #define CACHE_MAX (64u << 20)	/* locations' frames kept, at least */
+/*
+ * All the stacks' text made from a profile, at most: EXPAND_MIN and
+ * EXPAND_RATIO times the decoded size.  Real profiles make at most 6.3
+ * times theirs (tests/data and ../shared/corpus captures, through
+ * --to=pprof, whose ids are a byte or two); a location named by many
+ * samples, or of many lines, makes gigabytes of a few kilobytes.
+ */
+#define EXPAND_MIN ((size_t)64 << 20)
+#define EXPAND_RATIO 16
 
 static struct {
 	const char *sample_type;
@@ -85,6 +98,11 @@ static const struct fmt_option pprof_options[] = {
 	{ NULL, NULL, 0, NULL },
 };
 
+/* A string's bytes, buf[off, off + len). */
+struct span {
+	uint32_t off, len;
+};
+
 /* A function or location: its id and where its message is (or its name). */
 struct ent {
 	uint64_t id;
@@ -97,7 +115,7 @@ struct pp {
 	struct reader *r;
 	unsigned char *buf;
 	size_t n;
-	uint32_t *str;		/* per string: offset of its length varint */
+	struct span *str;	/* per string: where its bytes are */
 	size_t nstr, strcap;
 	struct ent *fn, *loc;
 	size_t nfn, fncap, nloc, loccap;
@@ -105,6 +123,7 @@ struct pp {
 	uint32_t *typeoff;	/* and where the type is */
 	size_t ntypes, typecap, toffcap;
 	uint64_t deftype;
+	uint32_t deftypeoff;	/* where default_sample_type is */
 	size_t vi;		/* the value used */
 	uint64_t *ids, *lines;	/* one sample's locations, one's lines */
 	size_t idcap, linecap;
@@ -116,6 +135,7 @@ struct pp {
 	size_t kcap, kocap;
 	char *stk;		/* the stack being built */
 	size_t slen, scap, nfr;
+	size_t made, madecap;	/* the stacks' text made before it, bound */
 	char *cache;		/* locations' frames, joined (push_location) */
 	size_t clen, ccap;
 	int cfirst;		/* a frame is in the location being built */
@@ -150,16 +170,10 @@ pb_err(struct pp *pp, const struct pb *r)
 static const char *
 str_get(const struct pp *pp, uint64_t i, size_t *len)
 {
-	const unsigned char *p;
-	uint64_t n;
-	size_t k;
-
 	if (i >= pp->nstr)
 		return NULL;
-	p = pp->buf + pp->str[i];
-	k = pb_varint(p, pp->buf + pp->n, &n);	/* checked when indexed */
-	*len = (size_t)n;
-	return (const char *)p + k;
+	*len = pp->str[i].len;
+	return (const char *)pp->buf + pp->str[i].off;
 }
 
 /* Read the whole input (decoded) into pp->buf. */
@@ -288,11 +302,16 @@ index_all(struct pp *pp, size_t *nsamples)
 		case P_STRING:
 			pp->str = xgrow(pp->str, &pp->strcap, pp->nstr + 1,
 			    sizeof *pp->str);
-			/* The length varint just before the bytes. */
-			pp->str[pp->nstr++] = (uint32_t)(f.off + 1);
+			/*
+			 * Where pb_next found the bytes: the tag and the
+			 * length before them may be varints of any length.
+			 */
+			pp->str[pp->nstr].off = (uint32_t)(f.data - pp->buf);
+			pp->str[pp->nstr++].len = (uint32_t)f.len;
 			break;
 		case P_DEFAULT_TYPE:
 			pp->deftype = f.v;
+			pp->deftypeoff = (uint32_t)f.off;
 			break;
 		}
 		if (ret < 0)
@@ -370,46 +389,55 @@ no_type(struct pp *pp, const char *want)
 	return -1;
 }
 
-/* Strings are checked once, after all are known (lengths were by pb_next). */
+/*
+ * The first sample type named name[0..len), by name: a string table may
+ * hold a name twice, under two indexes.  Its index, or -1.
+ */
+static long
+type_named(const struct pp *pp, const char *name, size_t len)
+{
+	const char *s;
+	size_t n = 0;
+
+	for (size_t i = 0; i < pp->ntypes; i++) {
+		s = str_get(pp, pp->types[i], &n);	/* checked: never NULL */
+		if (n == len && memcmp(s, name, len) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+/*
+ * Strings are checked once, after all are known (lengths were by
+ * pb_next).  Without --sample-type, pprof's choice: the type that
+ * default_sample_type names if there is one, else the last.
+ */
 static int
 pick_type(struct pp *pp, size_t nsamples)
 {
 	const char *want = opt.sample_type, *s;
 	size_t len;
-	char q[4 * 60 + 8];
+	long i;
 
 	if (pp->ntypes == 0)
 		return nsamples ? fail(pp, 0, "samples but no sample type") : 0;
-	for (size_t i = 0; i < pp->ntypes; i++)
-		if (str_get(pp, pp->types[i], &len) == NULL)
-			return fail(pp, pp->typeoff[i], "sample type %zu's name "
-			    "is string %" PRIu64 ", past the table's %zu", i,
-			    pp->types[i], pp->nstr);
-	if (want == NULL && pp->deftype != 0) {
-		if ((s = str_get(pp, pp->deftype, &len)) == NULL)
-			return fail(pp, 0, "default sample type is string "
-			    "%" PRIu64 ", past the table's %zu", pp->deftype,
-			    pp->nstr);
-		for (size_t i = 0; i < pp->ntypes; i++)
-			if (pp->types[i] == pp->deftype) {
-				pp->vi = i;
-				return 0;
-			}
-		return fail(pp, 0, "default sample type %s is not one of "
-		    "the profile's", err_quote(q, s, len, 60));
-	}
-	if (want == NULL) {
-		pp->vi = pp->ntypes - 1;
+	for (size_t k = 0; k < pp->ntypes; k++)
+		if (str_get(pp, pp->types[k], &len) == NULL)
+			return fail(pp, pp->typeoff[k], "sample type %zu's name "
+			    "is string %" PRIu64 ", past the table's %zu", k,
+			    pp->types[k], pp->nstr);
+	if (want != NULL) {
+		if ((i = type_named(pp, want, strlen(want))) < 0)
+			return no_type(pp, want);
+		pp->vi = (size_t)i;
 		return 0;
 	}
-	for (size_t i = 0; i < pp->ntypes; i++) {
-		s = str_get(pp, pp->types[i], &len);
-		if (len == strlen(want) && memcmp(s, want, len) == 0) {
-			pp->vi = i;
-			return 0;
-		}
-	}
-	return no_type(pp, want);
+	if ((s = str_get(pp, pp->deftype, &len)) == NULL)
+		return fail(pp, pp->deftypeoff, "default sample type is string "
+		    "%" PRIu64 ", past the table's %zu", pp->deftype, pp->nstr);
+	i = len ? type_named(pp, s, len) : -1;
+	pp->vi = i >= 0 ? (size_t)i : pp->ntypes - 1;
+	return 0;
 }
 
 /* Append s[0..n), one frame or several joined, within the stack's limit. */
@@ -418,6 +446,10 @@ push(struct pp *pp, const char *s, size_t n, size_t off)
 {
 	if (pp->slen + n + 1 > MAX_STACK)
 		return fail(pp, off, "a stack longer than %u bytes", MAX_STACK);
+	if (pp->made + pp->slen + n + 1 > pp->madecap)
+		return fail(pp, off, "the stacks expand past %zu bytes (%zu "
+		    "MiB and %d times the profile): locations named too often",
+		    pp->madecap, EXPAND_MIN >> 20, EXPAND_RATIO);
 	pp->stk = xgrow(pp->stk, &pp->scap, pp->slen + n + 1, 1);
 	if (pp->nfr++)
 		pp->stk[pp->slen++] = ';';
@@ -605,14 +637,16 @@ fold_stack(struct pp *pp, size_t nids, size_t lw, uint64_t value, size_t off)
 			return -1;
 	}
 	sink_put(pp->r->sink, pp->stk, pp->slen, value, 0);
+	pp->made += pp->slen + 1;
 	return pp->r->sink->failed ? -1 : 0;
 }
 
 /*
- * Aggregating without labels: a sample's location ids, as varints, are
- * the key its value is summed under; each distinct key is made a stack
- * once, at the end (keys_fold).  Most samples repeat a stack, and their
- * key is a few bytes where the stack's text is a few hundred.
+ * Aggregating: a sample's location ids, as varints, are the key its
+ * value is summed under (with --labels, then its label frame and that
+ * frame's length in four bytes); each distinct key is made a stack once,
+ * at the end (keys_fold).  Most samples repeat a stack, and their key is
+ * a few bytes where the stack's text is a few hundred.
  */
 static int
 key_add(struct pp *pp, uint64_t value, size_t off)
@@ -640,8 +674,15 @@ keys_fold(struct pp *pp)
 		const unsigned char *p = (const void *)intern_str(&pp->keys, id);
 		const unsigned char *e = p + intern_len(&pp->keys, id);
 		size_t nids = 0, k;
+		uint32_t lw = 0;
 		uint64_t v;
 
+		if (opt.labels) {
+			memcpy(&lw, e - 4, 4);
+			e -= 4 + lw;
+			pp->lab = xgrow(pp->lab, &pp->labcap, (size_t)lw + 1, 1);
+			memcpy(pp->lab, e, lw);
+		}
 		/* Varints pb_rep_next read, or pb_put_varint wrote. */
 		while (p < e && (k = pb_varint(p, e, &v)) > 0) {
 			pp->ids = xgrow(pp->ids, &pp->idcap, nids + 1,
@@ -649,7 +690,7 @@ keys_fold(struct pp *pp)
 			pp->ids[nids++] = v;
 			p += k;
 		}
-		if (fold_stack(pp, nids, 0, pp->kval[id], pp->koff[id]) < 0)
+		if (fold_stack(pp, nids, lw, pp->kval[id], pp->koff[id]) < 0)
 			return -1;
 	}
 	return 0;
@@ -709,8 +750,15 @@ fold_sample(struct pp *pp, struct pb *top, const struct pb_field *f)
 		    PRId64 ")", (int64_t)value);
 	if (value == 0)
 		return 0;
-	if (pp->agg)
+	if (pp->agg) {
+		if (opt.labels) {
+			uint32_t l32 = (uint32_t)lw;	/* < MAX_STACK */
+
+			pb_put_raw(&pp->key, pp->lab, lw);
+			pb_put_raw(&pp->key, &l32, 4);
+		}
 		return key_add(pp, value, f->off);
+	}
 	return fold_stack(pp, nids, lw, value, f->off);
 }
 
@@ -739,11 +787,14 @@ pprof_collapse(struct reader *r)
 
 	memset(&pp, 0, sizeof pp);
 	pp.r = r;
-	pp.agg = !r->sink->noagg && !opt.labels;
+	pp.agg = !r->sink->noagg;
 	intern_init(&pp.keys);
 	/* Never NULL, even for a sample of no location (an empty stack). */
 	pp.stk = xgrow(NULL, &pp.scap, 256, 1);
 	ret = slurp(&pp);
+	/* --no-aggregate writes each stack at once: no memory to bound */
+	pp.madecap = pp.agg && pp.n < (SIZE_MAX - EXPAND_MIN) / EXPAND_RATIO ?
+	    EXPAND_MIN + EXPAND_RATIO * pp.n : SIZE_MAX;
 	if (ret == 0)
 		ret = index_all(&pp, &nsamples);
 	if (ret == 0)

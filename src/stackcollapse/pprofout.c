@@ -354,6 +354,8 @@ pprof_write(const struct folded_sum *a, const char *unit)
 	pb_put_uint(&m, VT_UNIT, 2);
 	pb_put_bytes(&b, P_SAMPLE_TYPE, m.p, m.len);
 	out_write(b.p, b.len);
+	/* put_sample's HEAD bytes, for a first stack of no frames too */
+	enc_room(&f, 0, 0);
 	for (size_t k = 0; k < folded_sum_n(a); k++) {
 		uint64_t v = folded_sum_count(a, 0, order[k])->whole;
 

@@ -44,8 +44,13 @@ run(const char *p, size_t n, enum flame_order order, int reverse, int chain)
 		size_t len = (size_t)((nl ? nl : end) - s);
 		struct folded fl;
 
-		if (folded_parse(s, len, &fl) == 0)
-			flame_add_line(&f, s, len, &fl);
+		/* as folded_next: the first line decides the kind */
+		if (folded_parse(s, len, f.kind != FOLDED_ONE, &fl) == 0) {
+			if (f.kind == FOLDED_UNSEEN)
+				f.kind = fl.has2 ? FOLDED_TWO : FOLDED_ONE;
+			if (fl.has2 || f.kind == FOLDED_ONE)
+				flame_add_line(&f, s, len, &fl);
+		}
 		s = nl ? nl + 1 : end;
 	}
 	if (flame_build(&f, &fo) == 0 && f.total > 0)

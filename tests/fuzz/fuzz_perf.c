@@ -75,7 +75,7 @@ run_folded(const char *p, size_t n)
 		struct folded f;
 
 		/* a sum out of range is refused, and the merge goes on */
-		if (folded_parse(p, len, &f) == 0)
+		if (folded_parse(p, len, 1, &f) == 0)
 			(void)merge_add(&m, f.stack, f.stacklen, &f.c, f.has2);
 		p = nl ? nl + 1 : end;
 	}

@@ -584,7 +584,7 @@ parsed(const char *s, char *buf)
 {
 	struct folded f;
 	char c[COUNT_TEXT_MAX + 1], c1[COUNT_TEXT_MAX + 1];
-	int r = folded_parse(s, strlen(s), &f);
+	int r = folded_parse(s, strlen(s), 1, &f);
 
 	if (r < 0) {
 		snprintf(buf, 200, "%d", r);
@@ -634,7 +634,10 @@ test_folded_parse(void)
 	check("folded_parse: 19 decimals cut", strcmp(parsed(
 	    "a 0.1000000000000000001", b), "a|0.1||0|1") == 0);
 	check("folded_parse: layout value of a fraction is Perl's double",
-	    folded_parse("a 0.1", 5, &f) == 0 && f.count == (long double)0.1);
+	    folded_parse("a 0.1", 5, 1, &f) == 0 && f.count == (long double)0.1);
+	check("folded_parse: one count looked for, a name ending in a number",
+	    folded_parse("a;handler 12 5", 14, 0, &f) == 0 && !f.has2 &&
+	    f.stacklen == 12 && f.c.whole == 5);
 }
 
 static void
@@ -662,6 +665,26 @@ test_folded_frame(void)
 	folded_frame_fix(s, 8);
 	check("folded_frame_fix: only the three bytes", memcmp(s,
 	    "\x3a\x3a\x3c\x20\x0b\x20\x0c\xbb", 8) == 0);
+	{
+		/* a name that ends as a count: its blank made '_' */
+		static const char *const tails[][2] = {
+			{ "handler 12", "handler_12" }, { "x\t1.5", "x_1.5" },
+			{ "x 5.", "x_5." },
+			{ "a name of sixteen or more 7", "a name of sixteen or more_7" },
+			{ "x\n12", "x_12" }, { " 3", "_3" }, { "x .5", "x .5" },
+			{ "x12", "x12" }, { "12", "12" }, { "x;12", "x:12" },
+			{ "x 1.2.3", "x 1.2.3" }, { "x 12 ", "x 12 " },
+		};
+
+		bad = 0;
+		for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+			strcpy(s, tails[i][0]);
+			folded_frame_fix(s, strlen(s));
+			bad += strcmp(s, tails[i][1]) != 0;
+		}
+		check("folded_frame_fix: a blank before a number at the end "
+		    "to '_'", bad == 0);
+	}
 }
 
 /* What f wrote on standard output through out.h, in buf (NUL-ended). */

@@ -5,13 +5,26 @@
  * Each thread gets a timer on its own CPU-time clock (timer_create with
  * CLOCK_THREAD_CPUTIME_ID and SIGEV_THREAD_ID), so a thread is sampled
  * for the CPU it uses, as perf's cpu-clock does, and the signal lands on
- * the thread that used it.  The SIGPROF handler walks the frame pointers
+ * the thread that used it.  The handler walks the frame pointers
  * from the interrupted registers, reading only inside the thread's
  * stack, between the interrupted stack pointer and the stack's top, and
  * only upwards: a frame pointer that is garbage (code built without
  * them) ends the walk instead of faulting.  The sample goes into the
- * shared ring of sring.h: no locks, no allocation, nothing but
- * async-signal-safe calls (prctl for the thread's name, clock_gettime).
+ * shared ring of sring.h: no locks, no allocation, and no system call
+ * (the pid, tid and thread name are kept from outside the handler; the
+ * clock is read from the TSC or the vDSO), so that a thread in seccomp
+ * strict mode, allowed only read, write, exit and sigreturn, is sampled
+ * too.
+ *
+ * The signal is the last real-time one (SIGRTMAX), not SIGPROF: SIGPROF
+ * is the program's (its own profiler, setitimer), and a program that
+ * resets every signal to SIG_DFL, as daemons do, must not be killed by
+ * the next tick.  So sigaction and signal are wrapped for that signal:
+ * the program's disposition is kept aside, reported back to it, and
+ * followed for every such signal that is not one of our ticks (its
+ * handler called, the signal ignored, or the process ended by it as
+ * SIG_DFL would).  What a program sets with the rt_sigaction system call
+ * itself, past libc, is not seen (see BUGS in trace-record(1)).
  *
  * With --call-graph=dwarf the handler walks with DWARF CFI instead
  * (src/elf/cfi.c, linked in): the tables of every file mapped
@@ -79,6 +92,24 @@ static const char *self;		/* our path in LD_PRELOAD, from SR_ENV */
 
 static __thread uintptr_t stack_lo, stack_hi;
 static __thread timer_t timer;
+
+/* The tick's signal, and the program's own disposition of it. */
+static int tick_sig;
+static struct sigaction prog_sa;
+static __typeof__(&sigaction) real_sigaction;
+
+/*
+ * What a sample names, kept for the handler, which makes no system call:
+ * the process and thread ids, and the thread's name, read again in the
+ * handler only after a rename through the wrappers below (names_gen
+ * moved), and never once the thread has entered seccomp (sealed).
+ */
+static uint32_t self_pid;
+static unsigned names_gen;
+static __thread uint32_t self_tid;
+static __thread char comm[16];
+static __thread unsigned comm_gen;
+static __thread int sealed;
 
 /* --call-graph=dwarf: the executable mappings and their CFI, by address. */
 struct umap {
@@ -197,8 +228,40 @@ emit(struct sr_rec *h, const void *body, size_t n)
 	__atomic_store_n((uint32_t *)(void *)(data + (at & mask)), l, __ATOMIC_RELEASE);
 }
 
+/*
+ * A tick_sig that is not our timer's: what the program asked for.  For
+ * SIG_DFL (which ends the process for a real-time signal) the default is
+ * put back and the signal raised again: blocked while this handler runs,
+ * it ends the process as soon as the handler returns.
+ */
 static void
-on_prof(int sig, siginfo_t *si, void *ucv)
+pass_on(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction a = prog_sa;
+
+	if (a.sa_handler == SIG_IGN)
+		return;
+	if (a.sa_handler == SIG_DFL) {
+		struct sigaction d;
+
+		memset(&d, 0, sizeof d);
+		d.sa_handler = SIG_DFL;
+		real_sigaction(sig, &d, NULL);
+		raise(sig);
+		return;
+	}
+	if (a.sa_flags & SA_RESETHAND) {
+		prog_sa.sa_handler = SIG_DFL;
+		prog_sa.sa_flags &= ~SA_SIGINFO;
+	}
+	if (a.sa_flags & SA_SIGINFO)
+		a.sa_sigaction(sig, si, uc);
+	else
+		a.sa_handler(sig);
+}
+
+static void
+on_tick(int sig, siginfo_t *si, void *ucv)
 {
 	int saved = errno;
 	const ucontext_t *uc = ucv;
@@ -206,7 +269,11 @@ on_prof(int sig, siginfo_t *si, void *ucv)
 	uint32_t n = 0;
 	struct sr_rec h = { .type = SR_SAMPLE };
 
-	(void)sig;
+	if (si->si_code != SI_TIMER || si->si_value.sival_ptr != &timer_key) {
+		pass_on(sig, si, ucv);
+		errno = saved;
+		return;
+	}
 #if defined(__x86_64__)
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
@@ -251,13 +318,18 @@ on_prof(int sig, siginfo_t *si, void *ucv)
 	(void)uc;
 #endif
 	if (n > 0) {
-		h.pid = (uint32_t)getpid();
-		h.tid = (uint32_t)gettid();
+		unsigned g = __atomic_load_n(&names_gen, __ATOMIC_RELAXED);
+
+		if (comm_gen != g && !sealed) {
+			prctl(PR_GET_NAME, comm, 0, 0, 0);
+			comm_gen = g;
+		}
+		h.pid = self_pid;
+		h.tid = self_tid;
 		h.time = now(&h.cpu);
 		h.n = n;
-		h.periods = si->si_code == SI_TIMER && si->si_overrun > 0 ?
-		    (uint32_t)si->si_overrun + 1 : 1;
-		prctl(PR_GET_NAME, h.comm, 0, 0, 0);
+		h.periods = si->si_overrun > 0 ? (uint32_t)si->si_overrun + 1 : 1;
+		memcpy(h.comm, comm, sizeof h.comm);
 		emit(&h, fr, n * sizeof *fr);
 	}
 	errno = saved;
@@ -405,6 +477,9 @@ thread_start(void)
 
 	if (ring == NULL)
 		return;
+	self_tid = (uint32_t)gettid();
+	comm_gen = __atomic_load_n(&names_gen, __ATOMIC_RELAXED);
+	prctl(PR_GET_NAME, comm, 0, 0, 0);
 	if (pthread_getattr_np(pthread_self(), &a) == 0) {
 		if (pthread_attr_getstack(&a, &addr, &size) == 0) {
 			stack_lo = (uintptr_t)addr;
@@ -414,8 +489,9 @@ thread_start(void)
 	}
 	memset(&sev, 0, sizeof sev);
 	sev.sigev_notify = SIGEV_THREAD_ID;
-	sev.sigev_signo = SIGPROF;
-	sev.sigev_notify_thread_id = gettid();
+	sev.sigev_signo = tick_sig;
+	sev.sigev_value.sival_ptr = &timer_key;		/* ours, not the program's */
+	sev.sigev_notify_thread_id = (pid_t)self_tid;
 	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &timer) != 0)
 		return;
 	it.it_interval.tv_sec = (time_t)(ring->period / 1000000000u);
@@ -430,7 +506,8 @@ after_fork(void)
 {
 	struct sr_rec h = { .type = SR_FORK };
 
-	h.pid = (uint32_t)getpid();
+	self_pid = (uint32_t)getpid();
+	h.pid = self_pid;
 	h.tid = (uint32_t)getppid();
 	h.time = now(&h.cpu);
 	emit(&h, "", 0);
@@ -681,6 +758,95 @@ posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 }
 
 /*
+ * tick_sig is ours while we sample: the program's settings of it are
+ * kept aside and followed by pass_on, and reported back as it made them.
+ */
+EXPORT int
+sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	REAL(sigaction);
+	if (ring == NULL || sig != tick_sig)
+		return real(sig, act, old);
+	struct sigaction was = prog_sa;
+
+	if (act)
+		prog_sa = *act;
+	if (old)
+		*old = was;
+	return 0;
+}
+
+/* glibc's signal calls its sigaction inside libc, past the wrapper. */
+EXPORT void
+(*signal(int sig, void (*fn)(int)))(int)
+{
+	static void (*(*real)(int, void (*)(int)))(int);
+
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "signal");
+	if (ring == NULL || sig != tick_sig) {
+		if (real == NULL)
+			return errno = ENOSYS, SIG_ERR;
+		return real(sig, fn);
+	}
+	void (*was)(int) = prog_sa.sa_handler;
+
+	/* BSD semantics, as glibc's signal. */
+	memset(&prog_sa, 0, sizeof prog_sa);
+	prog_sa.sa_handler = fn;
+	prog_sa.sa_flags = SA_RESTART;
+	return was;
+}
+
+/*
+ * A rename: the handlers read the thread's name again (once).  Entering
+ * seccomp: the thread's handler makes no system call from then on, so
+ * its name is read now.
+ */
+EXPORT int
+prctl(int op, ...)
+{
+	static int (*real)(int, ...);
+	va_list ap;
+	unsigned long a[4];
+
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "prctl");
+	if (real == NULL)
+		return errno = ENOSYS, -1;
+	/* prctl takes at most four more arguments, unused ones ignored. */
+	va_start(ap, op);
+	for (int i = 0; i < 4; i++)
+		a[i] = va_arg(ap, unsigned long);
+	va_end(ap);
+	if (op == PR_SET_SECCOMP && ring) {
+		real(PR_GET_NAME, comm, 0, 0, 0);
+		sealed = 1;
+	}
+	int r = real(op, a[0], a[1], a[2], a[3]);
+
+	if (op == PR_SET_NAME && r == 0)
+		__atomic_fetch_add(&names_gen, 1, __ATOMIC_RELAXED);
+	return r;
+}
+
+EXPORT int
+pthread_setname_np(pthread_t t, const char *name)
+{
+	static int (*real)(pthread_t, const char *);
+
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_setname_np");
+	if (real == NULL)
+		return ENOSYS;
+	int r = real(t, name);
+
+	if (r == 0)
+		__atomic_fetch_add(&names_gen, 1, __ATOMIC_RELAXED);
+	return r;
+}
+
+/*
  * Take our path out of LD_PRELOAD: "SELF" was an unset variable,
  * "SELF:VALUE" the user's VALUE (empty too).
  */
@@ -705,6 +871,7 @@ sampler_init(void)
 	char *end;
 	struct sigaction sa;
 
+	*(void **)&real_sigaction = dlsym(RTLD_NEXT, "sigaction");
 	*(void **)&real_execve = dlsym(RTLD_NEXT, "execve");
 	*(void **)&real_execvpe = dlsym(RTLD_NEXT, "execvpe");
 	*(void **)&real_fexecve = dlsym(RTLD_NEXT, "fexecve");
@@ -743,10 +910,13 @@ sampler_init(void)
 	if (pthread_key_create(&timer_key, timer_gone) != 0)
 		return;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_prof;
+	sa.sa_sigaction = on_tick;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGPROF, &sa, NULL) != 0)
+	tick_sig = SIGRTMAX;
+	self_pid = (uint32_t)getpid();
+	if (real_sigaction == NULL || real_sigaction(tick_sig, NULL, &prog_sa) != 0 ||
+	    real_sigaction(tick_sig, &sa, NULL) != 0)
 		return;
 	ring = r;
 	send_maps();

@@ -5,7 +5,7 @@
  * that the mechanism can be chosen with its pid in hand: perf events
  * opened on it with enable_on_exec count from the exec on, and if
  * perf_event_open is refused (perf_event_paranoid, seccomp, no kernel
- * support) the child is told instead to exec with the SIGPROF sampler
+ * support) the child is told instead to exec with the signal sampler
  * preloaded.  While it runs, rings are drained every few milliseconds
  * into memory; nothing is named or written before the end, so the cost
  * while the program runs is copying.  SIGTERM and SIGHUP are passed on
@@ -230,7 +230,7 @@ say_signal(unsigned hz, const char *perf_why)
 		    "(a sample weighs the periods it stands for)", hz);
 		hz = tick;
 	}
-	warn_msg("sampling at %u Hz with SIGPROF timers in the program "
+	warn_msg("sampling at %u Hz with timer signals in the program "
 	    "(LD_PRELOAD)%s%s%s", hz, below, perf_why ? "; perf_event_open: " :
 	    "", perf_why ? perf_why : "");
 }

@@ -1,5 +1,5 @@
 /*
- * sigsample.c: trace-record's half of the SIGPROF sampler (sampler.c).
+ * sigsample.c: trace-record's half of the signal sampler (sampler.c).
  *
  * The sampler is a shared library built with trace-record and carried
  * inside it (sampler_so.h), so that the one binary works wherever it is

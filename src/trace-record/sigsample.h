@@ -1,5 +1,5 @@
 /*
- * sigsample.h: sampling with the preloaded SIGPROF sampler, for when
+ * sigsample.h: sampling with the preloaded signal sampler, for when
  * perf_event_open is not allowed.
  */
 #ifndef TR_SIGSAMPLE_H

@@ -61,7 +61,7 @@ for m in perf signal; do
 	within "$m: one thread" "$(shares "$tmp/$m.f")"
 	case $m in
 	perf) want="with perf_event_open" ;;
-	signal) want="with SIGPROF timers in the program (LD_PRELOAD)" ;;
+	signal) want="with timer signals in the program (LD_PRELOAD)" ;;
 	esac
 	expect "$m: says which mechanism" "$(grep -c "^trace-record: sampling at [0-9]* Hz $want" "$tmp/$m.err")" 1
 	# The rate said is the one sampled at (the signal timers': the
@@ -161,6 +161,40 @@ if [ $st -eq 0 ] && [ "${1:-0}" -ge 100 ] && [ "${2:-0}" -eq 1 ]; then
 else
 	bad "an unpublished record in the ring" "status $st, $(cat "$tmp/err")"
 fi
+
+# The signal mechanism lives in the program: what the program does with
+# signals must go as it would alone, and it is sampled meanwhile
+# (hostile.c): every signal reset to SIG_DFL, as daemons do (was killed
+# by SIGPROF, 155); a SIGPROF handler of its own (was sent our ticks);
+# seccomp strict mode after a rename (was SIGKILLed by the handler's
+# getpid); SIGRTMAX, the sampler's signal, used by the program itself:
+# its handler, SIG_IGN and SIG_DFL (which ends it, 128+SIGRTMAX) as set.
+$CC -O1 -g -fno-omit-frame-pointer -pthread -o "$tmp/hostile" "$top/tests/sample/hostile.c" \
+    2> "$tmp/hostile.cc" || bad "build hostile.c" "$(head -c 300 "$tmp/hostile.cc")"
+for how in dfl prof strict rt; do
+	"$TR" --sample -g -F 999 --mechanism=signal --folded -o "$tmp/hostile.$how" -- \
+	    "$tmp/hostile" 1000 $how > "$tmp/hostile.out" 2> "$tmp/hostile.err"
+	st=$?
+	if [ $how = strict ] && [ $st -eq 4 ]; then
+		printf 'skip seccomp strict mode: x86-64 only\n'
+		continue
+	fi
+	case $how in
+	dfl) want="0 " root=hostile ;;
+	prof) want="0 SIGPROF 0" root=hostile ;;
+	strict) want="0 strict ok" root=strict ;;
+	rt) rtmax=$(sed -n 's/^SIGRTMAX is //p' "$tmp/hostile.out")
+	    want="$((128 + ${rtmax:-0})) SIGRTMAX is ${rtmax:-?} handler kept SIGRTMAX 3" root=hostile ;;
+	esac
+	set -- $(samples "$tmp/hostile.err")
+	got="$st $(tr '\n' ' ' < "$tmp/hostile.out" | sed 's/ $//')"
+	if [ "$got" = "$want" ] && [ "${1:-0}" -ge 50 ] &&
+	    [ "$(grep -c "^$root;.*;main;.*spin " "$tmp/hostile.$how")" -ge 1 ]; then
+		ok "signal mechanism, program $how: runs as alone, $1 samples"
+	else
+		bad "signal mechanism, program $how" "got \"$got\", want \"$want\"; $(tail -n 1 "$tmp/hostile.err")"
+	fi
+done
 
 # The signal mechanism's LD_PRELOAD: the program and what it executes
 # see the user's value exactly (unset, empty, or 6000 bytes) and are

@@ -1,0 +1,153 @@
+/*
+ * hostile.c: programs that do what real programs do to a sampler living
+ * inside them (the signal mechanism's), each burning CPU in burn() for
+ * MS milliseconds so that it is sampled meanwhile.  Build with -pthread.
+ *
+ *	hostile MS dfl | prof | strict | rt
+ *
+ * dfl: every signal reset to SIG_DFL first, as daemons do.  prof: a
+ * SIGPROF handler of its own, which must not be called (no timer of the
+ * program's sends SIGPROF); prints how often it was.  strict: seccomp
+ * strict mode (only read, write, exit and sigreturn allowed) after a
+ * rename, its time read from the TSC (x86-64 only; exit status 4
+ * elsewhere).  rt: SIGRTMAX used by the program itself: a handler, 3
+ * sent, then SIG_IGN and 1 sent, then SIG_DFL and 1 sent (which ends
+ * it); prints SIGRTMAX's number, whether sigaction reports its handler,
+ * and how many signals the handler saw.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/seccomp.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+#define NOINLINE __attribute__((noinline))
+
+static volatile unsigned long sink;
+static volatile sig_atomic_t seen;
+
+static double
+cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static NOINLINE void
+spin(void)
+{
+	unsigned long x = sink;
+
+	for (int i = 0; i < 100000; i++)
+		x = x * 6364136223846793005ul + 1442695040888963407ul;
+	sink = x;
+}
+
+/* ms of this thread's CPU time. */
+static NOINLINE void
+burn(double ms)
+{
+	double end = cpu_ms() + ms;
+
+	while (cpu_ms() < end)
+		spin();
+}
+
+static void
+count(int sig)
+{
+	(void)sig;
+	seen++;
+}
+
+#if defined(__x86_64__)
+/* No clock_gettime once in strict mode: a CPU-time clock is a system
+ * call.  The TSC's rate is measured first, for a wall-clock deadline. */
+static NOINLINE void
+burn_strict(double ms)
+{
+	struct timespec a, b;
+	unsigned long long t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	t0 = __rdtsc();
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6 < 50);
+	t1 = __rdtsc();
+	double per_ms = (double)(t1 - t0) / ((b.tv_sec - a.tv_sec) * 1e3 +
+	    (b.tv_nsec - a.tv_nsec) / 1e6);
+	unsigned long long end;
+
+	pthread_setname_np(pthread_self(), "strict");
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT) != 0)
+		_exit(3);
+	end = __rdtsc() + (unsigned long long)(per_ms * ms);
+	while (__rdtsc() < end)
+		spin();
+	if (write(1, "strict ok\n", 10) != 10)
+		syscall(SYS_exit, 2);
+	/* exit_group is not allowed: exit, of the only thread. */
+	syscall(SYS_exit, 0);
+}
+#endif
+
+int
+main(int argc, char **argv)
+{
+	double ms = argc > 1 ? atof(argv[1]) : 1000;
+	const char *mode = argc > 2 ? argv[2] : "";
+
+	if (strcmp(mode, "dfl") == 0) {
+		for (int i = 1; i < NSIG; i++)
+			if (i != SIGKILL && i != SIGSTOP)
+				signal(i, SIG_DFL);
+		burn(ms);
+	} else if (strcmp(mode, "prof") == 0) {
+		signal(SIGPROF, count);
+		burn(ms);
+		printf("SIGPROF %d\n", (int)seen);
+	} else if (strcmp(mode, "strict") == 0) {
+#if defined(__x86_64__)
+		burn_strict(ms);
+#else
+		return 4;
+#endif
+	} else if (strcmp(mode, "rt") == 0) {
+		struct sigaction sa, old;
+
+		printf("SIGRTMAX is %d\n", SIGRTMAX);
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = count;
+		sigaction(SIGRTMAX, &sa, NULL);
+		sigaction(SIGRTMAX, NULL, &old);
+		printf("handler %s\n", old.sa_handler == count ? "kept" : "lost");
+		for (int i = 0; i < 3; i++) {
+			raise(SIGRTMAX);
+			burn(ms / 4);
+		}
+		signal(SIGRTMAX, SIG_IGN);
+		raise(SIGRTMAX);
+		burn(ms / 4);
+		printf("SIGRTMAX %d\n", (int)seen);
+		fflush(stdout);
+		signal(SIGRTMAX, SIG_DFL);
+		raise(SIGRTMAX);
+		return 0;	/* not reached: SIGRTMAX's default ends the process */
+	} else {
+		return 2;
+	}
+	return 0;
+}

@@ -93,6 +93,17 @@ static const char *self;		/* our path in LD_PRELOAD, from SR_ENV */
 static __thread uintptr_t stack_lo, stack_hi;
 static __thread timer_t timer;
 
+/*
+ * The handler's own stack, per thread (its top; NULL once the thread is
+ * ending): a walk takes 8 to 16 KiB, which a program's stack may not have
+ * to spare (deep recursion near its limit), and sigaltstack is the
+ * program's to set.  So the handler leaves only the kernel's signal
+ * frame and its own few words on the interrupted stack, and runs the
+ * sample on this one, with a guard page below.
+ */
+#define TICK_STACK	(64u << 10)
+static __thread unsigned char *tick_stack;
+
 /* The tick's signal, and the program's own disposition of it. */
 static int tick_sig;
 static struct sigaction prog_sa;
@@ -254,26 +265,35 @@ pass_on(int sig, siginfo_t *si, void *uc)
 		prog_sa.sa_handler = SIG_DFL;
 		prog_sa.sa_flags &= ~SA_SIGINFO;
 	}
+	/* The mask its handler would have run with, where ours blocks all;
+	 * the kernel puts the interrupted one back on return. */
+	sigset_t m = ((ucontext_t *)uc)->uc_sigmask;
+
+	sigorset(&m, &m, &a.sa_mask);
+	if (!(a.sa_flags & SA_NODEFER))
+		sigaddset(&m, sig);
+	pthread_sigmask(SIG_SETMASK, &m, NULL);
 	if (a.sa_flags & SA_SIGINFO)
 		a.sa_sigaction(sig, si, uc);
 	else
 		a.sa_handler(sig);
 }
 
-static void
-on_tick(int sig, siginfo_t *si, void *ucv)
+struct tick {
+	const siginfo_t		*si;
+	const ucontext_t	*uc;
+};
+
+/* Take one sample: run on tick_stack. */
+static __attribute__((noinline)) void
+sample(void *p)
 {
-	int saved = errno;
-	const ucontext_t *uc = ucv;
+	const siginfo_t *si = ((const struct tick *)p)->si;
+	const ucontext_t *uc = ((const struct tick *)p)->uc;
 	uint64_t fr[SR_MAXFRAMES];
 	uint32_t n = 0;
 	struct sr_rec h = { .type = SR_SAMPLE };
 
-	if (si->si_code != SI_TIMER || si->si_value.sival_ptr != &timer_key) {
-		pass_on(sig, si, ucv);
-		errno = saved;
-		return;
-	}
 #if defined(__x86_64__)
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
@@ -332,6 +352,42 @@ on_tick(int sig, siginfo_t *si, void *ucv)
 		memcpy(h.comm, comm, sizeof h.comm);
 		emit(&h, fr, n * sizeof *fr);
 	}
+}
+
+#if defined(__x86_64__)
+/* fn(arg) with the stack pointer at top (16-byte aligned). */
+static void
+on_stack(void (*fn)(void *), void *arg, unsigned char *top)
+{
+	__asm__ volatile(
+	    "mov %%rsp, %%rbx\n\t"
+	    "mov %[top], %%rsp\n\t"
+	    "call *%[fn]\n\t"
+	    "mov %%rbx, %%rsp"
+	    : "+D"(arg)
+	    : [fn] "r"(fn), [top] "r"(top)
+	    : "rbx", "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11", "memory", "cc",
+	      "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+	      "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+#endif
+
+/* Every signal is blocked while this runs (see sampler_init). */
+static void
+on_tick(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+	struct tick t = { si, uc };
+	unsigned char *top = tick_stack;
+
+	if (si->si_code != SI_TIMER || si->si_value.sival_ptr != &timer_key)
+		pass_on(sig, si, uc);
+	else if (top)
+#if defined(__x86_64__)
+		on_stack(sample, &t, top);
+#else
+		sample(&t);
+#endif
 	errno = saved;
 }
 
@@ -461,8 +517,14 @@ load_cfi(void)
 static void
 timer_gone(void *p)
 {
+	unsigned char *top = tick_stack;
+
 	(void)p;
+	/* No sample on it from here on: the handler runs on this thread. */
+	tick_stack = NULL;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	timer_delete(timer);
+	munmap(top - TICK_STACK - (size_t)getpagesize(), TICK_STACK + (size_t)getpagesize());
 }
 
 /* Start sampling the calling thread. */
@@ -486,6 +548,16 @@ thread_start(void)
 			stack_hi = (uintptr_t)addr + size;
 		}
 		pthread_attr_destroy(&a);
+	}
+	if (tick_stack == NULL) {	/* (a forked child keeps its parent's) */
+		size_t page = (size_t)getpagesize();
+		unsigned char *m = mmap(NULL, TICK_STACK + page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+
+		if (m == MAP_FAILED)
+			return;
+		mprotect(m, page, PROT_NONE);
+		tick_stack = m + page + TICK_STACK;
 	}
 	memset(&sev, 0, sizeof sev);
 	sev.sigev_notify = SIGEV_THREAD_ID;
@@ -912,7 +984,8 @@ sampler_init(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_tick;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
+	/* None of the program's signals lands on tick_stack. */
+	sigfillset(&sa.sa_mask);
 	tick_sig = SIGRTMAX;
 	self_pid = (uint32_t)getpid();
 	if (real_sigaction == NULL || real_sigaction(tick_sig, NULL, &prog_sa) != 0 ||

@@ -3,7 +3,7 @@
  * inside them (the signal mechanism's), each burning CPU in burn() for
  * MS milliseconds so that it is sampled meanwhile.  Build with -pthread.
  *
- *	hostile MS dfl | prof | strict | rt
+ *	hostile MS dfl | prof | strict | rt | deep KIB
  *
  * dfl: every signal reset to SIG_DFL first, as daemons do.  prof: a
  * SIGPROF handler of its own, which must not be called (no timer of the
@@ -13,7 +13,9 @@
  * elsewhere).  rt: SIGRTMAX used by the program itself: a handler, 3
  * sent, then SIG_IGN and 1 sent, then SIG_DFL and 1 sent (which ends
  * it); prints SIGRTMAX's number, whether sigaction reports its handler,
- * and how many signals the handler saw.
+ * and how many signals the handler saw.  deep: a thread recurses until
+ * its stack pointer is within KIB KiB of its stack's end (a guard page
+ * below), and burns there; prints "deep ok" when it is back.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -104,6 +107,51 @@ burn_strict(double ms)
 }
 #endif
 
+static unsigned char *deep_lo;
+static size_t deep_room;
+
+/* Frames of about 1 KiB until within deep_room bytes of deep_lo. */
+static NOINLINE int
+recurse(double ms)
+{
+	volatile unsigned char pad[1000];
+
+	pad[0] = 1;
+	if ((size_t)(pad - deep_lo) > deep_room + sizeof pad)
+		return recurse(ms) + pad[0];
+	burn(ms);
+	return pad[0];
+}
+
+static void *
+deep_main(void *p)
+{
+	recurse(*(double *)p);
+	return NULL;
+}
+
+static int
+deep(double ms, size_t kib)
+{
+	size_t size = 256 << 10, page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *m = mmap(NULL, size + page, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pthread_attr_t a;
+	pthread_t t;
+
+	if (m == MAP_FAILED || mprotect(m, page, PROT_NONE) != 0)
+		return 3;
+	deep_lo = m + page;
+	deep_room = kib << 10;
+	pthread_attr_init(&a);
+	if (pthread_attr_setstack(&a, deep_lo, size) != 0 ||
+	    pthread_create(&t, &a, deep_main, &ms) != 0)
+		return 3;
+	pthread_join(t, NULL);
+	printf("deep ok\n");
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -146,6 +194,8 @@ main(int argc, char **argv)
 		signal(SIGRTMAX, SIG_DFL);
 		raise(SIGRTMAX);
 		return 0;	/* not reached: SIGRTMAX's default ends the process */
+	} else if (strcmp(mode, "deep") == 0) {
+		return deep(ms, argc > 3 ? (size_t)atoi(argv[3]) : 8);
 	} else {
 		return 2;
 	}

@@ -196,6 +196,23 @@ for how in dfl prof strict rt; do
 	fi
 done
 
+# A thread whose recursion comes within 6 KiB of its stack's end (a
+# guard page below), room for the kernel's signal frame (3.4 KiB with
+# AVX-512) but not for a walk: the handler walks on a stack of its own.
+# (Was SIGSEGV, 139, with -g and dwarf alike.)
+for cg in -g --call-graph=dwarf; do
+	"$TR" --sample $cg -F 999 --mechanism=signal --folded -o "$tmp/hostile.deep" -- \
+	    "$tmp/hostile" 1000 deep 6 > "$tmp/hostile.out" 2> "$tmp/hostile.err"
+	st=$?
+	set -- $(samples "$tmp/hostile.err")
+	if [ $st -eq 0 ] && [ "$(cat "$tmp/hostile.out")" = "deep ok" ] && [ "${1:-0}" -ge 50 ] &&
+	    grep -q '^hostile;.*;deep_main;recurse;' "$tmp/hostile.deep"; then
+		ok "signal mechanism $cg, recursion near the stack's end: runs as alone, $1 samples"
+	else
+		bad "signal mechanism $cg, recursion near the stack's end" "status $st, $(tail -n 1 "$tmp/hostile.err")"
+	fi
+done
+
 # The signal mechanism's LD_PRELOAD: the program and what it executes
 # see the user's value exactly (unset, empty, or 6000 bytes) and are
 # sampled; what is executed after trace-record is gone is not told to

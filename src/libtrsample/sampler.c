@@ -122,10 +122,25 @@ static __thread char comm[16];
 static __thread unsigned comm_gen;
 static __thread int sealed;
 
-/* --call-graph=dwarf: the executable mappings and their CFI, by address. */
+/*
+ * --call-graph=dwarf: a file's CFI, its sections copied into memory of
+ * ours, and its PT_LOAD headers (file offsets to addresses).  No mapping
+ * of the file is kept: a library rewritten in place after dlclose (as cp
+ * does: same inode, shorter) would make the handler's reads of it fault
+ * with SIGBUS.
+ */
+struct ufile {
+	struct cfi	 cfi;
+	unsigned char	*sec[3];	/* the copies: .eh_frame, its header, .debug_frame */
+	Elf64_Phdr	*load;
+	size_t		 nload;
+	int		 ok;
+};
+
+/* The executable mappings and their CFI, by address. */
 struct umap {
 	uintptr_t	 start, end, pgoff;
-	struct cfi_file	*f;
+	struct ufile	*f;
 };
 struct utab {
 	struct umap	*v;
@@ -165,10 +180,17 @@ ufind(void *ctx, uint64_t pc, uint64_t *va)
 		else
 			hi = mid;
 	}
-	if (lo == t->n || t->v[lo].start > pc || !t->v[lo].f->ok ||
-	    !cfi_file_vaddr(t->v[lo].f, pc - t->v[lo].start + t->v[lo].pgoff, va))
+	if (lo == t->n || t->v[lo].start > pc || !t->v[lo].f->ok)
 		return NULL;
-	return &t->v[lo].f->cfi;
+	const struct ufile *f = t->v[lo].f;
+	uint64_t off = pc - t->v[lo].start + t->v[lo].pgoff;
+
+	for (size_t i = 0; i < f->nload; i++)
+		if (f->load[i].p_offset <= off && off - f->load[i].p_offset < f->load[i].p_filesz) {
+			*va = f->load[i].p_vaddr + (off - f->load[i].p_offset);
+			return &f->cfi;
+		}
+	return NULL;
 }
 #endif
 
@@ -439,6 +461,56 @@ out:
 	free(buf);
 }
 
+/* A section of img by name, copied, or none (p NULL). */
+static struct cfi_sec
+copy_section(const struct elfimg *img, const char *name, unsigned char **copy)
+{
+	const Elf64_Shdr *s = elfimg_section_name(img, name);
+	const void *p;
+	struct cfi_sec r = { NULL, 0, 0 };
+
+	*copy = NULL;
+	if (s == NULL || s->sh_type == SHT_NOBITS || s->sh_size == 0 ||
+	    (p = elfimg_data(img, s)) == NULL || (*copy = malloc(s->sh_size)) == NULL)
+		return r;
+	memcpy(*copy, p, s->sh_size);
+	r.p = *copy;
+	r.len = s->sh_size;
+	r.addr = s->sh_addr;
+	return r;
+}
+
+/*
+ * The CFI of the file at path, or of the image at p, len (the vDSO):
+ * .eh_frame and .debug_frame, or the debug file's .debug_frame when the
+ * file has neither, as cfi_file_open finds them; copied, and the files
+ * unmapped again.  f->ok is 0 when nothing was found.
+ */
+static void
+ufile_load(struct ufile *f, const char *path, const void *p, size_t len)
+{
+	struct elfimg img, debug;
+	struct cfi_sec eh, hdr, dbg;
+
+	memset(f, 0, sizeof *f);
+	memset(&debug, 0, sizeof debug);
+	if (path ? elfimg_open(&img, path) != 0 : elfimg_init(&img, p, len) != 0)
+		return;
+	eh = copy_section(&img, ".eh_frame", &f->sec[0]);
+	hdr = copy_section(&img, ".eh_frame_hdr", &f->sec[1]);
+	dbg = copy_section(&img, ".debug_frame", &f->sec[2]);
+	if (eh.p == NULL && dbg.p == NULL && path && elfimg_open_build_id(&debug, &img) == 0)
+		dbg = copy_section(&debug, ".debug_frame", &f->sec[2]);
+	if ((f->load = malloc(img.nph * sizeof *f->load + 1)) != NULL)
+		for (size_t i = 0; i < img.nph; i++)
+			if (img.ph[i].p_type == PT_LOAD)
+				f->load[f->nload++] = img.ph[i];
+	elfimg_close(&debug);
+	elfimg_close(&img);
+	if (cfi_init(&f->cfi, eh, hdr, dbg) == 0)
+		f->ok = f->load && (f->cfi.table != NULL || f->cfi.nidx > 0);
+}
+
 /*
  * --call-graph=dwarf: index the CFI of each executable file mapping (a
  * file's tables are loaded once, and kept) and publish the table.  Not
@@ -447,7 +519,7 @@ out:
 static void
 load_cfi(void)
 {
-	static struct cfi_file **files;
+	static struct ufile **files;
 	static char **paths;
 	static size_t nfiles;
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -476,9 +548,9 @@ load_cfi(void)
 		for (i = 0; i < nfiles && strcmp(paths[i], path) != 0; i++)
 			;
 		if (i == nfiles) {
-			struct cfi_file **nf = realloc(files, (nfiles + 1) * sizeof *nf);
+			struct ufile **nf = realloc(files, (nfiles + 1) * sizeof *nf);
 			char **np = nf ? realloc(paths, (nfiles + 1) * sizeof *np) : NULL;
-			struct cfi_file *f = malloc(sizeof *f);
+			struct ufile *f = malloc(sizeof *f);
 
 			if (nf)
 				files = nf;
@@ -490,9 +562,9 @@ load_cfi(void)
 				continue;
 			}
 			if (path[0] == '/')
-				cfi_file_open(f, path, NULL, 0);
+				ufile_load(f, path, NULL, 0);
 			else	/* the vDSO, where it is mapped here */
-				cfi_file_open(f, NULL, (const void *)(uintptr_t)a,
+				ufile_load(f, NULL, (const void *)(uintptr_t)a,
 				    (size_t)(b - a));
 			files[nfiles++] = f;
 		}

@@ -4,6 +4,7 @@
  * MS milliseconds so that it is sampled meanwhile.  Build with -pthread.
  *
  *	hostile MS dfl | prof | strict | rt | deep KIB
+ *	hostile MS plugin PATH FIRST SECOND cp|mv
  *
  * dfl: every signal reset to SIG_DFL first, as daemons do.  prof: a
  * SIGPROF handler of its own, which must not be called (no timer of the
@@ -15,10 +16,17 @@
  * it); prints SIGRTMAX's number, whether sigaction reports its handler,
  * and how many signals the handler saw.  deep: a thread recurses until
  * its stack pointer is within KIB KiB of its stack's end (a guard page
- * below), and burns there; prints "deep ok" when it is back.
+ * below), and burns there; prints "deep ok" when it is back.  plugin:
+ * FIRST (a library built from plugin.c) copied to PATH, loaded, its
+ * work(MS) called, unloaded; then SECOND put at PATH, as cp does (the
+ * same file rewritten: same inode) or as a package manager does (a new
+ * file renamed over it: a new inode), and loaded and called again.
+ * Build with -ldl.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -152,6 +160,59 @@ deep(double ms, size_t kib)
 	return 0;
 }
 
+/* Copy from to the file at to, in place when it exists (as cp does). */
+static int
+copy(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ssize_t n;
+
+	if (in < 0 || out < 0)
+		return -1;
+	while ((n = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			return -1;
+	close(in);
+	return close(out);
+}
+
+static int
+load_and_work(const char *path, double ms)
+{
+	void *h = dlopen(path, RTLD_NOW);
+	void (*work)(double);
+
+	if (h == NULL || (*(void **)&work = dlsym(h, "work")) == NULL) {
+		fprintf(stderr, "%s\n", dlerror());
+		return -1;
+	}
+	work(ms);
+	return dlclose(h);
+}
+
+static int
+plugin(double ms, char **argv)
+{
+	const char *path = argv[3], *first = argv[4], *second = argv[5], *how = argv[6];
+	char tmp[4096];
+
+	if (copy(first, path) != 0 || load_and_work(path, ms) != 0)
+		return 3;
+	if (strcmp(how, "cp") == 0) {
+		if (copy(second, path) != 0)
+			return 3;
+	} else {
+		snprintf(tmp, sizeof tmp, "%s.new", path);
+		if (copy(second, tmp) != 0 || rename(tmp, path) != 0)
+			return 3;
+	}
+	if (load_and_work(path, ms) != 0)
+		return 3;
+	printf("plugin ok\n");
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -194,6 +255,8 @@ main(int argc, char **argv)
 		signal(SIGRTMAX, SIG_DFL);
 		raise(SIGRTMAX);
 		return 0;	/* not reached: SIGRTMAX's default ends the process */
+	} else if (strcmp(mode, "plugin") == 0 && argc > 6) {
+		return plugin(ms, argv);
 	} else if (strcmp(mode, "deep") == 0) {
 		return deep(ms, argc > 3 ? (size_t)atoi(argv[3]) : 8);
 	} else {

@@ -213,6 +213,23 @@ for cg in -g --call-graph=dwarf; do
 	fi
 done
 
+# A plugin (plugin.c, no frame pointers: --call-graph=dwarf) loaded,
+# called and unloaded, then replaced at its path and loaded and called
+# again: rewritten in place, shorter (cp: the same inode; the sampler's
+# own mapping of the first file made the handler die of SIGBUS, 135),
+# or renamed over (mv: a new inode).
+$CC -O2 -fomit-frame-pointer -shared -fPIC -DLEAF=spin_a -DPAD=2000000 -o "$tmp/plugin_a.so" \
+    "$top/tests/sample/plugin.c" && $CC -O2 -fomit-frame-pointer -shared -fPIC -DLEAF=spin_b \
+    -DFRAME=4000 -o "$tmp/plugin_b.so" "$top/tests/sample/plugin.c" || bad "build plugin.c" ""
+for how in cp mv; do
+	rm -f "$tmp/plugin.so"
+	"$TR" --sample --call-graph=dwarf -F 999 --mechanism=signal --folded -o "$tmp/plugin.$how" -- \
+	    "$tmp/hostile" 1000 plugin "$tmp/plugin.so" "$tmp/plugin_a.so" "$tmp/plugin_b.so" $how \
+	    > "$tmp/hostile.out" 2> "$tmp/hostile.err"
+	expect "signal mechanism, a plugin replaced ($how) and loaded again: runs as alone" \
+	    "$?/$(cat "$tmp/hostile.out")" "0/plugin ok"
+done
+
 # The signal mechanism's LD_PRELOAD: the program and what it executes
 # see the user's value exactly (unset, empty, or 6000 bytes) and are
 # sampled; what is executed after trace-record is gone is not told to

@@ -64,6 +64,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -135,6 +136,10 @@ struct ufile {
 	Elf64_Phdr	*load;
 	size_t		 nload;
 	int		 ok;
+	/* Which file, in which version: a file rewritten in place (cp)
+	 * keeps its inode, its size and times change. */
+	char		*path;
+	struct stat	 st;
 };
 
 /* The executable mappings and their CFI, by address. */
@@ -480,6 +485,17 @@ copy_section(const struct elfimg *img, const char *name, unsigned char **copy)
 	return r;
 }
 
+static void
+ufile_free(struct ufile *f)
+{
+	cfi_free(&f->cfi);
+	for (int i = 0; i < 3; i++)
+		free(f->sec[i]);
+	free(f->load);
+	free(f->path);
+	free(f);
+}
+
 /*
  * The CFI of the file at path, or of the image at p, len (the vDSO):
  * .eh_frame and .debug_frame, or the debug file's .debug_frame when the
@@ -511,17 +527,70 @@ ufile_load(struct ufile *f, const char *path, const void *p, size_t len)
 		f->ok = f->load && (f->cfi.table != NULL || f->cfi.nidx > 0);
 }
 
+static struct ufile **files;	/* every version of every file loaded */
+static size_t nfiles;
+
+static int
+same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	    a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	    a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	    a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
 /*
- * --call-graph=dwarf: index the CFI of each executable file mapping (a
- * file's tables are loaded once, and kept) and publish the table.  Not
- * in the handler: this reads files and allocates.
+ * The tables for the mapping [a, b) of path, inode ino by
+ * /proc/self/maps: those loaded before from the same file in the same
+ * version, else loaded now.  Not by path alone: a library replaced at
+ * its path (a new inode, or rewritten in place) and loaded again has
+ * tables of its own.  Where path names another file than the one mapped
+ * (replaced while mapped), the tables last loaded by that path.
+ */
+static struct ufile *
+file_for(const char *path, unsigned long long ino, uintptr_t a, uintptr_t b)
+{
+	struct stat st;
+	struct ufile *f, **nf;
+	size_t i;
+
+	memset(&st, 0, sizeof st);
+	if (path[0] == '/' && stat(path, &st) != 0)
+		return NULL;
+	if (path[0] != '/' || (unsigned long long)st.st_ino != ino) {
+		for (i = nfiles; i-- > 0;)
+			if (strcmp(files[i]->path, path) == 0)
+				return files[i];
+	} else {
+		for (i = 0; i < nfiles; i++)
+			if (strcmp(files[i]->path, path) == 0 && same_file(&files[i]->st, &st))
+				return files[i];
+	}
+	if ((nf = realloc(files, (nfiles + 1) * sizeof *nf)) == NULL)
+		return NULL;
+	files = nf;
+	if ((f = malloc(sizeof *f)) == NULL)
+		return NULL;
+	if (path[0] == '/')
+		ufile_load(f, path, NULL, 0);
+	else	/* the vDSO, where it is mapped here */
+		ufile_load(f, NULL, (const void *)a, (size_t)(b - a));
+	f->st = st;
+	if ((f->path = strdup(path)) == NULL) {
+		ufile_free(f);
+		return NULL;
+	}
+	return files[nfiles++] = f;
+}
+
+/*
+ * --call-graph=dwarf: index the CFI of each executable file mapping and
+ * publish the table.  Not in the handler: this reads files and
+ * allocates.
  */
 static void
 load_cfi(void)
 {
-	static struct ufile **files;
-	static char **paths;
-	static size_t nfiles;
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	FILE *fp;
 	char line[4352], path[4097];
@@ -537,37 +606,15 @@ load_cfi(void)
 		return;
 	}
 	while (fgets(line, sizeof line, fp)) {
-		unsigned long long a, b, off;
+		unsigned long long a, b, off, ino;
 		char perm[8];
-		size_t i;
+		struct ufile *f;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4096[^\n]", &a, &b, perm,
-		    &off, path) != 5 || perm[2] != 'x' ||
-		    (path[0] != '/' && strcmp(path, "[vdso]") != 0))
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %llu %4096[^\n]", &a, &b, perm,
+		    &off, &ino, path) != 6 || perm[2] != 'x' ||
+		    (path[0] != '/' && strcmp(path, "[vdso]") != 0) ||
+		    (f = file_for(path, ino, (uintptr_t)a, (uintptr_t)b)) == NULL)
 			continue;
-		for (i = 0; i < nfiles && strcmp(paths[i], path) != 0; i++)
-			;
-		if (i == nfiles) {
-			struct ufile **nf = realloc(files, (nfiles + 1) * sizeof *nf);
-			char **np = nf ? realloc(paths, (nfiles + 1) * sizeof *np) : NULL;
-			struct ufile *f = malloc(sizeof *f);
-
-			if (nf)
-				files = nf;
-			if (np)
-				paths = np;
-			if (nf == NULL || np == NULL || f == NULL ||
-			    (paths[nfiles] = strdup(path)) == NULL) {
-				free(f);
-				continue;
-			}
-			if (path[0] == '/')
-				ufile_load(f, path, NULL, 0);
-			else	/* the vDSO, where it is mapped here */
-				ufile_load(f, NULL, (const void *)(uintptr_t)a,
-				    (size_t)(b - a));
-			files[nfiles++] = f;
-		}
 		if (t->n == cap) {
 			size_t ncap = cap ? cap * 2 : 64;
 			struct umap *v = realloc(t->v, ncap * sizeof *v);
@@ -577,8 +624,7 @@ load_cfi(void)
 			t->v = v;
 			cap = ncap;
 		}
-		t->v[t->n++] = (struct umap){ (uintptr_t)a, (uintptr_t)b, (uintptr_t)off,
-		    files[i] };
+		t->v[t->n++] = (struct umap){ (uintptr_t)a, (uintptr_t)b, (uintptr_t)off, f };
 	}
 	fclose(fp);
 	pthread_mutex_unlock(&lock);

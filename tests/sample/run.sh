@@ -217,7 +217,9 @@ done
 # called and unloaded, then replaced at its path and loaded and called
 # again: rewritten in place, shorter (cp: the same inode; the sampler's
 # own mapping of the first file made the handler die of SIGBUS, 135),
-# or renamed over (mv: a new inode).
+# or renamed over (mv: a new inode).  Each unwound with its own tables,
+# so at least 90% of the leaves' samples with their whole path (the
+# tables kept by path lost the second's callers: 50%).
 $CC -O2 -fomit-frame-pointer -shared -fPIC -DLEAF=spin_a -DPAD=2000000 -o "$tmp/plugin_a.so" \
     "$top/tests/sample/plugin.c" && $CC -O2 -fomit-frame-pointer -shared -fPIC -DLEAF=spin_b \
     -DFRAME=4000 -o "$tmp/plugin_b.so" "$top/tests/sample/plugin.c" || bad "build plugin.c" ""
@@ -228,6 +230,14 @@ for how in cp mv; do
 	    > "$tmp/hostile.out" 2> "$tmp/hostile.err"
 	expect "signal mechanism, a plugin replaced ($how) and loaded again: runs as alone" \
 	    "$?/$(cat "$tmp/hostile.out")" "0/plugin ok"
+	# (Both leaves are named from the file as it is at the end.)
+	whole=$(awk '/;mid;spin_[ab] [0-9]+$/ { t += $NF; if (/^hostile;_start;.*;main;(plugin;)?load_and_work;work;mid;spin_[ab] /) w += $NF }
+	    END { printf "%.1f", t ? 100 * w / t : 0 }' "$tmp/plugin.$how")
+	if awk -v w="$whole" 'BEGIN { exit !(w >= 90) }'; then
+		ok "signal mechanism, a plugin replaced ($how): its own tables, $whole% whole paths"
+	else
+		bad "signal mechanism, a plugin replaced ($how): its own tables" "$whole% whole paths (want 90 at least)"
+	fi
 done
 
 # The signal mechanism's LD_PRELOAD: the program and what it executes

@@ -30,15 +30,16 @@
  * (src/elf/cfi.c, linked in): the tables of every file mapped
  * executable are loaded and indexed before sampling starts, and again
  * after each dlopen (a new table published with an atomic store; the
- * old one is left, as a handler may be walking it), so the handler
- * only searches them; its reads are bounded to the thread's stack as
- * above, and a walk ends where a table or the stack does.
+ * old one freed once no handler is walking it), so the handler only
+ * searches them; its reads are bounded to the thread's stack as above,
+ * and a walk ends where a table or the stack does.
  *
  * Threads are found by wrapping pthread_create; a forked child gets a
  * timer again (timers are not inherited) and tells the reader whose
  * memory map it starts from; an exec'd program loads this library again
  * through the inherited environment.  The memory map (for symbols) is
- * sent at start and after each dlopen: the handler cannot read it.
+ * sent at start and after each dlopen that changed it: the handler
+ * cannot read it.
  *
  * The program is to see the user's LD_PRELOAD, and what it executes
  * after trace-record is gone must not be told to preload a /proc/PID/fd
@@ -55,6 +56,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -140,6 +142,7 @@ struct ufile {
 	 * keeps its inode, its size and times change. */
 	char		*path;
 	struct stat	 st;
+	int		 used;		/* by the current table (reclaim) */
 };
 
 /* The executable mappings and their CFI, by address. */
@@ -150,8 +153,19 @@ struct umap {
 struct utab {
 	struct umap	*v;
 	size_t		 n;
+	struct utab	*next;		/* in retired */
 };
 static struct utab *utab;	/* NULL: walk frame pointers */
+
+/*
+ * Handlers between taking utab and done with it.  A table replaced, and
+ * the files only it used, are freed once none is (no handler can hold
+ * them then: one that starts later takes the new table).  A handler
+ * cannot be stopped midway by the program's signals (it blocks them
+ * all), so one is seen soon; until then they wait in retired.
+ */
+static unsigned busy;
+static struct utab *retired;
 
 #if defined(__x86_64__)
 /* What the CFI walk may read: the thread's stack above the interrupted sp. */
@@ -325,7 +339,8 @@ sample(void *p)
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
 	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
-	const struct utab *t = __atomic_load_n(&utab, __ATOMIC_ACQUIRE);
+	__atomic_add_fetch(&busy, 1, __ATOMIC_SEQ_CST);
+	const struct utab *t = __atomic_load_n(&utab, __ATOMIC_SEQ_CST);
 
 	if (t && stack_hi && sp >= stack_lo && sp < stack_hi) {
 		/* gregs' order (REG_R8 first) to DWARF's numbers. */
@@ -361,6 +376,7 @@ sample(void *p)
 			fp = next;
 		}
 	}
+	__atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
 #else
 	(void)uc;
 #endif
@@ -418,10 +434,14 @@ on_tick(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
-/* The executable file mappings, as /proc/self/maps lines. */
+/* The executable file mappings, as /proc/self/maps lines, unless they
+ * are those last sent. */
 static void
 send_maps(void)
 {
+	static char *last_maps;
+	static size_t last_len;
+
 	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	size_t cap = 1 << 16, len = 0, keep = 0;
 	char *buf = malloc(cap);
@@ -454,12 +474,20 @@ send_maps(void)
 		}
 		i = e;
 	}
+	/* A dlopen of a library already loaded, or loaded again where it
+	 * was, changes nothing: trace-record keeps every map it is sent. */
+	if (last_maps && keep == last_len && memcmp(buf, last_maps, keep) == 0)
+		goto out;
 	struct sr_rec h = { .type = SR_MAPS, .n = (uint32_t)keep };
 
-	h.pid = (uint32_t)getpid();
+	h.pid = self_pid;
 	h.tid = (uint32_t)gettid();
 	h.time = now(&h.cpu);
 	emit(&h, buf, keep);
+	free(last_maps);
+	last_maps = buf;
+	last_len = keep;
+	buf = NULL;
 out:
 	if (fd >= 0)
 		close(fd);
@@ -584,6 +612,40 @@ file_for(const char *path, unsigned long long ino, uintptr_t a, uintptr_t b)
 }
 
 /*
+ * Free the retired tables and the files cur does not use, once no
+ * handler is walking: a few tries, else at the next load.
+ */
+static void
+reclaim(const struct utab *cur)
+{
+	int idle = 0;
+
+	for (int i = 0; i < 100 && !(idle = __atomic_load_n(&busy, __ATOMIC_SEQ_CST) == 0); i++)
+		sched_yield();
+	if (!idle)
+		return;
+	while (retired) {
+		struct utab *next = retired->next;
+
+		free(retired->v);
+		free(retired);
+		retired = next;
+	}
+	for (size_t i = 0; i < nfiles; i++)
+		files[i]->used = 0;
+	for (size_t i = 0; i < cur->n; i++)
+		cur->v[i].f->used = 1;
+	size_t k = 0;
+
+	for (size_t i = 0; i < nfiles; i++)
+		if (files[i]->used)
+			files[k++] = files[i];
+		else
+			ufile_free(files[i]);
+	nfiles = k;
+}
+
+/*
  * --call-graph=dwarf: index the CFI of each executable file mapping and
  * publish the table.  Not in the handler: this reads files and
  * allocates.
@@ -627,9 +689,15 @@ load_cfi(void)
 		t->v[t->n++] = (struct umap){ (uintptr_t)a, (uintptr_t)b, (uintptr_t)off, f };
 	}
 	fclose(fp);
-	pthread_mutex_unlock(&lock);
 	/* /proc/PID/maps is sorted by address: ufind's binary search. */
-	__atomic_store_n(&utab, t, __ATOMIC_RELEASE);
+	struct utab *old = __atomic_exchange_n(&utab, t, __ATOMIC_SEQ_CST);
+
+	if (old) {
+		old->next = retired;
+		retired = old;
+	}
+	reclaim(t);
+	pthread_mutex_unlock(&lock);
 }
 
 static void
@@ -698,6 +766,8 @@ after_fork(void)
 
 	self_pid = (uint32_t)getpid();
 	h.pid = self_pid;
+	/* The one thread here is not in the handler; another was, maybe. */
+	busy = 0;
 	h.tid = (uint32_t)getppid();
 	h.time = now(&h.cpu);
 	emit(&h, "", 0);

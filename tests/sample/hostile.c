@@ -5,6 +5,7 @@
  *
  *	hostile MS dfl | prof | strict | rt | deep KIB
  *	hostile MS plugin PATH FIRST SECOND cp|mv
+ *	hostile MS dlloop PATH
  *
  * dfl: every signal reset to SIG_DFL first, as daemons do.  prof: a
  * SIGPROF handler of its own, which must not be called (no timer of the
@@ -21,6 +22,9 @@
  * work(MS) called, unloaded; then SECOND put at PATH, as cp does (the
  * same file rewritten: same inode) or as a package manager does (a new
  * file renamed over it: a new inode), and loaded and called again.
+ * dlloop: the library at PATH loaded and unloaded for MS ms of CPU
+ * time; prints the iterations of the last three quarters and the growth
+ * of its own anonymous memory (RssAnon) and its parent's over them.
  * Build with -ldl.
  */
 #define _GNU_SOURCE
@@ -213,6 +217,49 @@ plugin(double ms, char **argv)
 	return 0;
 }
 
+/* RssAnon of process pid, in KiB. */
+static long
+rss_anon(int pid)
+{
+	char path[64], line[256];
+	long kib = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	if ((fp = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof line, fp))
+		if (sscanf(line, "RssAnon: %ld", &kib) == 1)
+			break;
+	fclose(fp);
+	return kib;
+}
+
+static int
+dlloop(double ms, const char *path)
+{
+	double start = cpu_ms();
+	long n = 0, self = 0, parent = 0;
+
+	for (int quarter = 0; quarter < 4; quarter++) {
+		if (quarter == 1) {
+			self = rss_anon(getpid());
+			parent = rss_anon(getppid());
+			n = 0;
+		}
+		while (cpu_ms() < start + ms * (quarter + 1) / 4) {
+			void *h = dlopen(path, RTLD_NOW);
+
+			if (h == NULL || dlclose(h) != 0)
+				return 3;
+			n++;
+		}
+	}
+	printf("%ld iterations, growth %ld KiB, parent %ld KiB\n", n,
+	    rss_anon(getpid()) - self, rss_anon(getppid()) - parent);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -257,6 +304,8 @@ main(int argc, char **argv)
 		return 0;	/* not reached: SIGRTMAX's default ends the process */
 	} else if (strcmp(mode, "plugin") == 0 && argc > 6) {
 		return plugin(ms, argv);
+	} else if (strcmp(mode, "dlloop") == 0 && argc > 3) {
+		return dlloop(ms, argv[3]);
 	} else if (strcmp(mode, "deep") == 0) {
 		return deep(ms, argc > 3 ? (size_t)atoi(argv[3]) : 8);
 	} else {

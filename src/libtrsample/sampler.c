@@ -47,10 +47,9 @@
  * once loaded, the sampler takes its own path out of LD_PRELOAD, and
  * the exec and posix_spawn functions put it back in the environment
  * they pass on, if that environment still carries TRACE_RECORD_SAMPLE,
- * while trace-record still reads the ring.  Built on the stack: an exec
- * may come in a vfork child, where malloc is not to be called.  system()
- * and popen() spawn inside libc, past these wrappers: what they run is
- * not followed.
+ * while trace-record still reads the ring (built in room_for's buffer).
+ * system() and popen() spawn inside libc, past these wrappers: what
+ * they run is not followed.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -106,6 +105,10 @@ static __thread timer_t timer;
  */
 #define TICK_STACK	(64u << 10)
 static __thread unsigned char *tick_stack;
+
+/* The exec and posix_spawn wrappers' buffer (room_for). */
+static __thread char *env_room;
+static __thread size_t env_room_len;
 
 /* The tick's signal, and the program's own disposition of it. */
 static int tick_sig;
@@ -711,6 +714,8 @@ timer_gone(void *p)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	timer_delete(timer);
 	munmap(top - TICK_STACK - (size_t)getpagesize(), TICK_STACK + (size_t)getpagesize());
+	if (env_room)
+		munmap(env_room, env_room_len);
 }
 
 /* Start sampling the calling thread. */
@@ -910,12 +915,41 @@ static __typeof__(&posix_spawnp) real_posix_spawnp;
 	if (real == NULL) \
 		return errno = ENOSYS, -1
 
-/* Call real with the environment e fixed, args before and after it. */
+/*
+ * Room for an environment passed on, per thread, grown as needed and
+ * kept: not on the stack, which may be small (a thread's of 64 KiB,
+ * where the environment may hold 20,000 variables); not from malloc,
+ * as an exec may come in a vfork child; and not a mapping per call,
+ * which an exec in a vfork child would leave in its parent's memory,
+ * which it shares.  (That child runs on its parent's thread, stopped
+ * meanwhile: the same buffer, which nothing else uses then.)
+ */
+static char *
+room_for(size_t n)
+{
+	if (n > env_room_len) {
+		size_t len = (n + 65535) & ~(size_t)65535;
+		char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+
+		if (m == MAP_FAILED)
+			return NULL;
+		if (env_room)
+			munmap(env_room, env_room_len);
+		env_room = m;
+		env_room_len = len;
+	}
+	return env_room;
+}
+
+/* Call real with the environment e fixed, args before and after it;
+ * unchanged (what it runs is not sampled) when there is no room. */
 #define WITH_ENV(e, call) do { \
 	size_t n_, len_; \
-	if (preload_room(e, &n_, &len_)) { \
-		char *v_[n_], buf_[len_]; \
-		char *const *env_ = with_us(e, v_, n_, buf_, len_); \
+	char **v_; \
+	if (preload_room(e, &n_, &len_) && \
+	    (v_ = (char **)(void *)room_for(n_ * sizeof *v_ + len_)) != NULL) { \
+		char *const *env_ = with_us(e, v_, n_, (char *)(v_ + n_), len_); \
 		return call; \
 	} else { \
 		char *const *env_ = e; \

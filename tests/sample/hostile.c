@@ -6,6 +6,7 @@
  *	hostile MS dfl | prof | strict | rt | deep KIB
  *	hostile MS plugin PATH FIRST SECOND cp|mv
  *	hostile MS dlloop PATH
+ *	hostile MS spawn | exec
  *
  * dfl: every signal reset to SIG_DFL first, as daemons do.  prof: a
  * SIGPROF handler of its own, which must not be called (no timer of the
@@ -25,6 +26,9 @@
  * dlloop: the library at PATH loaded and unloaded for MS ms of CPU
  * time; prints the iterations of the last three quarters and the growth
  * of its own anonymous memory (RssAnon) and its parent's over them.
+ * spawn, exec: a thread with a 64 KiB stack runs this program again
+ * (posix_spawn, or fork and execve) with 20,000 more environment
+ * variables; the child prints how many it has and burns MS.
  * Build with -ldl.
  */
 #define _GNU_SOURCE
@@ -36,7 +40,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -260,6 +266,58 @@ dlloop(double ms, const char *path)
 	return 0;
 }
 
+#define NVARS 20000
+
+static char **spawn_argv;
+static char **spawn_env;
+
+static void *
+spawn_main(void *p)
+{
+	pid_t pid;
+	int st = -1;
+
+	if (strcmp(p, "spawn") == 0) {
+		if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, spawn_argv, spawn_env) != 0)
+			return NULL;
+	} else if ((pid = fork()) == 0) {
+		execve("/proc/self/exe", spawn_argv, spawn_env);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) == pid && WIFEXITED(st))
+		printf("child exit %d\n", WEXITSTATUS(st));
+	else
+		printf("child killed by %d\n", WTERMSIG(st));
+	return NULL;
+}
+
+static int
+spawn(const char *ms, const char *how)
+{
+	extern char **environ;
+	static char *argv[] = { "hostile", NULL, "count", NULL };
+	size_t n = 0;
+	pthread_attr_t a;
+	pthread_t t;
+
+	while (environ[n])
+		n++;
+	if ((spawn_env = calloc(n + NVARS + 1, sizeof *spawn_env)) == NULL)
+		return 3;
+	memcpy(spawn_env, environ, n * sizeof *spawn_env);
+	for (int i = 0; i < NVARS; i++)
+		if (asprintf(&spawn_env[n + i], "HOSTILE_%05d=x", i) < 0)
+			return 3;
+	argv[1] = (char *)ms;
+	spawn_argv = argv;
+	pthread_attr_init(&a);
+	if (pthread_attr_setstacksize(&a, 64 << 10) != 0 ||
+	    pthread_create(&t, &a, spawn_main, (void *)how) != 0)
+		return 3;
+	pthread_join(t, NULL);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -306,6 +364,17 @@ main(int argc, char **argv)
 		return plugin(ms, argv);
 	} else if (strcmp(mode, "dlloop") == 0 && argc > 3) {
 		return dlloop(ms, argv[3]);
+	} else if (strcmp(mode, "spawn") == 0 || strcmp(mode, "exec") == 0) {
+		return spawn(argv[1], mode);
+	} else if (strcmp(mode, "count") == 0) {
+		extern char **environ;
+		int n = 0;
+
+		for (char **e = environ; *e; e++)
+			n += strncmp(*e, "HOSTILE_", 8) == 0;
+		printf("%d variables\n", n);
+		fflush(stdout);
+		burn(ms);
 	} else if (strcmp(mode, "deep") == 0) {
 		return deep(ms, argc > 3 ? (size_t)atoi(argv[3]) : 8);
 	} else {

@@ -257,6 +257,19 @@ else
 	bad "signal mechanism, dlopen and dlclose in a loop" "status $st, $(cat "$tmp/hostile.out")"
 fi
 
+# A thread with a 64 KiB stack runs a program with 20,000 more
+# environment variables (posix_spawn; fork and execve): the wrappers
+# that put the sampler back in the environment copied it onto that
+# stack (SIGSEGV, 139 for spawn, the child killed for exec).  The
+# child gets them all, and is sampled.
+for how in spawn exec; do
+	"$TR" --sample -g -F 999 --mechanism=signal --folded -o "$tmp/hostile.$how" -- \
+	    "$tmp/hostile" 500 $how > "$tmp/hostile.out" 2> "$tmp/hostile.err"
+	expect "signal mechanism, $how with 20,000 variables from a small stack: child run and sampled" \
+	    "$?/$(tr '\n' ' ' < "$tmp/hostile.out")/$(grep -q '^exe;.*;main;.*spin ' "$tmp/hostile.$how" && echo sampled)" \
+	    "0/20000 variables child exit 0 /sampled"
+done
+
 # The signal mechanism's LD_PRELOAD: the program and what it executes
 # see the user's value exactly (unset, empty, or 6000 bytes) and are
 # sampled; what is executed after trace-record is gone is not told to

@@ -1162,8 +1162,9 @@ __attribute__((constructor)) static void
 sampler_init(void)
 {
 	const char *env = getenv(SR_ENV);
-	char *end;
 	struct sigaction sa;
+	char ringpath[64];
+	int fd;
 
 	*(void **)&real_sigaction = dlsym(RTLD_NEXT, "sigaction");
 	*(void **)&real_execve = dlsym(RTLD_NEXT, "execve");
@@ -1178,25 +1179,38 @@ sampler_init(void)
 
 	if (sp && sp[1] == '/' && (self = strdup(sp + 1)) != NULL)
 		unpreload(self);
-	long fd = strtol(env, &end, 10);
-	const char *mode = end;
+	/*
+	 * The ring by its path in trace-record's /proc/PID/fd, not by an
+	 * inherited descriptor: a program may close or dup2 over any it did
+	 * not open (Python's subprocess closes them all before exec), and
+	 * what it executes then is to be sampled all the same.
+	 */
+	size_t plen = strcspn(env, " ");
+	const char *mode = env + plen;
 
+	if (plen >= sizeof ringpath)
+		return;
+	memcpy(ringpath, env, plen);
+	ringpath[plen] = '\0';
 	while (*mode == ' ')
 		mode++;
 	if (strncmp(mode, "tscp", 4) == 0)
 		clk = CLK_TSCP;
 	else if (strncmp(mode, "tsc", 3) == 0)
 		clk = CLK_TSC;
-	struct sr_ring *r = mmap(NULL, SR_HEAD, PROT_READ, MAP_SHARED, (int)fd, 0);
-
-	if (r == MAP_FAILED)
+	if ((fd = open(ringpath, O_RDWR | O_CLOEXEC)) < 0)
 		return;
-	uint64_t size = r->magic == SR_MAGIC ? r->size : 0;
+	struct sr_ring *r = mmap(NULL, SR_HEAD, PROT_READ, MAP_SHARED, fd, 0);
+	uint64_t size = 0;
 
-	munmap(r, SR_HEAD);
-	if (size == 0 || (size & (size - 1)) != 0)
-		return;
-	r = mmap(NULL, SR_HEAD + size, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+	if (r != MAP_FAILED) {
+		size = r->magic == SR_MAGIC ? r->size : 0;
+		munmap(r, SR_HEAD);
+	}
+	r = MAP_FAILED;
+	if (size != 0 && (size & (size - 1)) == 0)
+		r = mmap(NULL, SR_HEAD + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
 	if (r == MAP_FAILED || r->period == 0)
 		return;
 	data = (unsigned char *)r + SR_HEAD;

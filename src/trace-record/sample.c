@@ -69,8 +69,8 @@ spawn_held(char **argv, const struct sigsample *ss, int *go, int *report)
 		close(r[0]);
 		if (read(g[0], &how, 1) != 1)
 			_exit(EXIT_SELF);
-		if (ss)
-			sigsample_child(ss, how == 's');
+		if (ss && how == 's')
+			sigsample_child(ss);
 		spawn_exec(argv, r[1]);
 	}
 	close(g[0]);

@@ -6,8 +6,10 @@
  * copied: it is written to a memory file, and the program is started
  * with LD_PRELOAD naming that file through /proc/PID/fd, which any
  * process of the program can open while trace-record runs.  The ring of
- * sring.h is a second memory file, inherited by the program's processes
- * by descriptor number.  Reading it is the one consumer's side of the
+ * sring.h is a second memory file, opened the same way: not inherited,
+ * so that a program that closes the descriptors it did not open
+ * (Python's subprocess, before exec) has its children sampled too, and
+ * the program has no descriptor it did not open.  Reading it is the one consumer's side of the
  * protocol: take published records from tail, zero them, move tail;
  * and skip a record that stays unpublished for STUCK_NS (its writer is
  * taken as dead), or at the end, when no writer is left.
@@ -59,7 +61,7 @@ sigsample_new(unsigned hz, int unwind, const struct clockcal *cal)
 	const char *old = getenv("LD_PRELOAD");
 
 	s->cal = cal;
-	s->ringfd = memfd_create("trace-record-samples", 0);
+	s->ringfd = memfd_create("trace-record-samples", MFD_CLOEXEC);
 	s->sofd = memfd_create("libtrsample.so", MFD_CLOEXEC);
 	if (s->ringfd < 0 || s->sofd < 0 ||
 	    ftruncate(s->ringfd, (off_t)(SR_HEAD + RING_BYTES)) < 0)
@@ -80,26 +82,23 @@ sigsample_new(unsigned hz, int unwind, const struct clockcal *cal)
 	s->ring->period = s->period = 1000000000u / hz;
 	s->ring->unwind = (uint64_t)unwind;
 	s->ring->magic = SR_MAGIC;
-	char path[64];
+	char path[64], ring[64];
 	size_t n = (size_t)snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)getpid(),
 	    s->sofd);
 
+	snprintf(ring, sizeof ring, "/proc/%d/fd/%d", (int)getpid(), s->ringfd);
 	s->preload = xmalloc(n + (old ? strlen(old) + 2 : 1));
 	sprintf(s->preload, "%s%s%s", path, old ? ":" : "", old ? old : "");
-	s->env = xmalloc(n + 32);
-	sprintf(s->env, "%d %s %s", s->ringfd, modes[cal->mode & 3], path);
+	s->env = xmalloc(n + strlen(ring) + 8);
+	sprintf(s->env, "%s %s %s", ring, modes[cal->mode & 3], path);
 	return s;
 }
 
 void
-sigsample_child(const struct sigsample *s, int use)
+sigsample_child(const struct sigsample *s)
 {
-	if (use) {
-		setenv("LD_PRELOAD", s->preload, 1);
-		setenv(SR_ENV, s->env, 1);
-	} else {
-		close(s->ringfd);
-	}
+	setenv("LD_PRELOAD", s->preload, 1);
+	setenv(SR_ENV, s->env, 1);
 }
 
 static void

@@ -14,11 +14,8 @@ struct sigsample;
  * the sampler walks with DWARF CFI instead of frame pointers. */
 struct sigsample *sigsample_new(unsigned hz, int unwind, const struct clockcal *cal);
 
-/*
- * In the child, before exec: the environment that loads the sampler
- * when use is set, else the ring's descriptor closed.
- */
-void		 sigsample_child(const struct sigsample *s, int use);
+/* In the child, before exec: the environment that loads the sampler. */
+void		 sigsample_child(const struct sigsample *s);
 
 /* Move the published samples into r; one left unpublished for a
  * second (its writer killed while writing) is skipped, counted as lost. */

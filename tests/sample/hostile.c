@@ -7,6 +7,7 @@
  *	hostile MS plugin PATH FIRST SECOND cp|mv
  *	hostile MS dlloop PATH
  *	hostile MS spawn | exec
+ *	hostile MS closefds
  *
  * dfl: every signal reset to SIG_DFL first, as daemons do.  prof: a
  * SIGPROF handler of its own, which must not be called (no timer of the
@@ -28,7 +29,9 @@
  * of its own anonymous memory (RssAnon) and its parent's over them.
  * spawn, exec: a thread with a 64 KiB stack runs this program again
  * (posix_spawn, or fork and execve) with 20,000 more environment
- * variables; the child prints how many it has and burns MS.
+ * variables; the child prints how many it has and burns MS.  closefds:
+ * every descriptor but 0, 1 and 2 closed, as Python's subprocess does
+ * before exec, then this program executed again to burn MS.
  * Build with -ldl.
  */
 #define _GNU_SOURCE
@@ -366,6 +369,14 @@ main(int argc, char **argv)
 		return dlloop(ms, argv[3]);
 	} else if (strcmp(mode, "spawn") == 0 || strcmp(mode, "exec") == 0) {
 		return spawn(argv[1], mode);
+	} else if (strcmp(mode, "closefds") == 0) {
+		char *again[] = { "hostile", argv[1], "dfl", NULL };
+		extern char **environ;
+
+		for (int fd = 3; fd < 1024; fd++)
+			close(fd);
+		execve("/proc/self/exe", again, environ);
+		return 3;
 	} else if (strcmp(mode, "count") == 0) {
 		extern char **environ;
 		int n = 0;

@@ -270,6 +270,14 @@ for how in spawn exec; do
 	    "0/20000 variables child exit 0 /sampled"
 done
 
+# A program that closes every descriptor it did not open, then executes
+# another (as Python's subprocess does): that one is sampled too (the
+# ring was an inherited descriptor: not sampled, "0 lost").
+"$TR" --sample -g -F 999 --mechanism=signal --folded -o "$tmp/hostile.closefds" -- \
+    "$tmp/hostile" 1000 closefds > /dev/null 2> "$tmp/hostile.err"
+expect "signal mechanism, a program executed after the descriptors are closed: sampled" \
+    "$?/$(grep -q '^exe;.*;main;.*spin ' "$tmp/hostile.closefds" && echo sampled)" "0/sampled"
+
 # The signal mechanism's LD_PRELOAD: the program and what it executes
 # see the user's value exactly (unset, empty, or 6000 bytes) and are
 # sampled; what is executed after trace-record is gone is not told to

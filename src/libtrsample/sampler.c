@@ -114,6 +114,7 @@ static __thread size_t env_room_len;
 static int tick_sig;
 static struct sigaction prog_sa;
 static __typeof__(&sigaction) real_sigaction;
+static __typeof__(&pthread_sigmask) real_pthread_sigmask;
 
 /*
  * What a sample names, kept for the handler, which makes no system call:
@@ -316,7 +317,7 @@ pass_on(int sig, siginfo_t *si, void *uc)
 	sigorset(&m, &m, &a.sa_mask);
 	if (!(a.sa_flags & SA_NODEFER))
 		sigaddset(&m, sig);
-	pthread_sigmask(SIG_SETMASK, &m, NULL);
+	real_pthread_sigmask(SIG_SETMASK, &m, NULL);
 	if (a.sa_flags & SA_SIGINFO)
 		a.sa_sigaction(sig, si, uc);
 	else
@@ -703,6 +704,22 @@ load_cfi(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/*
+ * A thread that blocks tick_sig is not sampled while it does: counted,
+ * once a thread, for trace-record to say.  Only where seen: at its
+ * start, and when blocked through libc's functions.
+ */
+static void
+note_blocked(const sigset_t *set)
+{
+	static __thread int said;
+
+	if (ring && !said && sigismember(set, tick_sig) == 1) {
+		said = 1;
+		__atomic_fetch_add(&ring->blocked, 1, __ATOMIC_RELAXED);
+	}
+}
+
 static void
 timer_gone(void *p)
 {
@@ -730,6 +747,10 @@ thread_start(void)
 
 	if (ring == NULL)
 		return;
+	sigset_t now_blocked;
+
+	if (real_pthread_sigmask(SIG_BLOCK, NULL, &now_blocked) == 0)
+		note_blocked(&now_blocked);
 	self_tid = (uint32_t)gettid();
 	comm_gen = __atomic_load_n(&names_gen, __ATOMIC_RELAXED);
 	prctl(PR_GET_NAME, comm, 0, 0, 0);
@@ -773,6 +794,7 @@ after_fork(void)
 	h.pid = self_pid;
 	/* The one thread here is not in the handler; another was, maybe. */
 	busy = 0;
+	__atomic_fetch_add(&ring->started, 1, __ATOMIC_RELAXED);
 	h.tid = (uint32_t)getppid();
 	h.time = now(&h.cpu);
 	emit(&h, "", 0);
@@ -1070,6 +1092,36 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	return 0;
 }
 
+EXPORT int
+pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	if (real_pthread_sigmask == NULL)
+		*(void **)&real_pthread_sigmask = dlsym(RTLD_NEXT, "pthread_sigmask");
+	if (real_pthread_sigmask == NULL)
+		return ENOSYS;
+	int r = real_pthread_sigmask(how, set, old);
+
+	if (r == 0 && set && how != SIG_UNBLOCK)
+		note_blocked(set);
+	return r;
+}
+
+EXPORT int
+sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	static int (*real)(int, const sigset_t *, sigset_t *);
+
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "sigprocmask");
+	if (real == NULL)
+		return errno = ENOSYS, -1;
+	int r = real(how, set, old);
+
+	if (r == 0 && set && how != SIG_UNBLOCK)
+		note_blocked(set);
+	return r;
+}
+
 /* glibc's signal calls its sigaction inside libc, past the wrapper. */
 EXPORT void
 (*signal(int sig, void (*fn)(int)))(int)
@@ -1167,6 +1219,7 @@ sampler_init(void)
 	int fd;
 
 	*(void **)&real_sigaction = dlsym(RTLD_NEXT, "sigaction");
+	*(void **)&real_pthread_sigmask = dlsym(RTLD_NEXT, "pthread_sigmask");
 	*(void **)&real_execve = dlsym(RTLD_NEXT, "execve");
 	*(void **)&real_execvpe = dlsym(RTLD_NEXT, "execvpe");
 	*(void **)&real_fexecve = dlsym(RTLD_NEXT, "fexecve");
@@ -1224,10 +1277,12 @@ sampler_init(void)
 	sigfillset(&sa.sa_mask);
 	tick_sig = SIGRTMAX;
 	self_pid = (uint32_t)getpid();
-	if (real_sigaction == NULL || real_sigaction(tick_sig, NULL, &prog_sa) != 0 ||
+	if (real_sigaction == NULL || real_pthread_sigmask == NULL ||
+	    real_sigaction(tick_sig, NULL, &prog_sa) != 0 ||
 	    real_sigaction(tick_sig, &sa, NULL) != 0)
 		return;
 	ring = r;
+	__atomic_fetch_add(&ring->started, 1, __ATOMIC_RELAXED);
 	send_maps();
 	if (r->unwind)
 		load_cfi();

@@ -41,6 +41,8 @@ struct sr_ring {
 					 * the sampler preloaded */
 	uint64_t	unwind;		/* 1: walk with DWARF CFI, not frame
 					 * pointers (--call-graph=dwarf) */
+	uint64_t	started;	/* processes the sampler started in */
+	uint64_t	blocked;	/* threads seen blocking its signal */
 };
 
 /*

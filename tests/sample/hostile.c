@@ -8,6 +8,7 @@
  *	hostile MS dlloop PATH
  *	hostile MS spawn | exec
  *	hostile MS closefds
+ *	hostile MS block | rawblock
  *
  * dfl: every signal reset to SIG_DFL first, as daemons do.  prof: a
  * SIGPROF handler of its own, which must not be called (no timer of the
@@ -31,7 +32,9 @@
  * (posix_spawn, or fork and execve) with 20,000 more environment
  * variables; the child prints how many it has and burns MS.  closefds:
  * every descriptor but 0, 1 and 2 closed, as Python's subprocess does
- * before exec, then this program executed again to burn MS.
+ * before exec, then this program executed again to burn MS.  block:
+ * every signal blocked (sigprocmask), then burn MS; rawblock: the same
+ * with the system call itself, past libc.
  * Build with -ldl.
  */
 #define _GNU_SOURCE
@@ -369,6 +372,15 @@ main(int argc, char **argv)
 		return dlloop(ms, argv[3]);
 	} else if (strcmp(mode, "spawn") == 0 || strcmp(mode, "exec") == 0) {
 		return spawn(argv[1], mode);
+	} else if (strcmp(mode, "block") == 0 || strcmp(mode, "rawblock") == 0) {
+		sigset_t all;
+
+		sigfillset(&all);
+		if (strcmp(mode, "block") == 0)
+			sigprocmask(SIG_BLOCK, &all, NULL);
+		else
+			syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, _NSIG / 8);
+		burn(ms);
 	} else if (strcmp(mode, "closefds") == 0) {
 		char *again[] = { "hostile", argv[1], "dfl", NULL };
 		extern char **environ;

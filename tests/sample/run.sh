@@ -278,6 +278,37 @@ done
 expect "signal mechanism, a program executed after the descriptors are closed: sampled" \
     "$?/$(grep -q '^exe;.*;main;.*spin ' "$tmp/hostile.closefds" && echo sampled)" "0/sampled"
 
+# What the signal mechanism cannot sample is said, and a run left with
+# no sample exits 125 (these said "0 samples, 0 lost" and exited 0): a
+# static program (LD_PRELOAD needs the dynamic loader), a set-user-ID
+# one (the loader ignores LD_PRELOAD), a program that blocks every
+# signal (with sigprocmask; with the system call, its CPU time left
+# unaccounted for is said).
+hostile_said() {
+	"$TR" --sample -F 999 --mechanism=signal -o /dev/null -- "$@" > /dev/null 2> "$tmp/hostile.err"
+	st=$?
+	set -- $(samples "$tmp/hostile.err")
+	printf '%s %s %s\n' "$st" "$1" "$(grep -c "$said" "$tmp/hostile.err")"
+}
+if $CC -static -O1 -pthread -o "$tmp/hostile-static" "$top/tests/sample/hostile.c" -ldl > /dev/null 2>&1; then
+	said='loaded into no process of the program: it is statically linked'
+	expect "signal mechanism, a static program: said, 125" "$(hostile_said "$tmp/hostile-static" 500 dfl)" "125 0 1"
+else
+	printf 'skip signal mechanism, a static program: no static C library\n'
+fi
+cp "$tmp/hostile" "$tmp/hostile-suid"
+if [ "$(id -u)" -eq 0 ] && chown 65534 "$tmp/hostile-suid" 2> /dev/null && chmod u+s "$tmp/hostile-suid"; then
+	said='loaded into no process of the program: it is set-user-ID'
+	expect "signal mechanism, a set-user-ID program: said, 125" "$(hostile_said "$tmp/hostile-suid" 500 dfl)" "125 0 1"
+else
+	printf 'skip signal mechanism, a set-user-ID program: not root, cannot make one\n'
+fi
+said='1 thread of the program blocked SIGRTMAX'
+expect "signal mechanism, every signal blocked: said, 125" "$(hostile_said "$tmp/hostile" 500 block)" "125 0 1"
+said='the program used 0\.[0-9]* s of CPU, its samples stand for 0\.00 s'
+expect "signal mechanism, every signal blocked by the system call: said, 125" \
+    "$(hostile_said "$tmp/hostile" 500 rawblock)" "125 0 1"
+
 # The signal mechanism's LD_PRELOAD: the program and what it executes
 # see the user's value exactly (unset, empty, or 6000 bytes) and are
 # sampled; what is executed after trace-record is gone is not told to

@@ -8,7 +8,12 @@
 # (under timeout) each give their samples; -p attaches; the
 # perf script text is what stackcollapse reads, and --folded is what it
 # makes of it; a real program's top functions agree with perf record's
-# on the same run.  Samples differ run to run, so the checks are
+# on the same run; programs that do what real programs do to a sampler
+# living inside them (hostile.c: signals reset, blocked or their own,
+# seccomp, deep recursion, plugins replaced and reloaded, huge
+# environments, descriptors closed, static and set-user-ID programs)
+# run as they do alone under the signal mechanism, or what it cannot
+# sample is said.  Samples differ run to run, so the checks are
 # properties with tolerances, not golden files.
 # Prints "ok NAME", "FAIL NAME: why" or "skip NAME: why", then "done".
 #	sh run.sh BIN TMP   (CC from the environment)

@@ -129,7 +129,7 @@ $(BUILD)/$(SO).$(SOMAJOR): $(BUILD)/$(SO)
 	ln -sf $(SO) $@
 all: $(TRLIB)
 
-# The SIGPROF sampler trace-record preloads: never sanitized (it is
+# The signal sampler trace-record preloads: never sanitized (it is
 # loaded into programs that are not), with frame pointers, and carried
 # inside trace-record as a byte array.
 SAMPLER_SRC = src/libtrsample/sampler.c src/elf/cfi.c src/elf/elfimg.c

@@ -5,27 +5,41 @@
  * Each thread gets a timer on its own CPU-time clock (timer_create with
  * CLOCK_THREAD_CPUTIME_ID and SIGEV_THREAD_ID), so a thread is sampled
  * for the CPU it uses, as perf's cpu-clock does, and the signal lands on
- * the thread that used it.  The SIGPROF handler walks the frame pointers
+ * the thread that used it.  The handler walks the frame pointers
  * from the interrupted registers, reading only inside the thread's
  * stack, between the interrupted stack pointer and the stack's top, and
  * only upwards: a frame pointer that is garbage (code built without
  * them) ends the walk instead of faulting.  The sample goes into the
- * shared ring of sring.h: no locks, no allocation, nothing but
- * async-signal-safe calls (prctl for the thread's name, clock_gettime).
+ * shared ring of sring.h: no locks, no allocation, and no system call
+ * (the pid, tid and thread name are kept from outside the handler; the
+ * clock is read from the TSC or the vDSO), so that a thread in seccomp
+ * strict mode, allowed only read, write, exit and sigreturn, is sampled
+ * too.
+ *
+ * The signal is the last real-time one (SIGRTMAX), not SIGPROF: SIGPROF
+ * is the program's (its own profiler, setitimer), and a program that
+ * resets every signal to SIG_DFL, as daemons do, must not be killed by
+ * the next tick.  So sigaction and signal are wrapped for that signal:
+ * the program's disposition is kept aside, reported back to it, and
+ * followed for every such signal that is not one of our ticks (its
+ * handler called, the signal ignored, or the process ended by it as
+ * SIG_DFL would).  What a program sets with the rt_sigaction system call
+ * itself, past libc, is not seen (see BUGS in trace-record(1)).
  *
  * With --call-graph=dwarf the handler walks with DWARF CFI instead
  * (src/elf/cfi.c, linked in): the tables of every file mapped
  * executable are loaded and indexed before sampling starts, and again
  * after each dlopen (a new table published with an atomic store; the
- * old one is left, as a handler may be walking it), so the handler
- * only searches them; its reads are bounded to the thread's stack as
- * above, and a walk ends where a table or the stack does.
+ * old one freed once no handler is walking it), so the handler only
+ * searches them; its reads are bounded to the thread's stack as above,
+ * and a walk ends where a table or the stack does.
  *
  * Threads are found by wrapping pthread_create; a forked child gets a
  * timer again (timers are not inherited) and tells the reader whose
  * memory map it starts from; an exec'd program loads this library again
  * through the inherited environment.  The memory map (for symbols) is
- * sent at start and after each dlopen: the handler cannot read it.
+ * sent at start and after each dlopen that changed it: the handler
+ * cannot read it.
  *
  * The program is to see the user's LD_PRELOAD, and what it executes
  * after trace-record is gone must not be told to preload a /proc/PID/fd
@@ -33,15 +47,15 @@
  * once loaded, the sampler takes its own path out of LD_PRELOAD, and
  * the exec and posix_spawn functions put it back in the environment
  * they pass on, if that environment still carries TRACE_RECORD_SAMPLE,
- * while trace-record still reads the ring.  Built on the stack: an exec
- * may come in a vfork child, where malloc is not to be called.  system()
- * and popen() spawn inside libc, past these wrappers: what they run is
- * not followed.
+ * while trace-record still reads the ring (built in room_for's buffer).
+ * system() and popen() spawn inside libc, past these wrappers: what
+ * they run is not followed.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -51,6 +65,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -80,16 +95,81 @@ static const char *self;		/* our path in LD_PRELOAD, from SR_ENV */
 static __thread uintptr_t stack_lo, stack_hi;
 static __thread timer_t timer;
 
-/* --call-graph=dwarf: the executable mappings and their CFI, by address. */
+/*
+ * The handler's own stack, per thread (its top; NULL once the thread is
+ * ending): a walk takes 8 to 16 KiB, which a program's stack may not have
+ * to spare (deep recursion near its limit), and sigaltstack is the
+ * program's to set.  So the handler leaves only the kernel's signal
+ * frame and its own few words on the interrupted stack, and runs the
+ * sample on this one, with a guard page below.
+ */
+#define TICK_STACK	(64u << 10)
+static __thread unsigned char *tick_stack;
+
+/* The exec and posix_spawn wrappers' buffer (room_for). */
+static __thread char *env_room;
+static __thread size_t env_room_len;
+
+/* The tick's signal, and the program's own disposition of it. */
+static int tick_sig;
+static struct sigaction prog_sa;
+static __typeof__(&sigaction) real_sigaction;
+static __typeof__(&pthread_sigmask) real_pthread_sigmask;
+
+/*
+ * What a sample names, kept for the handler, which makes no system call:
+ * the process and thread ids, and the thread's name, read again in the
+ * handler only after a rename through the wrappers below (names_gen
+ * moved), and never once the thread has entered seccomp (sealed).
+ */
+static uint32_t self_pid;
+static unsigned names_gen;
+static __thread uint32_t self_tid;
+static __thread char comm[16];
+static __thread unsigned comm_gen;
+static __thread int sealed;
+
+/*
+ * --call-graph=dwarf: a file's CFI, its sections copied into memory of
+ * ours, and its PT_LOAD headers (file offsets to addresses).  No mapping
+ * of the file is kept: a library rewritten in place after dlclose (as cp
+ * does: same inode, shorter) would make the handler's reads of it fault
+ * with SIGBUS.
+ */
+struct ufile {
+	struct cfi	 cfi;
+	unsigned char	*sec[3];	/* the copies: .eh_frame, its header, .debug_frame */
+	Elf64_Phdr	*load;
+	size_t		 nload;
+	int		 ok;
+	/* Which file, in which version: a file rewritten in place (cp)
+	 * keeps its inode, its size and times change. */
+	char		*path;
+	struct stat	 st;
+	int		 used;		/* by the current table (reclaim) */
+};
+
+/* The executable mappings and their CFI, by address. */
 struct umap {
 	uintptr_t	 start, end, pgoff;
-	struct cfi_file	*f;
+	struct ufile	*f;
 };
 struct utab {
 	struct umap	*v;
 	size_t		 n;
+	struct utab	*next;		/* in retired */
 };
 static struct utab *utab;	/* NULL: walk frame pointers */
+
+/*
+ * Handlers between taking utab and done with it.  A table replaced, and
+ * the files only it used, are freed once none is (no handler can hold
+ * them then: one that starts later takes the new table).  A handler
+ * cannot be stopped midway by the program's signals (it blocks them
+ * all), so one is seen soon; until then they wait in retired.
+ */
+static unsigned busy;
+static struct utab *retired;
 
 #if defined(__x86_64__)
 /* What the CFI walk may read: the thread's stack above the interrupted sp. */
@@ -123,10 +203,17 @@ ufind(void *ctx, uint64_t pc, uint64_t *va)
 		else
 			hi = mid;
 	}
-	if (lo == t->n || t->v[lo].start > pc || !t->v[lo].f->ok ||
-	    !cfi_file_vaddr(t->v[lo].f, pc - t->v[lo].start + t->v[lo].pgoff, va))
+	if (lo == t->n || t->v[lo].start > pc || !t->v[lo].f->ok)
 		return NULL;
-	return &t->v[lo].f->cfi;
+	const struct ufile *f = t->v[lo].f;
+	uint64_t off = pc - t->v[lo].start + t->v[lo].pgoff;
+
+	for (size_t i = 0; i < f->nload; i++)
+		if (f->load[i].p_offset <= off && off - f->load[i].p_offset < f->load[i].p_filesz) {
+			*va = f->load[i].p_vaddr + (off - f->load[i].p_offset);
+			return &f->cfi;
+		}
+	return NULL;
 }
 #endif
 
@@ -197,21 +284,67 @@ emit(struct sr_rec *h, const void *body, size_t n)
 	__atomic_store_n((uint32_t *)(void *)(data + (at & mask)), l, __ATOMIC_RELEASE);
 }
 
+/*
+ * A tick_sig that is not our timer's: what the program asked for.  For
+ * SIG_DFL (which ends the process for a real-time signal) the default is
+ * put back and the signal raised again: blocked while this handler runs,
+ * it ends the process as soon as the handler returns.
+ */
 static void
-on_prof(int sig, siginfo_t *si, void *ucv)
+pass_on(int sig, siginfo_t *si, void *uc)
 {
-	int saved = errno;
-	const ucontext_t *uc = ucv;
+	struct sigaction a = prog_sa;
+
+	if (a.sa_handler == SIG_IGN)
+		return;
+	if (a.sa_handler == SIG_DFL) {
+		struct sigaction d;
+
+		memset(&d, 0, sizeof d);
+		d.sa_handler = SIG_DFL;
+		real_sigaction(sig, &d, NULL);
+		raise(sig);
+		return;
+	}
+	if (a.sa_flags & SA_RESETHAND) {
+		prog_sa.sa_handler = SIG_DFL;
+		prog_sa.sa_flags &= ~SA_SIGINFO;
+	}
+	/* The mask its handler would have run with, where ours blocks all;
+	 * the kernel puts the interrupted one back on return. */
+	sigset_t m = ((ucontext_t *)uc)->uc_sigmask;
+
+	sigorset(&m, &m, &a.sa_mask);
+	if (!(a.sa_flags & SA_NODEFER))
+		sigaddset(&m, sig);
+	real_pthread_sigmask(SIG_SETMASK, &m, NULL);
+	if (a.sa_flags & SA_SIGINFO)
+		a.sa_sigaction(sig, si, uc);
+	else
+		a.sa_handler(sig);
+}
+
+struct tick {
+	const siginfo_t		*si;
+	const ucontext_t	*uc;
+};
+
+/* Take one sample: run on tick_stack. */
+static __attribute__((noinline)) void
+sample(void *p)
+{
+	const siginfo_t *si = ((const struct tick *)p)->si;
+	const ucontext_t *uc = ((const struct tick *)p)->uc;
 	uint64_t fr[SR_MAXFRAMES];
 	uint32_t n = 0;
 	struct sr_rec h = { .type = SR_SAMPLE };
 
-	(void)sig;
 #if defined(__x86_64__)
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
 	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
-	const struct utab *t = __atomic_load_n(&utab, __ATOMIC_ACQUIRE);
+	__atomic_add_fetch(&busy, 1, __ATOMIC_SEQ_CST);
+	const struct utab *t = __atomic_load_n(&utab, __ATOMIC_SEQ_CST);
 
 	if (t && stack_hi && sp >= stack_lo && sp < stack_hi) {
 		/* gregs' order (REG_R8 first) to DWARF's numbers. */
@@ -247,26 +380,72 @@ on_prof(int sig, siginfo_t *si, void *ucv)
 			fp = next;
 		}
 	}
+	__atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
 #else
 	(void)uc;
 #endif
 	if (n > 0) {
-		h.pid = (uint32_t)getpid();
-		h.tid = (uint32_t)gettid();
+		unsigned g = __atomic_load_n(&names_gen, __ATOMIC_RELAXED);
+
+		if (comm_gen != g && !sealed) {
+			prctl(PR_GET_NAME, comm, 0, 0, 0);
+			comm_gen = g;
+		}
+		h.pid = self_pid;
+		h.tid = self_tid;
 		h.time = now(&h.cpu);
 		h.n = n;
-		h.periods = si->si_code == SI_TIMER && si->si_overrun > 0 ?
-		    (uint32_t)si->si_overrun + 1 : 1;
-		prctl(PR_GET_NAME, h.comm, 0, 0, 0);
+		h.periods = si->si_overrun > 0 ? (uint32_t)si->si_overrun + 1 : 1;
+		memcpy(h.comm, comm, sizeof h.comm);
 		emit(&h, fr, n * sizeof *fr);
 	}
+}
+
+#if defined(__x86_64__)
+/* fn(arg) with the stack pointer at top (16-byte aligned). */
+static void
+on_stack(void (*fn)(void *), void *arg, unsigned char *top)
+{
+	__asm__ volatile(
+	    "mov %%rsp, %%rbx\n\t"
+	    "mov %[top], %%rsp\n\t"
+	    "call *%[fn]\n\t"
+	    "mov %%rbx, %%rsp"
+	    : "+D"(arg)
+	    : [fn] "r"(fn), [top] "r"(top)
+	    : "rbx", "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11", "memory", "cc",
+	      "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+	      "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+#endif
+
+/* Every signal is blocked while this runs (see sampler_init). */
+static void
+on_tick(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+	struct tick t = { si, uc };
+	unsigned char *top = tick_stack;
+
+	if (si->si_code != SI_TIMER || si->si_value.sival_ptr != &timer_key)
+		pass_on(sig, si, uc);
+	else if (top)
+#if defined(__x86_64__)
+		on_stack(sample, &t, top);
+#else
+		sample(&t);
+#endif
 	errno = saved;
 }
 
-/* The executable file mappings, as /proc/self/maps lines. */
+/* The executable file mappings, as /proc/self/maps lines, unless they
+ * are those last sent. */
 static void
 send_maps(void)
 {
+	static char *last_maps;
+	static size_t last_len;
+
 	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	size_t cap = 1 << 16, len = 0, keep = 0;
 	char *buf = malloc(cap);
@@ -299,29 +478,185 @@ send_maps(void)
 		}
 		i = e;
 	}
+	/* A dlopen of a library already loaded, or loaded again where it
+	 * was, changes nothing: trace-record keeps every map it is sent. */
+	if (last_maps && keep == last_len && memcmp(buf, last_maps, keep) == 0)
+		goto out;
 	struct sr_rec h = { .type = SR_MAPS, .n = (uint32_t)keep };
 
-	h.pid = (uint32_t)getpid();
+	h.pid = self_pid;
 	h.tid = (uint32_t)gettid();
 	h.time = now(&h.cpu);
 	emit(&h, buf, keep);
+	free(last_maps);
+	last_maps = buf;
+	last_len = keep;
+	buf = NULL;
 out:
 	if (fd >= 0)
 		close(fd);
 	free(buf);
 }
 
+/* A section of img by name, copied, or none (p NULL). */
+static struct cfi_sec
+copy_section(const struct elfimg *img, const char *name, unsigned char **copy)
+{
+	const Elf64_Shdr *s = elfimg_section_name(img, name);
+	const void *p;
+	struct cfi_sec r = { NULL, 0, 0 };
+
+	*copy = NULL;
+	if (s == NULL || s->sh_type == SHT_NOBITS || s->sh_size == 0 ||
+	    (p = elfimg_data(img, s)) == NULL || (*copy = malloc(s->sh_size)) == NULL)
+		return r;
+	memcpy(*copy, p, s->sh_size);
+	r.p = *copy;
+	r.len = s->sh_size;
+	r.addr = s->sh_addr;
+	return r;
+}
+
+static void
+ufile_free(struct ufile *f)
+{
+	cfi_free(&f->cfi);
+	for (int i = 0; i < 3; i++)
+		free(f->sec[i]);
+	free(f->load);
+	free(f->path);
+	free(f);
+}
+
 /*
- * --call-graph=dwarf: index the CFI of each executable file mapping (a
- * file's tables are loaded once, and kept) and publish the table.  Not
- * in the handler: this reads files and allocates.
+ * The CFI of the file at path, or of the image at p, len (the vDSO):
+ * .eh_frame and .debug_frame, or the debug file's .debug_frame when the
+ * file has neither, as cfi_file_open finds them; copied, and the files
+ * unmapped again.  f->ok is 0 when nothing was found.
+ */
+static void
+ufile_load(struct ufile *f, const char *path, const void *p, size_t len)
+{
+	struct elfimg img, debug;
+	struct cfi_sec eh, hdr, dbg;
+
+	memset(f, 0, sizeof *f);
+	memset(&debug, 0, sizeof debug);
+	if (path ? elfimg_open(&img, path) != 0 : elfimg_init(&img, p, len) != 0)
+		return;
+	eh = copy_section(&img, ".eh_frame", &f->sec[0]);
+	hdr = copy_section(&img, ".eh_frame_hdr", &f->sec[1]);
+	dbg = copy_section(&img, ".debug_frame", &f->sec[2]);
+	if (eh.p == NULL && dbg.p == NULL && path && elfimg_open_build_id(&debug, &img) == 0)
+		dbg = copy_section(&debug, ".debug_frame", &f->sec[2]);
+	if ((f->load = malloc(img.nph * sizeof *f->load + 1)) != NULL)
+		for (size_t i = 0; i < img.nph; i++)
+			if (img.ph[i].p_type == PT_LOAD)
+				f->load[f->nload++] = img.ph[i];
+	elfimg_close(&debug);
+	elfimg_close(&img);
+	if (cfi_init(&f->cfi, eh, hdr, dbg) == 0)
+		f->ok = f->load && (f->cfi.table != NULL || f->cfi.nidx > 0);
+}
+
+static struct ufile **files;	/* every version of every file loaded */
+static size_t nfiles;
+
+static int
+same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	    a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	    a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	    a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/*
+ * The tables for the mapping [a, b) of path, inode ino by
+ * /proc/self/maps: those loaded before from the same file in the same
+ * version, else loaded now.  Not by path alone: a library replaced at
+ * its path (a new inode, or rewritten in place) and loaded again has
+ * tables of its own.  Where path names another file than the one mapped
+ * (replaced while mapped), the tables last loaded by that path.
+ */
+static struct ufile *
+file_for(const char *path, unsigned long long ino, uintptr_t a, uintptr_t b)
+{
+	struct stat st;
+	struct ufile *f, **nf;
+	size_t i;
+
+	memset(&st, 0, sizeof st);
+	if (path[0] == '/' && stat(path, &st) != 0)
+		return NULL;
+	if (path[0] != '/' || (unsigned long long)st.st_ino != ino) {
+		for (i = nfiles; i-- > 0;)
+			if (strcmp(files[i]->path, path) == 0)
+				return files[i];
+	} else {
+		for (i = 0; i < nfiles; i++)
+			if (strcmp(files[i]->path, path) == 0 && same_file(&files[i]->st, &st))
+				return files[i];
+	}
+	if ((nf = realloc(files, (nfiles + 1) * sizeof *nf)) == NULL)
+		return NULL;
+	files = nf;
+	if ((f = malloc(sizeof *f)) == NULL)
+		return NULL;
+	if (path[0] == '/')
+		ufile_load(f, path, NULL, 0);
+	else	/* the vDSO, where it is mapped here */
+		ufile_load(f, NULL, (const void *)a, (size_t)(b - a));
+	f->st = st;
+	if ((f->path = strdup(path)) == NULL) {
+		ufile_free(f);
+		return NULL;
+	}
+	return files[nfiles++] = f;
+}
+
+/*
+ * Free the retired tables and the files cur does not use, once no
+ * handler is walking: a few tries, else at the next load.
+ */
+static void
+reclaim(const struct utab *cur)
+{
+	int idle = 0;
+
+	for (int i = 0; i < 100 && !(idle = __atomic_load_n(&busy, __ATOMIC_SEQ_CST) == 0); i++)
+		sched_yield();
+	if (!idle)
+		return;
+	while (retired) {
+		struct utab *next = retired->next;
+
+		free(retired->v);
+		free(retired);
+		retired = next;
+	}
+	for (size_t i = 0; i < nfiles; i++)
+		files[i]->used = 0;
+	for (size_t i = 0; i < cur->n; i++)
+		cur->v[i].f->used = 1;
+	size_t k = 0;
+
+	for (size_t i = 0; i < nfiles; i++)
+		if (files[i]->used)
+			files[k++] = files[i];
+		else
+			ufile_free(files[i]);
+	nfiles = k;
+}
+
+/*
+ * --call-graph=dwarf: index the CFI of each executable file mapping and
+ * publish the table.  Not in the handler: this reads files and
+ * allocates.
  */
 static void
 load_cfi(void)
 {
-	static struct cfi_file **files;
-	static char **paths;
-	static size_t nfiles;
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	FILE *fp;
 	char line[4352], path[4097];
@@ -337,37 +672,15 @@ load_cfi(void)
 		return;
 	}
 	while (fgets(line, sizeof line, fp)) {
-		unsigned long long a, b, off;
+		unsigned long long a, b, off, ino;
 		char perm[8];
-		size_t i;
+		struct ufile *f;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4096[^\n]", &a, &b, perm,
-		    &off, path) != 5 || perm[2] != 'x' ||
-		    (path[0] != '/' && strcmp(path, "[vdso]") != 0))
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %llu %4096[^\n]", &a, &b, perm,
+		    &off, &ino, path) != 6 || perm[2] != 'x' ||
+		    (path[0] != '/' && strcmp(path, "[vdso]") != 0) ||
+		    (f = file_for(path, ino, (uintptr_t)a, (uintptr_t)b)) == NULL)
 			continue;
-		for (i = 0; i < nfiles && strcmp(paths[i], path) != 0; i++)
-			;
-		if (i == nfiles) {
-			struct cfi_file **nf = realloc(files, (nfiles + 1) * sizeof *nf);
-			char **np = nf ? realloc(paths, (nfiles + 1) * sizeof *np) : NULL;
-			struct cfi_file *f = malloc(sizeof *f);
-
-			if (nf)
-				files = nf;
-			if (np)
-				paths = np;
-			if (nf == NULL || np == NULL || f == NULL ||
-			    (paths[nfiles] = strdup(path)) == NULL) {
-				free(f);
-				continue;
-			}
-			if (path[0] == '/')
-				cfi_file_open(f, path, NULL, 0);
-			else	/* the vDSO, where it is mapped here */
-				cfi_file_open(f, NULL, (const void *)(uintptr_t)a,
-				    (size_t)(b - a));
-			files[nfiles++] = f;
-		}
 		if (t->n == cap) {
 			size_t ncap = cap ? cap * 2 : 64;
 			struct umap *v = realloc(t->v, ncap * sizeof *v);
@@ -377,20 +690,49 @@ load_cfi(void)
 			t->v = v;
 			cap = ncap;
 		}
-		t->v[t->n++] = (struct umap){ (uintptr_t)a, (uintptr_t)b, (uintptr_t)off,
-		    files[i] };
+		t->v[t->n++] = (struct umap){ (uintptr_t)a, (uintptr_t)b, (uintptr_t)off, f };
 	}
 	fclose(fp);
-	pthread_mutex_unlock(&lock);
 	/* /proc/PID/maps is sorted by address: ufind's binary search. */
-	__atomic_store_n(&utab, t, __ATOMIC_RELEASE);
+	struct utab *old = __atomic_exchange_n(&utab, t, __ATOMIC_SEQ_CST);
+
+	if (old) {
+		old->next = retired;
+		retired = old;
+	}
+	reclaim(t);
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * A thread that blocks tick_sig is not sampled while it does: counted,
+ * once a thread, for trace-record to say.  Only where seen: at its
+ * start, and when blocked through libc's functions.
+ */
+static void
+note_blocked(const sigset_t *set)
+{
+	static __thread int said;
+
+	if (ring && !said && sigismember(set, tick_sig) == 1) {
+		said = 1;
+		__atomic_fetch_add(&ring->blocked, 1, __ATOMIC_RELAXED);
+	}
 }
 
 static void
 timer_gone(void *p)
 {
+	unsigned char *top = tick_stack;
+
 	(void)p;
+	/* No sample on it from here on: the handler runs on this thread. */
+	tick_stack = NULL;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	timer_delete(timer);
+	munmap(top - TICK_STACK - (size_t)getpagesize(), TICK_STACK + (size_t)getpagesize());
+	if (env_room)
+		munmap(env_room, env_room_len);
 }
 
 /* Start sampling the calling thread. */
@@ -405,6 +747,13 @@ thread_start(void)
 
 	if (ring == NULL)
 		return;
+	sigset_t now_blocked;
+
+	if (real_pthread_sigmask(SIG_BLOCK, NULL, &now_blocked) == 0)
+		note_blocked(&now_blocked);
+	self_tid = (uint32_t)gettid();
+	comm_gen = __atomic_load_n(&names_gen, __ATOMIC_RELAXED);
+	prctl(PR_GET_NAME, comm, 0, 0, 0);
 	if (pthread_getattr_np(pthread_self(), &a) == 0) {
 		if (pthread_attr_getstack(&a, &addr, &size) == 0) {
 			stack_lo = (uintptr_t)addr;
@@ -412,10 +761,21 @@ thread_start(void)
 		}
 		pthread_attr_destroy(&a);
 	}
+	if (tick_stack == NULL) {	/* (a forked child keeps its parent's) */
+		size_t page = (size_t)getpagesize();
+		unsigned char *m = mmap(NULL, TICK_STACK + page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+
+		if (m == MAP_FAILED)
+			return;
+		mprotect(m, page, PROT_NONE);
+		tick_stack = m + page + TICK_STACK;
+	}
 	memset(&sev, 0, sizeof sev);
 	sev.sigev_notify = SIGEV_THREAD_ID;
-	sev.sigev_signo = SIGPROF;
-	sev.sigev_notify_thread_id = gettid();
+	sev.sigev_signo = tick_sig;
+	sev.sigev_value.sival_ptr = &timer_key;		/* ours, not the program's */
+	sev.sigev_notify_thread_id = (pid_t)self_tid;
 	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &timer) != 0)
 		return;
 	it.it_interval.tv_sec = (time_t)(ring->period / 1000000000u);
@@ -430,7 +790,11 @@ after_fork(void)
 {
 	struct sr_rec h = { .type = SR_FORK };
 
-	h.pid = (uint32_t)getpid();
+	self_pid = (uint32_t)getpid();
+	h.pid = self_pid;
+	/* The one thread here is not in the handler; another was, maybe. */
+	busy = 0;
+	__atomic_fetch_add(&ring->started, 1, __ATOMIC_RELAXED);
 	h.tid = (uint32_t)getppid();
 	h.time = now(&h.cpu);
 	emit(&h, "", 0);
@@ -573,12 +937,41 @@ static __typeof__(&posix_spawnp) real_posix_spawnp;
 	if (real == NULL) \
 		return errno = ENOSYS, -1
 
-/* Call real with the environment e fixed, args before and after it. */
+/*
+ * Room for an environment passed on, per thread, grown as needed and
+ * kept: not on the stack, which may be small (a thread's of 64 KiB,
+ * where the environment may hold 20,000 variables); not from malloc,
+ * as an exec may come in a vfork child; and not a mapping per call,
+ * which an exec in a vfork child would leave in its parent's memory,
+ * which it shares.  (That child runs on its parent's thread, stopped
+ * meanwhile: the same buffer, which nothing else uses then.)
+ */
+static char *
+room_for(size_t n)
+{
+	if (n > env_room_len) {
+		size_t len = (n + 65535) & ~(size_t)65535;
+		char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+
+		if (m == MAP_FAILED)
+			return NULL;
+		if (env_room)
+			munmap(env_room, env_room_len);
+		env_room = m;
+		env_room_len = len;
+	}
+	return env_room;
+}
+
+/* Call real with the environment e fixed, args before and after it;
+ * unchanged (what it runs is not sampled) when there is no room. */
 #define WITH_ENV(e, call) do { \
 	size_t n_, len_; \
-	if (preload_room(e, &n_, &len_)) { \
-		char *v_[n_], buf_[len_]; \
-		char *const *env_ = with_us(e, v_, n_, buf_, len_); \
+	char **v_; \
+	if (preload_room(e, &n_, &len_) && \
+	    (v_ = (char **)(void *)room_for(n_ * sizeof *v_ + len_)) != NULL) { \
+		char *const *env_ = with_us(e, v_, n_, (char *)(v_ + n_), len_); \
 		return call; \
 	} else { \
 		char *const *env_ = e; \
@@ -681,6 +1074,125 @@ posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 }
 
 /*
+ * tick_sig is ours while we sample: the program's settings of it are
+ * kept aside and followed by pass_on, and reported back as it made them.
+ */
+EXPORT int
+sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	REAL(sigaction);
+	if (ring == NULL || sig != tick_sig)
+		return real(sig, act, old);
+	struct sigaction was = prog_sa;
+
+	if (act)
+		prog_sa = *act;
+	if (old)
+		*old = was;
+	return 0;
+}
+
+EXPORT int
+pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	if (real_pthread_sigmask == NULL)
+		*(void **)&real_pthread_sigmask = dlsym(RTLD_NEXT, "pthread_sigmask");
+	if (real_pthread_sigmask == NULL)
+		return ENOSYS;
+	int r = real_pthread_sigmask(how, set, old);
+
+	if (r == 0 && set && how != SIG_UNBLOCK)
+		note_blocked(set);
+	return r;
+}
+
+EXPORT int
+sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	static int (*real)(int, const sigset_t *, sigset_t *);
+
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "sigprocmask");
+	if (real == NULL)
+		return errno = ENOSYS, -1;
+	int r = real(how, set, old);
+
+	if (r == 0 && set && how != SIG_UNBLOCK)
+		note_blocked(set);
+	return r;
+}
+
+/* glibc's signal calls its sigaction inside libc, past the wrapper. */
+EXPORT void
+(*signal(int sig, void (*fn)(int)))(int)
+{
+	static void (*(*real)(int, void (*)(int)))(int);
+
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "signal");
+	if (ring == NULL || sig != tick_sig) {
+		if (real == NULL)
+			return errno = ENOSYS, SIG_ERR;
+		return real(sig, fn);
+	}
+	void (*was)(int) = prog_sa.sa_handler;
+
+	/* BSD semantics, as glibc's signal. */
+	memset(&prog_sa, 0, sizeof prog_sa);
+	prog_sa.sa_handler = fn;
+	prog_sa.sa_flags = SA_RESTART;
+	return was;
+}
+
+/*
+ * A rename: the handlers read the thread's name again (once).  Entering
+ * seccomp: the thread's handler makes no system call from then on, so
+ * its name is read now.
+ */
+EXPORT int
+prctl(int op, ...)
+{
+	static int (*real)(int, ...);
+	va_list ap;
+	unsigned long a[4];
+
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "prctl");
+	if (real == NULL)
+		return errno = ENOSYS, -1;
+	/* prctl takes at most four more arguments, unused ones ignored. */
+	va_start(ap, op);
+	for (int i = 0; i < 4; i++)
+		a[i] = va_arg(ap, unsigned long);
+	va_end(ap);
+	if (op == PR_SET_SECCOMP && ring) {
+		real(PR_GET_NAME, comm, 0, 0, 0);
+		sealed = 1;
+	}
+	int r = real(op, a[0], a[1], a[2], a[3]);
+
+	if (op == PR_SET_NAME && r == 0)
+		__atomic_fetch_add(&names_gen, 1, __ATOMIC_RELAXED);
+	return r;
+}
+
+EXPORT int
+pthread_setname_np(pthread_t t, const char *name)
+{
+	static int (*real)(pthread_t, const char *);
+
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_setname_np");
+	if (real == NULL)
+		return ENOSYS;
+	int r = real(t, name);
+
+	if (r == 0)
+		__atomic_fetch_add(&names_gen, 1, __ATOMIC_RELAXED);
+	return r;
+}
+
+/*
  * Take our path out of LD_PRELOAD: "SELF" was an unset variable,
  * "SELF:VALUE" the user's VALUE (empty too).
  */
@@ -702,9 +1214,12 @@ __attribute__((constructor)) static void
 sampler_init(void)
 {
 	const char *env = getenv(SR_ENV);
-	char *end;
 	struct sigaction sa;
+	char ringpath[64];
+	int fd;
 
+	*(void **)&real_sigaction = dlsym(RTLD_NEXT, "sigaction");
+	*(void **)&real_pthread_sigmask = dlsym(RTLD_NEXT, "pthread_sigmask");
 	*(void **)&real_execve = dlsym(RTLD_NEXT, "execve");
 	*(void **)&real_execvpe = dlsym(RTLD_NEXT, "execvpe");
 	*(void **)&real_fexecve = dlsym(RTLD_NEXT, "fexecve");
@@ -717,25 +1232,38 @@ sampler_init(void)
 
 	if (sp && sp[1] == '/' && (self = strdup(sp + 1)) != NULL)
 		unpreload(self);
-	long fd = strtol(env, &end, 10);
-	const char *mode = end;
+	/*
+	 * The ring by its path in trace-record's /proc/PID/fd, not by an
+	 * inherited descriptor: a program may close or dup2 over any it did
+	 * not open (Python's subprocess closes them all before exec), and
+	 * what it executes then is to be sampled all the same.
+	 */
+	size_t plen = strcspn(env, " ");
+	const char *mode = env + plen;
 
+	if (plen >= sizeof ringpath)
+		return;
+	memcpy(ringpath, env, plen);
+	ringpath[plen] = '\0';
 	while (*mode == ' ')
 		mode++;
 	if (strncmp(mode, "tscp", 4) == 0)
 		clk = CLK_TSCP;
 	else if (strncmp(mode, "tsc", 3) == 0)
 		clk = CLK_TSC;
-	struct sr_ring *r = mmap(NULL, SR_HEAD, PROT_READ, MAP_SHARED, (int)fd, 0);
-
-	if (r == MAP_FAILED)
+	if ((fd = open(ringpath, O_RDWR | O_CLOEXEC)) < 0)
 		return;
-	uint64_t size = r->magic == SR_MAGIC ? r->size : 0;
+	struct sr_ring *r = mmap(NULL, SR_HEAD, PROT_READ, MAP_SHARED, fd, 0);
+	uint64_t size = 0;
 
-	munmap(r, SR_HEAD);
-	if (size == 0 || (size & (size - 1)) != 0)
-		return;
-	r = mmap(NULL, SR_HEAD + size, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+	if (r != MAP_FAILED) {
+		size = r->magic == SR_MAGIC ? r->size : 0;
+		munmap(r, SR_HEAD);
+	}
+	r = MAP_FAILED;
+	if (size != 0 && (size & (size - 1)) == 0)
+		r = mmap(NULL, SR_HEAD + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
 	if (r == MAP_FAILED || r->period == 0)
 		return;
 	data = (unsigned char *)r + SR_HEAD;
@@ -743,12 +1271,18 @@ sampler_init(void)
 	if (pthread_key_create(&timer_key, timer_gone) != 0)
 		return;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_prof;
+	sa.sa_sigaction = on_tick;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGPROF, &sa, NULL) != 0)
+	/* None of the program's signals lands on tick_stack. */
+	sigfillset(&sa.sa_mask);
+	tick_sig = SIGRTMAX;
+	self_pid = (uint32_t)getpid();
+	if (real_sigaction == NULL || real_pthread_sigmask == NULL ||
+	    real_sigaction(tick_sig, NULL, &prog_sa) != 0 ||
+	    real_sigaction(tick_sig, &sa, NULL) != 0)
 		return;
 	ring = r;
+	__atomic_fetch_add(&ring->started, 1, __ATOMIC_RELAXED);
 	send_maps();
 	if (r->unwind)
 		load_cfi();

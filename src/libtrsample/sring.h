@@ -3,8 +3,8 @@
  * samples into and trace-record --sample --mechanism=signal reads.
  *
  * One shared memory file, a header and then SR_DATA bytes of records,
- * for every process and thread of the program (children inherit the
- * file).  A writer is a signal handler, so nothing may block: it
+ * for every process and thread of the program (each opens it by its
+ * path in trace-record's /proc/PID/fd).  A writer is a signal handler, so nothing may block: it
  * reserves a record by moving head with a compare-and-swap, fills it,
  * then publishes it by storing its length in the first word last; with
  * no room it counts the sample in lost and returns.  The reader takes
@@ -25,7 +25,8 @@
 #define SR_MAGIC	0x31474e4952525453ull	/* "STRRING1" */
 #define SR_HEAD		4096			/* header page */
 #define SR_MAXFRAMES	256
-#define SR_ENV		"TRACE_RECORD_SAMPLE"	/* "FD CLOCK SAMPLER" */
+#define SR_ENV		"TRACE_RECORD_SAMPLE"	/* "RING CLOCK SAMPLER": paths in
+						 * trace-record's /proc/PID/fd */
 
 enum { SR_SAMPLE = 1, SR_MAPS = 2, SR_FORK = 3 };
 
@@ -40,6 +41,8 @@ struct sr_ring {
 					 * the sampler preloaded */
 	uint64_t	unwind;		/* 1: walk with DWARF CFI, not frame
 					 * pointers (--call-graph=dwarf) */
+	uint64_t	started;	/* processes the sampler started in */
+	uint64_t	blocked;	/* threads seen blocking its signal */
 };
 
 /*

@@ -64,7 +64,7 @@ static const char usage_text[] =
 "      --stack-size N  dwarf: bytes of stack copied per sample (default\n"
 "                      8192; 8 to 65528, a multiple of 8)\n"
 "      --folded        write folded stacks, not perf script text\n"
-"      --mechanism M   auto (default): perf_event_open, else SIGPROF timers\n"
+"      --mechanism M   auto (default): perf_event_open, else timer signals\n"
 "                      in the program (LD_PRELOAD); or force perf or signal\n"
 "  -p, --pid PID       sample a running process until it ends or until\n"
 "                      trace-record is interrupted (perf only)\n"

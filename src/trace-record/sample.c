@@ -5,7 +5,7 @@
  * that the mechanism can be chosen with its pid in hand: perf events
  * opened on it with enable_on_exec count from the exec on, and if
  * perf_event_open is refused (perf_event_paranoid, seccomp, no kernel
- * support) the child is told instead to exec with the SIGPROF sampler
+ * support) the child is told instead to exec with the signal sampler
  * preloaded.  While it runs, rings are drained every few milliseconds
  * into memory; nothing is named or written before the end, so the cost
  * while the program runs is copying.  SIGTERM and SIGHUP are passed on
@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -69,8 +70,8 @@ spawn_held(char **argv, const struct sigsample *ss, int *go, int *report)
 		close(r[0]);
 		if (read(g[0], &how, 1) != 1)
 			_exit(EXIT_SELF);
-		if (ss)
-			sigsample_child(ss, how == 's');
+		if (ss && how == 's')
+			sigsample_child(ss);
 		spawn_exec(argv, r[1]);
 	}
 	close(g[0]);
@@ -145,11 +146,13 @@ drain(struct perfev *pe, struct sigsample *ss, struct recs *r)
 		sigsample_read(ss, r);
 }
 
-/* Wait, draining, until the child ends; its wait status. */
+/* Wait, draining, until the child ends; its wait status, and in *cpu_ns
+ * the CPU time it (and its children it waited for) used. */
 static int
-run(pid_t child, struct perfev *pe, struct sigsample *ss, struct recs *r)
+run(pid_t child, struct perfev *pe, struct sigsample *ss, struct recs *r, int64_t *cpu_ns)
 {
 	int status = 0, forwarded = 0;
+	struct rusage ru;
 
 	for (;;) {
 		struct pollfd p[256];
@@ -162,10 +165,13 @@ run(pid_t child, struct perfev *pe, struct sigsample *ss, struct recs *r)
 			kill(child, got_signal);
 			forwarded = 1;
 		}
-		pid_t w = waitpid(child, &status, WNOHANG);
+		pid_t w = wait4(child, &status, WNOHANG, &ru);
 
-		if (w == child)
+		if (w == child) {
+			*cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+			    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
 			break;
+		}
 		if (w < 0 && errno != EINTR)
 			die(EXIT_SELF, "waitpid:");
 	}
@@ -230,7 +236,7 @@ say_signal(unsigned hz, const char *perf_why)
 		    "(a sample weighs the periods it stands for)", hz);
 		hz = tick;
 	}
-	warn_msg("sampling at %u Hz with SIGPROF timers in the program "
+	warn_msg("sampling at %u Hz with timer signals in the program "
 	    "(LD_PRELOAD)%s%s%s", hz, below, perf_why ? "; perf_event_open: " :
 	    "", perf_why ? perf_why : "");
 }
@@ -243,7 +249,8 @@ sample_run(const struct sample_opts *o, char **argv)
 	struct perfev *pe = NULL;
 	struct sigsample *ss = NULL;
 	struct sigaction sa;
-	int kernel = 0, status = 0, go = -1, report = -1, e = 0, partial = 0;
+	int kernel = 0, status = 0, go = -1, report = -1, e = 0, partial = 0, empty = 0;
+	int64_t cpu_ns = 0;
 	pid_t child = 0;
 	struct outfile of;
 
@@ -299,8 +306,13 @@ sample_run(const struct sample_opts *o, char **argv)
 				ss = NULL;
 			}
 		} else {
+			const char *why;
+
 			say_signal(o->hz, strcmp(o->mechanism, "auto") == 0 ?
 			    strerror(e) : NULL);
+			if ((why = sigsample_check(ss, argv[0])) != NULL)
+				warn_msg("%s cannot be sampled: %s; only what it executes "
+				    "can be", argv[0], why);
 		}
 		if (write(go, pe ? "p" : "s", 1) != 1)
 			die(EXIT_SELF, "starting the program:");
@@ -313,10 +325,10 @@ sample_run(const struct sample_opts *o, char **argv)
 			recs_free(&r);
 			return status;
 		}
-		status = run(child, pe, ss, &r);
+		status = run(child, pe, ss, &r, &cpu_ns);
 	}
 	if (ss)
-		sigsample_close(ss, &r);
+		empty = sigsample_end(ss, &r, cpu_ns);
 	perfev_close(pe);
 
 	output_start(&of);
@@ -331,5 +343,8 @@ sample_run(const struct sample_opts *o, char **argv)
 		return partial ? EXIT_SELF : 0;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
+	/* Nothing sampled, and said why: not a success, whatever the program's. */
+	if (empty && WEXITSTATUS(status) == 0)
+		return EXIT_SELF;
 	return WEXITSTATUS(status);
 }

@@ -1,13 +1,15 @@
 /*
- * sigsample.c: trace-record's half of the SIGPROF sampler (sampler.c).
+ * sigsample.c: trace-record's half of the signal sampler (sampler.c).
  *
  * The sampler is a shared library built with trace-record and carried
  * inside it (sampler_so.h), so that the one binary works wherever it is
  * copied: it is written to a memory file, and the program is started
  * with LD_PRELOAD naming that file through /proc/PID/fd, which any
  * process of the program can open while trace-record runs.  The ring of
- * sring.h is a second memory file, inherited by the program's processes
- * by descriptor number.  Reading it is the one consumer's side of the
+ * sring.h is a second memory file, opened the same way: not inherited,
+ * so that a program that closes the descriptors it did not open
+ * (Python's subprocess, before exec) has its children sampled too, and
+ * the program has no descriptor it did not open.  Reading it is the one consumer's side of the
  * protocol: take published records from tail, zero them, move tail;
  * and skip a record that stays unpublished for STUCK_NS (its writer is
  * taken as dead), or at the end, when no writer is left.
@@ -21,11 +23,16 @@
 #include "sigsample.h"
 #include "spawn.h"
 
+#include <elf.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "../lib/err.h"
@@ -49,6 +56,8 @@ struct sigsample {
 	uint64_t	 period;	/* ns a period, as told to the sampler */
 	uint64_t	 stuck;		/* tail unpublished since stuck_at */
 	int64_t		 stuck_at;	/* 0: not stuck */
+	uint64_t	 sampled_ns;	/* CPU time the samples stand for */
+	const char	*why_not;	/* why the program cannot load the sampler */
 };
 
 struct sigsample *
@@ -59,7 +68,7 @@ sigsample_new(unsigned hz, int unwind, const struct clockcal *cal)
 	const char *old = getenv("LD_PRELOAD");
 
 	s->cal = cal;
-	s->ringfd = memfd_create("trace-record-samples", 0);
+	s->ringfd = memfd_create("trace-record-samples", MFD_CLOEXEC);
 	s->sofd = memfd_create("libtrsample.so", MFD_CLOEXEC);
 	if (s->ringfd < 0 || s->sofd < 0 ||
 	    ftruncate(s->ringfd, (off_t)(SR_HEAD + RING_BYTES)) < 0)
@@ -80,26 +89,23 @@ sigsample_new(unsigned hz, int unwind, const struct clockcal *cal)
 	s->ring->period = s->period = 1000000000u / hz;
 	s->ring->unwind = (uint64_t)unwind;
 	s->ring->magic = SR_MAGIC;
-	char path[64];
+	char path[64], ring[64];
 	size_t n = (size_t)snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)getpid(),
 	    s->sofd);
 
+	snprintf(ring, sizeof ring, "/proc/%d/fd/%d", (int)getpid(), s->ringfd);
 	s->preload = xmalloc(n + (old ? strlen(old) + 2 : 1));
 	sprintf(s->preload, "%s%s%s", path, old ? ":" : "", old ? old : "");
-	s->env = xmalloc(n + 32);
-	sprintf(s->env, "%d %s %s", s->ringfd, modes[cal->mode & 3], path);
+	s->env = xmalloc(n + strlen(ring) + 8);
+	sprintf(s->env, "%s %s %s", ring, modes[cal->mode & 3], path);
 	return s;
 }
 
 void
-sigsample_child(const struct sigsample *s, int use)
+sigsample_child(const struct sigsample *s)
 {
-	if (use) {
-		setenv("LD_PRELOAD", s->preload, 1);
-		setenv(SR_ENV, s->env, 1);
-	} else {
-		close(s->ringfd);
-	}
+	setenv("LD_PRELOAD", s->preload, 1);
+	setenv(SR_ENV, s->env, 1);
 }
 
 static void
@@ -216,6 +222,7 @@ read_ring(struct sigsample *s, struct recs *r, int dead)
 		if (h.type == SR_SAMPLE && (size_t)h.n * 8 <= room && h.n > 0) {
 			struct rec_sample rs = { .period = s->period * h.periods };
 
+			s->sampled_ns += rs.period;
 			memcpy(rs.comm, h.comm, sizeof rs.comm);
 			rs.comm[15] = '\0';
 			recs_sample(r, t, h.pid, h.tid, &rs, NULL,
@@ -233,19 +240,98 @@ read_ring(struct sigsample *s, struct recs *r, int dead)
 	__atomic_store_n(&s->ring->tail, tail, __ATOMIC_RELEASE);
 }
 
+/* The file execvp would run for prog, or NULL. */
+static char *
+find_program(const char *prog)
+{
+	const char *path = getenv("PATH");
+	size_t n = strlen(prog);
+
+	if (strchr(prog, '/')) {
+		if (access(prog, X_OK) != 0)
+			return NULL;
+		return strcpy(xmalloc(n + 1), prog);
+	}
+	if (path == NULL)
+		path = "/bin:/usr/bin";
+	for (;;) {
+		size_t d = strcspn(path, ":");
+		char *f = xmalloc(d + n + 3);
+
+		sprintf(f, "%.*s/%s", (int)d, d ? path : ".", prog);
+		if (access(f, X_OK) == 0)
+			return f;
+		free(f);
+		if (path[d] == '\0')
+			return NULL;
+		path += d + 1;
+	}
+}
+
+/* Whether the ELF file at fd has no PT_INTERP: static, or not ELF64. */
+static int
+is_static(int fd)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+
+	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof ph)
+		return 0;
+	for (unsigned i = 0; i < eh.e_phnum; i++)
+		if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + i * sizeof ph)) !=
+		    (ssize_t)sizeof ph || ph.p_type == PT_INTERP)
+			return 0;
+	return 1;
+}
+
+const char *
+sigsample_check(struct sigsample *s, const char *prog)
+{
+	char *f = find_program(prog);
+	struct stat st;
+	struct statvfs vfs;
+	int fd;
+
+	if (f == NULL)
+		return NULL;
+	if ((fd = open(f, O_RDONLY | O_CLOEXEC)) >= 0 && fstat(fd, &st) == 0) {
+		int nosuid = fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_NOSUID);
+
+		if (is_static(fd))
+			s->why_not = "it is statically linked, and LD_PRELOAD needs the "
+			    "dynamic loader";
+		else if (!nosuid && (((st.st_mode & S_ISUID) && st.st_uid != getuid()) ||
+		    ((st.st_mode & S_ISGID) && st.st_gid != getgid()) ||
+		    (getuid() != 0 && fgetxattr(fd, "security.capability", NULL, 0) > 0)))
+			s->why_not = "it is set-user-ID, set-group-ID or has file "
+			    "capabilities, and the dynamic loader then ignores LD_PRELOAD";
+	}
+	if (fd >= 0)
+		close(fd);
+	free(f);
+	return s->why_not;
+}
+
 void
 sigsample_read(struct sigsample *s, struct recs *r)
 {
 	read_ring(s, r, 0);
 }
 
-void
-sigsample_close(struct sigsample *s, struct recs *r)
+/* The last of the ring into r, and s freed; the CPU time the samples
+ * stand for. */
+static uint64_t
+finish(struct sigsample *s, struct recs *r)
 {
+	uint64_t sampled;
+
 	__atomic_store_n(&s->ring->closed, 1, __ATOMIC_RELEASE);
 	/* The program is gone: what is still unpublished never will be. */
 	read_ring(s, r, 1);
 	r->lost += __atomic_load_n(&s->ring->lost, __ATOMIC_RELAXED);
+	sampled = s->sampled_ns;
 	munmap(s->ring, SR_HEAD + RING_BYTES);
 	close(s->ringfd);
 	close(s->sofd);
@@ -253,4 +339,48 @@ sigsample_close(struct sigsample *s, struct recs *r)
 	free(s->env);
 	free(s->rec);
 	free(s);
+	return sampled;
+}
+
+void
+sigsample_close(struct sigsample *s, struct recs *r)
+{
+	finish(s, r);
+}
+
+int
+sigsample_end(struct sigsample *s, struct recs *r, int64_t cpu_ns)
+{
+	uint64_t started = __atomic_load_n(&s->ring->started, __ATOMIC_RELAXED);
+	uint64_t blocked = __atomic_load_n(&s->ring->blocked, __ATOMIC_RELAXED);
+	uint64_t period = s->period;
+	const char *why_not = s->why_not;
+	int why = 0;
+
+	uint64_t sampled_ns = finish(s, r);
+
+	if (blocked) {
+		warn_msg("%llu thread%s of the program blocked SIGRTMAX, the sampler's "
+		    "signal, and %s not sampled while %s did", (unsigned long long)blocked,
+		    blocked > 1 ? "s" : "", blocked > 1 ? "were" : "was",
+		    blocked > 1 ? "they" : "it");
+		why = 1;
+	}
+	if (started == 0) {
+		warn_msg("the sampler was loaded into no process of the program: %s",
+		    why_not ? why_not : "LD_PRELOAD was not honoured (a static or "
+		    "set-user-ID program?), or the environment was replaced");
+		why = 1;
+	} else if (cpu_ns >= 20 * (int64_t)period && (uint64_t)cpu_ns > 2 * sampled_ns) {
+		/*
+		 * What the sampler could not see: a signal blocked with the
+		 * system call, programs run by system or popen, ...  The
+		 * program's CPU time counts its children that were waited for.
+		 */
+		warn_msg("the program used %.2f s of CPU, its samples stand for %.2f s: "
+		    "threads or processes were not sampled (see BUGS in trace-record(1))",
+		    cpu_ns / 1e9, sampled_ns / 1e9);
+		why = 1;
+	}
+	return why && r->samples == 0;
 }

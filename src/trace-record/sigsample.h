@@ -1,5 +1,5 @@
 /*
- * sigsample.h: sampling with the preloaded SIGPROF sampler, for when
+ * sigsample.h: sampling with the preloaded signal sampler, for when
  * perf_event_open is not allowed.
  */
 #ifndef TR_SIGSAMPLE_H
@@ -14,18 +14,30 @@ struct sigsample;
  * the sampler walks with DWARF CFI instead of frame pointers. */
 struct sigsample *sigsample_new(unsigned hz, int unwind, const struct clockcal *cal);
 
-/*
- * In the child, before exec: the environment that loads the sampler
- * when use is set, else the ring's descriptor closed.
- */
-void		 sigsample_child(const struct sigsample *s, int use);
+/* In the child, before exec: the environment that loads the sampler. */
+void		 sigsample_child(const struct sigsample *s);
 
 /* Move the published samples into r; one left unpublished for a
  * second (its writer killed while writing) is skipped, counted as lost. */
 void		 sigsample_read(struct sigsample *s, struct recs *r);
 
-/* After the program's end: what is left, and the samples lost (ring
- * full, or a writer killed while writing), into r. */
+/* What is left, and the samples lost (ring full, or a writer killed
+ * while writing), into r; s freed (also when the program never ran). */
 void		 sigsample_close(struct sigsample *s, struct recs *r);
+
+/*
+ * Before the program runs: why the sampler cannot be loaded into prog
+ * (execvp's search), a static or set-user-ID program, or NULL.
+ */
+const char	*sigsample_check(struct sigsample *s, const char *prog);
+
+/*
+ * After the program's end, sigsample_close, then what was not sampled
+ * said on stderr: threads that blocked the signal, no process that
+ * loaded the sampler (and why, where sigsample_check knew), or samples
+ * that stand for less than half the cpu_ns of CPU time the program (and
+ * its children waited for) used.  1 when that leaves no sample at all.
+ */
+int		 sigsample_end(struct sigsample *s, struct recs *r, int64_t cpu_ns);
 
 #endif

@@ -20,6 +20,7 @@
  * as a writer killed in the middle would, then work (exit status 5
  * without the ring).
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <signal.h>
@@ -172,16 +173,19 @@ stall(void)
 	const char *env = getenv(SR_ENV);
 	struct sr_ring *r;
 	struct sr_rec h = { .type = SR_SAMPLE, .size = 64 };
+	char path[64];
+	int fd;
 
-	if (env == NULL)
+	/* The ring's path is the variable's first word. */
+	if (env == NULL || sscanf(env, "%63s", path) != 1 || (fd = open(path, O_RDWR)) < 0)
 		return 5;
-	r = mmap(NULL, SR_HEAD, PROT_READ, MAP_SHARED, atoi(env), 0);
+	r = mmap(NULL, SR_HEAD, PROT_READ, MAP_SHARED, fd, 0);
 	if (r == MAP_FAILED)
 		return 5;
 	uint64_t size = r->size;
 
 	munmap(r, SR_HEAD);
-	r = mmap(NULL, SR_HEAD + size, PROT_READ | PROT_WRITE, MAP_SHARED, atoi(env), 0);
+	r = mmap(NULL, SR_HEAD + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (r == MAP_FAILED)
 		return 5;
 	uint64_t at = __atomic_fetch_add(&r->head, h.size, __ATOMIC_ACQ_REL);

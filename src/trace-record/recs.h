@@ -60,6 +60,7 @@ struct recs {
 	size_t		 n, cap;
 	unsigned char	*buf;
 	size_t		 used, bufcap;
+	size_t		 seq;		/* the next record's */
 	uint64_t	 samples, lost;
 };
 
@@ -80,6 +81,10 @@ void	recs_sample_stack(struct recs *r, int64_t time, uint32_t pid, uint32_t tid,
 
 /* Sort by time, then arrival. */
 void	recs_sort(struct recs *r);
+
+/* Forget the first k records of r->v, and the room their payloads took;
+ * the rest are left in arrival order. */
+void	recs_drop(struct recs *r, size_t k);
 
 void	recs_free(struct recs *r);
 

@@ -15,4 +15,23 @@ struct report_opts {
 /* Sort r and write it to standard output (out.h). */
 void	report_write(struct recs *r, const struct report_opts *o);
 
+/*
+ * The process events of a run replayed as they arrive, so that a
+ * --call-graph=dwarf sample is unwound with the mappings of its time and
+ * its stack copy (kilobytes) freed, within a drain or two of its taking.
+ */
+struct replay;
+
+struct replay	*replay_new(void);
+void		 replay_free(struct replay *p);
+
+/*
+ * Move pend's records older than horizon into r in time order, through
+ * p: a dwarf sample unwound into user frames, the rest copied.  pend
+ * keeps the newer ones, whose order with records still to come is not
+ * known yet.
+ */
+void		 replay_settle(struct replay *p, struct recs *pend, struct recs *r,
+		    int64_t horizon);
+
 #endif

@@ -567,9 +567,13 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 		die(EXIT_INPUT, "a stack's total period does not fit in 64 bits");
 }
 
-/* Apply a process event to the replay: a mapping, a name, a fork, an
- * exec, a maps snapshot. */
-static void
+/*
+ * Apply a process event to the replay: a mapping, a name, a fork, an
+ * exec, a maps snapshot.  0 when it is a mapping identical to the one
+ * in place (the same range, offset and file: a library loaded again
+ * where it was before), which changes nothing and need not be kept.
+ */
+static int
 event(struct replay *p, const struct rec *e, const unsigned char *d)
 {
 	struct proc *pr;
@@ -577,9 +581,15 @@ event(struct replay *p, const struct rec *e, const unsigned char *d)
 	switch (e->type) {
 	case REC_MMAP: {
 		const struct rec_mmap *m = (const struct rec_mmap *)(const void *)d;
+		uint32_t file = file_id(p, (const char *)(m + 1));
+		const struct map *in;
 
-		map_add(proc_get(p, e->pid), m->start, m->start + m->len, m->pgoff,
-		    file_id(p, (const char *)(m + 1)));
+		pr = proc_get(p, e->pid);
+		in = map_find(pr, m->start);
+		if (in && in->start == m->start && in->end == m->start + m->len &&
+		    in->pgoff == m->pgoff && in->file == file)
+			return 0;
+		map_add(pr, m->start, m->start + m->len, m->pgoff, file);
 		break;
 	}
 	case REC_COMM:
@@ -617,6 +627,7 @@ event(struct replay *p, const struct rec *e, const unsigned char *d)
 		maps_text(p, pr, (const char *)d, e->len);
 		break;
 	}
+	return 1;
 }
 
 static void
@@ -690,8 +701,7 @@ replay_settle(struct replay *p, struct recs *pend, struct recs *r, int64_t horiz
 
 			recs_sample(r, e->time, e->pid, e->tid, s, fr, fr + s->nkernel,
 			    n - s->nkernel);
-		} else {
-			event(p, e, d);
+		} else if (event(p, e, d)) {
 			recs_add(r, e->type, e->time, e->pid, e->tid, e->flags, d, e->len);
 		}
 	}

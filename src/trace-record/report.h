@@ -27,7 +27,9 @@ void		 replay_free(struct replay *p);
 
 /*
  * Move pend's records older than horizon into r in time order, through
- * p: a dwarf sample unwound into user frames, the rest copied.  pend
+ * p: a dwarf sample unwound into user frames, a mapping identical to the
+ * one in place dropped (a library loaded again where it was before: a
+ * program that dlopens and dlcloses in a loop), the rest copied.  pend
  * keeps the newer ones, whose order with records still to come is not
  * known yet.
  */

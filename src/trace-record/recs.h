@@ -17,6 +17,8 @@ enum {
 	REC_COMM,	/* the thread's name and a NUL; flags REC_EXEC on exec */
 	REC_FORK,	/* uint32_t parent process, parent thread */
 	REC_MAPS,	/* /proc/PID/maps lines replacing the process's mappings */
+	REC_TASKTIME,	/* uint64_t: ns of CPU time a thread ran, at its end
+			 * (perf: one per CPU's event it ran under; they add) */
 };
 
 #define REC_EXEC	1u

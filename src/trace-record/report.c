@@ -72,6 +72,8 @@ struct proc {
 struct thread {
 	uint32_t	 tid;
 	char		 comm[16];
+	int		 sampled;	/* since it started */
+	int		 counted;	/* in stats.unsampled */
 };
 
 struct file {
@@ -108,6 +110,7 @@ struct replay {
 	char		**shown;	/* NULL: shown mangled */
 	size_t		 showncap;
 	uint64_t	*frames;	/* a dwarf sample's, unwound */
+	struct report_stats stats;
 };
 
 /*
@@ -527,6 +530,7 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 	char cbuf[24];
 	uint32_t i;
 
+	t->sampled = 1;
 	if (comm[0] == '\0') {
 		snprintf(cbuf, sizeof cbuf, ":%u", e->tid);
 		comm = cbuf;
@@ -605,9 +609,13 @@ event(struct replay *p, const struct rec *e, const unsigned char *d)
 		/* A new thread or process starts with its parent's name. */
 		if (par[1] != e->tid) {
 			char c[16];
+			struct thread *t;
 
 			memcpy(c, thread_get(p, par[1])->comm, 16);
-			memcpy(thread_get(p, e->tid)->comm, c, 16);
+			t = thread_get(p, e->tid);
+			memcpy(t->comm, c, 16);
+			/* Its tid may be an ended thread's. */
+			t->sampled = t->counted = 0;
 		}
 		if (par[0] == e->pid)
 			break;
@@ -626,6 +634,18 @@ event(struct replay *p, const struct rec *e, const unsigned char *d)
 		pr = proc_get(p, e->pid);
 		maps_text(p, pr, (const char *)d, e->len);
 		break;
+	case REC_TASKTIME: {
+		struct thread *t = thread_get(p, e->tid);
+		uint64_t ns;
+
+		memcpy(&ns, d, 8);
+		if (t->sampled)
+			break;
+		p->stats.unsampled += !t->counted;
+		t->counted = 1;
+		p->stats.unsampled_ns += ns;
+		break;
+	}
 	}
 	return 1;
 }
@@ -711,7 +731,7 @@ replay_settle(struct replay *p, struct recs *pend, struct recs *r, int64_t horiz
 }
 
 void
-report_write(struct recs *r, const struct report_opts *o)
+report_write(struct recs *r, const struct report_opts *o, struct report_stats *st)
 {
 	struct replay p;
 
@@ -728,5 +748,6 @@ report_write(struct recs *r, const struct report_opts *o)
 	}
 	if (o->folded)
 		folded_sum_write(&p.stacks);
+	*st = p.stats;
 	replay_fini(&p);
 }

@@ -12,8 +12,15 @@ struct report_opts {
 	const char	*event;		/* the event name perf script shows */
 };
 
+/* What the replay saw besides the samples. */
+struct report_stats {
+	uint64_t	 unsampled;	/* threads that ended without a sample */
+	uint64_t	 unsampled_ns;	/* the CPU time they ran (REC_TASKTIME) */
+};
+
 /* Sort r and write it to standard output (out.h). */
-void	report_write(struct recs *r, const struct report_opts *o);
+void	report_write(struct recs *r, const struct report_opts *o,
+	    struct report_stats *st);
 
 /*
  * The process events of a run replayed as they arrive, so that a

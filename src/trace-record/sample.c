@@ -352,9 +352,17 @@ sample_run(const struct sample_opts *o, char **argv)
 
 	output_start(&of);
 	struct report_opts ro = { o->folded, "cpu-clock" };
+	struct report_stats st;
 
-	report_write(&r, &ro);
+	report_write(&r, &ro, &st);
 	out_flush();
+	/* Nothing in the report shows them: a thread's first sample comes
+	 * after a whole period of its own CPU time. */
+	if (st.unsampled)
+		warn_msg("%llu thread%s ended without a sample, having run %.3f s of "
+		    "CPU time in all: each less than a period (1/%u s)",
+		    (unsigned long long)st.unsampled, st.unsampled == 1 ? "" : "s",
+		    (double)st.unsampled_ns / 1e9, o->hz);
 	warn_msg("%llu samples, %llu lost", (unsigned long long)r.samples,
 	    (unsigned long long)r.lost);
 	recs_free(&r);

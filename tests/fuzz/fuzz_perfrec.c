@@ -27,6 +27,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int init;
 	struct recs r;
+	struct report_stats st;
 
 	if (!init) {
 		fuzz_quiet();
@@ -54,7 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else {
 			perfev_parse(&r, data + 1, size - 1, data[0] % 3, 0);
 		}
-		report_write(&r, &o);
+		report_write(&r, &o, &st);
 		recs_free(&r);
 	}
 	out_flush();

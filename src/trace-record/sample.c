@@ -42,6 +42,7 @@
 #include "../lib/err.h"
 #include "../lib/out.h"
 #include "clock.h"
+#include "guard.h"
 #include "outfile.h"
 #include "perfev.h"
 #include "recs.h"
@@ -276,6 +277,7 @@ sample_run(const struct sample_opts *o, char **argv)
 		die(EXIT_SELF, "--clock %s: %s", o->clock, cal.why);
 	lv.to_real = cal.mono_to_real;
 	lv.rp = replay_new();
+	guard_files();
 	output_open(&of, o->output);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -356,6 +358,7 @@ sample_run(const struct sample_opts *o, char **argv)
 
 	report_write(&r, &ro, &st);
 	out_flush();
+	guard_files_said();
 	/* Nothing in the report shows them: a thread's first sample comes
 	 * after a whole period of its own CPU time. */
 	if (st.unsampled)

@@ -469,6 +469,29 @@ else
 	printf 'skip short threads: perf_event_open not permitted, or short.c not built\n'
 fi
 
+# A library truncated while trace-record has it mapped (trunc.c calls
+# through trunclib.c, truncates it, and runs on with a frame of it on
+# the stack; -z now, or its own _exit would be looked up in the lost
+# pages): with dwarf stacks its CFI is mapped while the program runs,
+# and read again by each later sample's unwind.  That raised SIGBUS in
+# trace-record, which died with no output; its lost pages now read as
+# zeros, the samples are written, and stderr names the file.
+if "$TR" --sample --mechanism=perf -o /dev/null -- true 2> /dev/null &&
+    $CC -O2 -shared -fPIC -o "$tmp/libtrunclib.so" "$top/tests/sample/trunclib.c" 2> "$tmp/trunc.cc" &&
+    $CC -O2 -o "$tmp/trunc" "$top/tests/sample/trunc.c" -L"$tmp" -ltrunclib \
+    -Wl,-rpath,"$tmp" -Wl,-z,now 2>> "$tmp/trunc.cc"; then
+	"$TR" --sample --call-graph=dwarf -F 999 --mechanism=perf --folded -o "$tmp/trunc.f" \
+	    -- "$tmp/trunc" "$tmp/libtrunclib.so" 500 2> "$tmp/trunc.err"
+	expect "truncated library: exit status" $? 0
+	set -- $(samples "$tmp/trunc.err") 0
+	n=$(awk '/;called_back;spin( |;)/ { n += $NF / 1001001 } END { printf "%d", n }' "$tmp/trunc.f")
+	if [ "$1" -ge 500 ] && [ "$n" -ge $(($1 / 2)) ]; then ok "truncated library: $1 samples, $n in spin written"
+	else bad "truncated library: samples" "$1 samples, $n in spin written: $(cat "$tmp/trunc.err")"; fi
+	expect "truncated library: named on stderr" "$(grep -c "^trace-record: $tmp/libtrunclib.so: truncated while trace-record read it" "$tmp/trunc.err")" 1
+else
+	printf 'skip truncated library: perf_event_open not permitted, or trunc.c not built\n'
+fi
+
 # --call-graph=dwarf: split.c built -O2 -fomit-frame-pointer, where a
 # frame-pointer walk loses the callers.  Each leaf's share within 5
 # points of the truth (50, 30, 20), and at least 90% of the samples with

@@ -15,6 +15,17 @@
 
 #define NOINST	__attribute__((no_instrument_function))
 
+static int (*guard_add)(const void *, size_t, const char *);
+static void (*guard_del)(int);
+
+NOINST void
+elfimg_set_guard(int (*add)(const void *p, size_t len, const char *path),
+    void (*del)(int handle))
+{
+	guard_add = add;
+	guard_del = del;
+}
+
 NOINST int
 elfimg_init(struct elfimg *img, const void *p, size_t len)
 {
@@ -35,6 +46,7 @@ elfimg_init(struct elfimg *img, const void *p, size_t len)
 	img->nsh = eh->e_shnum;
 	img->ph = (const Elf64_Phdr *)(img->base + eh->e_phoff);
 	img->nph = eh->e_phnum;
+	img->guard = -1;
 	return 0;
 }
 
@@ -42,7 +54,7 @@ NOINST int
 elfimg_open(struct elfimg *img, const char *path)
 {
 	/* O_NONBLOCK: a FIFO named like a library must not hang the open. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), guard;
 	struct stat st;
 	void *p;
 
@@ -58,19 +70,27 @@ elfimg_open(struct elfimg *img, const char *path)
 	close(fd);
 	if (p == MAP_FAILED)
 		return -1;
+	/* Guarded before elfimg_init reads it: it may be shrinking now. */
+	guard = guard_add ? guard_add(p, (size_t)st.st_size, path) : -1;
 	if (elfimg_init(img, p, (size_t)st.st_size) != 0) {
+		if (guard >= 0)
+			guard_del(guard);
 		munmap(p, (size_t)st.st_size);
 		return -1;
 	}
 	img->mapped = 1;
+	img->guard = guard;
 	return 0;
 }
 
 NOINST void
 elfimg_close(struct elfimg *img)
 {
-	if (img->mapped)
+	if (img->mapped) {
+		if (img->guard >= 0)
+			guard_del(img->guard);
 		munmap((void *)img->base, img->len);
+	}
 	memset(img, 0, sizeof *img);
 }
 

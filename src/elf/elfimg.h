@@ -35,15 +35,29 @@ struct elfimg {
 	const Elf64_Phdr	*ph;	/* e_phnum entries, inside the image */
 	size_t			 nsh, nph;
 	int			 mapped;	/* elfimg_close unmaps base */
+	int			 guard;		/* the guard's handle, or -1 */
 };
 
 /*
  * Map the regular file at path and check it as elfimg_init does.
  * Returns 0, or -1 (nothing to close) when it cannot be opened or
  * mapped or is not an ELF64 file.  A file truncated while mapped
- * faults on access, as under every mmap-based reader (perf, libelf).
+ * faults on access, as under every mmap-based reader (perf, libelf),
+ * unless a guard is set.
  */
 int			 elfimg_open(struct elfimg *img, const char *path);
+
+/*
+ * Guards for what elfimg_open maps, set by a program that must outlive a
+ * file truncated while it reads it (trace-record, with src/lib's
+ * busguard: the lost pages read as zeros, which the readers take as a
+ * damaged file): add is told of each mapping and its path and returns a
+ * handle (-1: none), del is given it before the unmap.  Not set by
+ * libtracerecord or the preloaded sampler, which live in other programs:
+ * no signal handler is installed here.
+ */
+void			 elfimg_set_guard(int (*add)(const void *p, size_t len,
+			    const char *path), void (*del)(int handle));
 
 /*
  * A view of the image p[0..len) (not copied: it must outlive img).

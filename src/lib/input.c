@@ -6,8 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +15,7 @@
 #include <zlib.h>
 #endif
 
+#include "busguard.h"
 #include "compat.h"
 #include "err.h"
 #include "input.h"
@@ -38,38 +37,6 @@ is_gzip(const unsigned char *p, size_t n)
 }
 
 /*
- * Files mapped now, for the SIGBUS handler: base is set last and cleared
- * first (atomically), so the handler never sees a half-made slot.  An
- * input that finds no free slot is read instead of mapped.
- */
-#define NMAPS 16
-
-static struct mapslot {
-	_Atomic(char *) base;
-	size_t len;
-	atomic_int shrunk;	/* pages past the file's end became zeros */
-} maps[NMAPS];
-static struct sigaction old_bus;
-static size_t bus_page;
-
-/*
- * Zeros to map over lost pages: anonymous memory where the system has it
- * (every one we know; POSIX.1-2008 alone does not name it), else
- * /dev/zero, opened when the handler is installed.
- */
-#if defined(MAP_ANONYMOUS)
-#define MAP_ZEROS MAP_ANONYMOUS
-static const int zero_fd = -1;
-#elif defined(MAP_ANON)
-#define MAP_ZEROS MAP_ANON
-static const int zero_fd = -1;
-#else
-#define MAP_ZEROS 0
-#define ZERO_FD_OPENED
-static int zero_fd = -1;
-#endif
-
-/*
  * Pages already parsed leave memory at once where MADV_DONTNEED exists;
  * posix_madvise's DONTNEED is only advice (glibc ignores it).
  */
@@ -84,72 +51,6 @@ drop_pages(void *p, size_t n)
 }
 
 /*
- * A page of a mapping past the end of a file that shrank: the pages from
- * it to the mapping's end become anonymous zeros, the access that faulted
- * is made again and reads 0, and input_next reports the shrink.  mmap is
- * not on POSIX's list of async-signal-safe calls, but it is one system
- * call on the systems we build for.  A fault that is not ours goes to the
- * handler there was before, by putting it back and letting it fault again.
- */
-static void
-on_sigbus(int sig, siginfo_t *si, void *ctx)
-{
-	char *a = si->si_addr;
-
-	(void)sig;
-	(void)ctx;
-	for (int i = 0; i < NMAPS; i++) {
-		char *b = atomic_load_explicit(&maps[i].base, memory_order_acquire);
-		char *from;
-
-		if (b == NULL || a < b || a >= b + maps[i].len)
-			continue;
-		from = b + (size_t)(a - b) / bus_page * bus_page;
-		if (mmap(from, (size_t)(b + maps[i].len - from), PROT_READ,
-		    MAP_PRIVATE | MAP_ZEROS | MAP_FIXED, zero_fd, 0) == MAP_FAILED)
-			break;
-		atomic_store_explicit(&maps[i].shrunk, 1, memory_order_release);
-		return;
-	}
-	sigaction(SIGBUS, &old_bus, NULL);
-}
-
-/* A slot for m[0..len), with the handler in place: its index, or -1. */
-static int
-map_register(char *m, size_t len)
-{
-	static int installed;
-
-	if (!installed) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof sa);
-		sa.sa_sigaction = on_sigbus;
-		sa.sa_flags = SA_SIGINFO;
-		sigemptyset(&sa.sa_mask);
-		bus_page = (size_t)sysconf(_SC_PAGESIZE);
-#ifdef ZERO_FD_OPENED
-		if (zero_fd < 0 &&
-		    (zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC)) < 0)
-			return -1;
-#endif
-		if (sigaction(SIGBUS, &sa, &old_bus) < 0)
-			return -1;
-		installed = 1;
-	}
-	for (int i = 0; i < NMAPS; i++)
-		if (atomic_load_explicit(&maps[i].base,
-		    memory_order_relaxed) == NULL) {
-			maps[i].len = len;
-			atomic_store_explicit(&maps[i].shrunk, 0,
-			    memory_order_relaxed);
-			atomic_store_explicit(&maps[i].base, m, memory_order_release);
-			return i;
-		}
-	return -1;
-}
-
-/*
  * 1, reported, when a page of the mapping could not be read: the file
  * shrank under it, or (its size whole again) it was rewritten or the disk
  * failed.
@@ -159,7 +60,7 @@ map_shrunk(const struct input *in)
 {
 	struct stat st;
 
-	if (!atomic_load_explicit(&maps[in->slot].shrunk, memory_order_acquire))
+	if (!busguard_hit(in->slot))
 		return 0;
 	if (fstat(in->fd, &st) == 0 && (size_t)st.st_size >= in->maplen)
 		warn_at(in->name, 0, "the file changed while it was read, or a "
@@ -207,7 +108,7 @@ input_fdopen(struct input *in, int fd, const char *name, const char *boundary)
 		    in->fd, 0);
 
 		if (m != MAP_FAILED &&
-		    (in->slot = map_register(m, (size_t)st.st_size)) >= 0) {
+		    (in->slot = busguard_add(m, (size_t)st.st_size)) >= 0) {
 			posix_madvise(m, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
 			in->map = m;
 			in->maplen = (size_t)st.st_size;
@@ -599,7 +500,7 @@ input_close(struct input *in)
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	if (in->map) {
-		atomic_store_explicit(&maps[in->slot].base, NULL, memory_order_release);
+		busguard_remove(in->slot);
 		munmap(in->map, in->maplen);
 	}
 	free(in->buf);

@@ -9,14 +9,12 @@
  * INPUT_WINDOW bytes.  Rejected: read() for files too; the copy cost a
  * third of the two-thread speed-up.
  * A file that shrinks under its mapping (a log rotated, a capture
- * rewritten) raises SIGBUS in whichever thread touches a lost page.  A
- * handler (installed when the first file is mapped) turns the pages
- * from there to the mapping's end into zeros, so that thread reads 0 and
- * goes on, and the next input_next reports "the file shrank" (-1: exit 1,
- * never a signal); a parser may meet zero bytes in the block it holds, as
- * in any damaged input.  Rejected: read() (the copy, above); sigsetjmp
- * around the mapped reads (each parser thread would need its own, at every
- * place that reads); checking the size with fstat before each window (a
+ * rewritten) raises SIGBUS in whichever thread touches a lost page.  The
+ * mapping is guarded (busguard.h): the pages from there to the mapping's
+ * end read as zeros, that thread goes on, and the next input_next reports
+ * "the file shrank" (-1: exit 1, never a signal); a parser may meet zero
+ * bytes in the block it holds, as in any damaged input.  Rejected: read()
+ * (the copy, above); checking the size with fstat before each window (a
  * shrink after the check still faults).
  * Blocks end just after the last occurrence of a caller-chosen boundary
  * string in the window ("\n\n" between perf samples, "\n" for line formats,
@@ -55,7 +53,7 @@ struct input {
 	int fd;
 	int eof;		/* no more bytes to read from fd */
 	char *map;		/* the whole file, when mapped */
-	int slot;		/* the mapping's place in input.c's table */
+	int slot;		/* the mapping's busguard handle */
 	size_t maplen, dropped;	/* map[0..dropped) released */
 	char *buf;		/* decoded bytes (read or inflated) */
 	size_t cap, start, len;	/* live bytes are buf[start..len) */

@@ -14,7 +14,11 @@
  * top, of which only the part in use (the kernel's dyn_size) is kept.
  * mmap, comm and task records come along so that addresses can be named
  * later: MMAP for each executable mapping, COMM on exec and on renames,
- * FORK for each new thread and process.  Times are CLOCK_MONOTONIC
+ * FORK for each new thread and process.  With inherit_stat, each
+ * inherited event writes a READ record as its thread ends: the CPU time
+ * the thread ran on that CPU, which tells the time of threads too short
+ * to be sampled (a new thread's first sample comes after a whole period
+ * of its own CPU time).  Times are CLOCK_MONOTONIC
  * (use_clockid), shifted onto the trace's clock by to_real.  LOST
  * records, written when a ring is full, are summed into the count of
  * lost samples.
@@ -209,6 +213,7 @@ perfev_open(pid_t pid, int attach, unsigned hz, int callchain, unsigned stack,
 	a.disabled = !attach;
 	a.enable_on_exec = !attach;
 	a.inherit = 1;
+	a.inherit_stat = 1;
 	a.mmap = 1;
 	a.comm = 1;
 	a.comm_exec = 1;
@@ -435,6 +440,16 @@ one_record(struct perfev *pe, struct recs *r, const unsigned char *p, size_t len
 		    par, sizeof par);
 		break;
 	}
+	case PERF_RECORD_READ:
+		/* pid, tid, the count (read_format 0: ns of cpu-clock) */
+		if (len < sizeof h + 16 + 24)
+			return;
+		memcpy(ids, q, 8);
+		memcpy(&u[0], q + 8, 8);
+		if (u[0])	/* 0: a CPU it never ran on, not kept */
+			recs_add(r, REC_TASKTIME, trailer_time(p, len) + pe->to_real,
+			    ids[0], ids[1], 0, &u[0], 8);
+		break;
 	case PERF_RECORD_LOST:
 		if (len >= sizeof h + 16) {
 			memcpy(u, q, 16);

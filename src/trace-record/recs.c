@@ -32,7 +32,8 @@ header(struct recs *r, uint32_t type, int64_t time, uint32_t pid, uint32_t tid,
 	e->pid = pid;
 	e->tid = tid;
 	e->flags = flags;
-	e->seq = r->n++;
+	e->seq = r->seq++;
+	r->n++;
 	return e;
 }
 
@@ -110,6 +111,32 @@ recs_sort(struct recs *r)
 {
 	if (r->n > 1)
 		qsort(r->v, r->n, sizeof *r->v, by_time);
+}
+
+static int
+by_seq(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void
+recs_drop(struct recs *r, size_t k)
+{
+	size_t at = 0;
+
+	r->n -= k;
+	memmove(r->v, r->v + k, r->n * sizeof *r->v);
+	/* Payloads lie in arrival order: each moves down, none over another. */
+	qsort(r->v, r->n, sizeof *r->v, by_seq);
+	for (size_t i = 0; i < r->n; i++) {
+		at = (at + 7) & ~(size_t)7;
+		memmove(r->buf + at, r->buf + r->v[i].off, r->v[i].len);
+		r->v[i].off = at;
+		at += r->v[i].len;
+	}
+	r->used = at;
 }
 
 void

@@ -17,6 +17,8 @@ enum {
 	REC_COMM,	/* the thread's name and a NUL; flags REC_EXEC on exec */
 	REC_FORK,	/* uint32_t parent process, parent thread */
 	REC_MAPS,	/* /proc/PID/maps lines replacing the process's mappings */
+	REC_TASKTIME,	/* uint64_t: ns of CPU time a thread ran, at its end
+			 * (perf: one per CPU's event it ran under; they add) */
 };
 
 #define REC_EXEC	1u
@@ -60,6 +62,7 @@ struct recs {
 	size_t		 n, cap;
 	unsigned char	*buf;
 	size_t		 used, bufcap;
+	size_t		 seq;		/* the next record's */
 	uint64_t	 samples, lost;
 };
 
@@ -80,6 +83,10 @@ void	recs_sample_stack(struct recs *r, int64_t time, uint32_t pid, uint32_t tid,
 
 /* Sort by time, then arrival. */
 void	recs_sort(struct recs *r);
+
+/* Forget the first k records of r->v, and the room their payloads took;
+ * the rest are left in arrival order. */
+void	recs_drop(struct recs *r, size_t k);
 
 void	recs_free(struct recs *r);
 

@@ -15,11 +15,14 @@
  * to the next one.
  *
  * A --call-graph=dwarf sample carries registers and a copy of the
- * stack's top instead of user frames: they are unwound here, at the
- * sample's place in the replay, with the CFI of the files mapped then
- * (src/elf/cfi.c, each file's tables loaded at its first use; the vDSO
- * from trace-record's own, the same kernel's).  A walk ends where the
- * tables or the copy end, so a deep stack past --stack-size is cut.
+ * stack's top instead of user frames: they are unwound at the sample's
+ * place in a replay of the process events, with the CFI of the files
+ * mapped then (src/elf/cfi.c, each file's tables loaded at its first
+ * use; the vDSO from trace-record's own, the same kernel's).  That replay
+ * runs while the program does (replay_settle), so that a copy of
+ * kilobytes is freed within a drain or two, and the report sees frames.
+ * A walk ends where the tables or the copy end, so a deep stack past
+ * --stack-size is cut.
  *
  * perf script text: "comm pid/tid secs.nanos: period event:", then
  * "\taddr sym+0xoff (dso)" per frame, leaf first, and a blank line; what
@@ -69,11 +72,14 @@ struct proc {
 struct thread {
 	uint32_t	 tid;
 	char		 comm[16];
+	int		 sampled;	/* since it started */
+	int		 counted;	/* in stats.unsampled */
 };
 
 struct file {
 	const char	*path;
 	struct elffile	*elf;		/* NULL: no symbols ("[heap]") */
+	int		 elf_read;	/* elf is loaded, at the first name asked */
 	struct cfi_file	*cfi;		/* NULL: not loaded yet */
 };
 
@@ -104,6 +110,7 @@ struct replay {
 	char		**shown;	/* NULL: shown mangled */
 	size_t		 showncap;
 	uint64_t	*frames;	/* a dwarf sample's, unwound */
+	struct report_stats stats;
 };
 
 /*
@@ -232,10 +239,23 @@ file_id(struct replay *p, const char *path)
 	if (isnew) {
 		p->files = xgrow(p->files, &p->filecap, (size_t)id + 1, sizeof *p->files);
 		p->files[id].path = intern_str(&p->paths, id);
-		p->files[id].elf = file_syms(path);
+		p->files[id].elf = NULL;
+		p->files[id].elf_read = 0;
 		p->files[id].cfi = NULL;
 	}
 	return id;
+}
+
+/* A file's symbols, read when first needed: a replay that only unwinds
+ * (replay_settle, while the program runs) reads none. */
+static const struct elffile *
+file_elf(struct file *f)
+{
+	if (!f->elf_read) {
+		f->elf = file_syms(f->path);
+		f->elf_read = 1;
+	}
+	return f->elf;
 }
 
 /* Map [start, end) to file at pgoff, replacing what it overlaps. */
@@ -365,11 +385,11 @@ resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
 		const struct map *m = map_find(proc_get(p, pid), a);
 
 		if (m && !anon(p->files[m->file].path)) {
-			const struct file *fi = &p->files[m->file];
+			struct file *fi = &p->files[m->file];
 
 			f->dso = fi->path;
-			f->sym = shown(p, elffile_lookup(fi->elf, look - m->start + m->pgoff,
-			    &f->symoff));
+			f->sym = shown(p, elffile_lookup(file_elf(fi), look - m->start +
+			    m->pgoff, &f->symoff));
 		} else if ((t = symtab_perfmap(pid)) != NULL &&
 		    (f->sym = symtab_lookup(t, look, &f->symoff)) != NULL) {
 			f->dso = symtab_path(t);
@@ -510,6 +530,7 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 	char cbuf[24];
 	uint32_t i;
 
+	t->sampled = 1;
 	if (comm[0] == '\0') {
 		snprintf(cbuf, sizeof cbuf, ":%u", e->tid);
 		comm = cbuf;
@@ -550,90 +571,183 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 		die(EXIT_INPUT, "a stack's total period does not fit in 64 bits");
 }
 
+/*
+ * Apply a process event to the replay: a mapping, a name, a fork, an
+ * exec, a maps snapshot.  0 when it is a mapping identical to the one
+ * in place (the same range, offset and file: a library loaded again
+ * where it was before), which changes nothing and need not be kept.
+ */
+static int
+event(struct replay *p, const struct rec *e, const unsigned char *d)
+{
+	struct proc *pr;
+
+	switch (e->type) {
+	case REC_MMAP: {
+		const struct rec_mmap *m = (const struct rec_mmap *)(const void *)d;
+		uint32_t file = file_id(p, (const char *)(m + 1));
+		const struct map *in;
+
+		pr = proc_get(p, e->pid);
+		in = map_find(pr, m->start);
+		if (in && in->start == m->start && in->end == m->start + m->len &&
+		    in->pgoff == m->pgoff && in->file == file)
+			return 0;
+		map_add(pr, m->start, m->start + m->len, m->pgoff, file);
+		break;
+	}
+	case REC_COMM:
+		snprintf(thread_get(p, e->tid)->comm, 16, "%s", (const char *)d);
+		if (e->flags & REC_EXEC)
+			proc_get(p, e->pid)->n = 0;
+		break;
+	case REC_FORK: {
+		uint32_t par[2];
+		struct proc *from, *to;
+
+		memcpy(par, d, sizeof par);
+		/* A new thread or process starts with its parent's name. */
+		if (par[1] != e->tid) {
+			char c[16];
+			struct thread *t;
+
+			memcpy(c, thread_get(p, par[1])->comm, 16);
+			t = thread_get(p, e->tid);
+			memcpy(t->comm, c, 16);
+			/* Its tid may be an ended thread's. */
+			t->sampled = t->counted = 0;
+		}
+		if (par[0] == e->pid)
+			break;
+		from = proc_get(p, par[0]);
+		struct map *m = from->m;
+		size_t n = from->n;
+
+		to = proc_get(p, e->pid);
+		to->m = xgrow(to->m, &to->cap, n, sizeof *to->m);
+		if (n)
+			memcpy(to->m, m, n * sizeof *m);
+		to->n = n;
+		break;
+	}
+	case REC_MAPS:
+		pr = proc_get(p, e->pid);
+		maps_text(p, pr, (const char *)d, e->len);
+		break;
+	case REC_TASKTIME: {
+		struct thread *t = thread_get(p, e->tid);
+		uint64_t ns;
+
+		memcpy(&ns, d, 8);
+		if (t->sampled)
+			break;
+		p->stats.unsampled += !t->counted;
+		t->counted = 1;
+		p->stats.unsampled_ns += ns;
+		break;
+	}
+	}
+	return 1;
+}
+
+static void
+replay_init(struct replay *p)
+{
+	memset(p, 0, sizeof *p);
+	intern_init(&p->paths);
+	intern_init(&p->mangled);
+	folded_sum_init(&p->stacks);
+}
+
+static void
+replay_fini(struct replay *p)
+{
+	for (size_t i = 0; i < p->nprocs; i++)
+		free(p->procs[i].m);
+	free(p->procs);
+	free(p->threads);
+	for (size_t i = 0; i < p->paths.nents; i++) {
+		if (p->files[i].cfi) {
+			cfi_file_close(p->files[i].cfi);
+			free(p->files[i].cfi);
+		}
+		if (p->files[i].path[0] != '/')	/* file_syms' copy; elffile_get's stay */
+			elffile_free(p->files[i].elf);
+	}
+	free(p->files);
+	free(p->frames);
+	free(p->line);
+	free(p->esc);
+	intern_free(&p->paths);
+	for (size_t i = 0; i < p->mangled.nents; i++)
+		free(p->shown[i]);
+	free(p->shown);
+	intern_free(&p->mangled);
+	folded_sum_free(&p->stacks);
+}
+
+struct replay *
+replay_new(void)
+{
+	struct replay *p = xmalloc(sizeof *p);
+
+	replay_init(p);
+	return p;
+}
+
 void
-report_write(struct recs *r, const struct report_opts *o)
+replay_free(struct replay *p)
+{
+	if (p == NULL)
+		return;
+	replay_fini(p);
+	free(p);
+}
+
+void
+replay_settle(struct replay *p, struct recs *pend, struct recs *r, int64_t horizon)
+{
+	size_t i;
+
+	recs_sort(pend);
+	for (i = 0; i < pend->n && pend->v[i].time < horizon; i++) {
+		const struct rec *e = &pend->v[i];
+		const unsigned char *d = pend->buf + e->off;
+
+		if (e->type == REC_SAMPLE) {
+			const struct rec_sample *s = (const struct rec_sample *)(const void *)d;
+			const uint64_t *fr = (const uint64_t *)(const void *)(s + 1);
+			uint32_t n = s->ustack ? unwind(p, e->pid, s, &fr) : s->n;
+
+			recs_sample(r, e->time, e->pid, e->tid, s, fr, fr + s->nkernel,
+			    n - s->nkernel);
+		} else if (event(p, e, d)) {
+			recs_add(r, e->type, e->time, e->pid, e->tid, e->flags, d, e->len);
+		}
+	}
+	r->lost += pend->lost;
+	pend->lost = 0;
+	recs_drop(pend, i);
+}
+
+void
+report_write(struct recs *r, const struct report_opts *o, struct report_stats *st)
 {
 	struct replay p;
 
-	memset(&p, 0, sizeof p);
-	intern_init(&p.paths);
-	intern_init(&p.mangled);
-	folded_sum_init(&p.stacks);
+	replay_init(&p);
 	recs_sort(r);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rec *e = &r->v[i];
 		const unsigned char *d = r->buf + e->off;
-		struct proc *pr;
 
-		switch (e->type) {
-		case REC_SAMPLE:
+		if (e->type == REC_SAMPLE)
 			sample(&p, e, (const struct rec_sample *)(const void *)d, o);
-			break;
-		case REC_MMAP: {
-			const struct rec_mmap *m = (const struct rec_mmap *)(const void *)d;
-
-			map_add(proc_get(&p, e->pid), m->start, m->start + m->len,
-			    m->pgoff, file_id(&p, (const char *)(m + 1)));
-			break;
-		}
-		case REC_COMM:
-			snprintf(thread_get(&p, e->tid)->comm, 16, "%s", (const char *)d);
-			if (e->flags & REC_EXEC)
-				proc_get(&p, e->pid)->n = 0;
-			break;
-		case REC_FORK: {
-			uint32_t par[2];
-			struct proc *from, *to;
-
-			memcpy(par, d, sizeof par);
-			/* A new thread or process starts with its parent's name. */
-			if (par[1] != e->tid) {
-				char c[16];
-
-				memcpy(c, thread_get(&p, par[1])->comm, 16);
-				memcpy(thread_get(&p, e->tid)->comm, c, 16);
-			}
-			if (par[0] == e->pid)
-				break;
-			from = proc_get(&p, par[0]);
-			struct map *m = from->m;
-			size_t n = from->n;
-
-			to = proc_get(&p, e->pid);
-			to->m = xgrow(to->m, &to->cap, n, sizeof *to->m);
-			if (n)
-				memcpy(to->m, m, n * sizeof *m);
-			to->n = n;
-			break;
-		}
-		case REC_MAPS:
-			pr = proc_get(&p, e->pid);
-			maps_text(&p, pr, (const char *)d, e->len);
-			break;
-		}
+		else
+			event(&p, e, d);
 	}
 	if (o->folded)
 		folded_sum_write(&p.stacks);
-	for (size_t i = 0; i < p.nprocs; i++)
-		free(p.procs[i].m);
-	free(p.procs);
-	free(p.threads);
-	for (size_t i = 0; i < p.paths.nents; i++) {
-		if (p.files[i].cfi) {
-			cfi_file_close(p.files[i].cfi);
-			free(p.files[i].cfi);
-		}
-		if (p.files[i].path[0] != '/')	/* file_syms' copy; elffile_get's stay */
-			elffile_free(p.files[i].elf);
-	}
-	free(p.files);
-	free(p.frames);
-	free(p.line);
-	free(p.esc);
-	intern_free(&p.paths);
-	for (size_t i = 0; i < p.mangled.nents; i++)
-		free(p.shown[i]);
-	free(p.shown);
-	intern_free(&p.mangled);
-	folded_sum_free(&p.stacks);
+	*st = p.stats;
+	replay_fini(&p);
 }

@@ -12,7 +12,35 @@ struct report_opts {
 	const char	*event;		/* the event name perf script shows */
 };
 
+/* What the replay saw besides the samples. */
+struct report_stats {
+	uint64_t	 unsampled;	/* threads that ended without a sample */
+	uint64_t	 unsampled_ns;	/* the CPU time they ran (REC_TASKTIME) */
+};
+
 /* Sort r and write it to standard output (out.h). */
-void	report_write(struct recs *r, const struct report_opts *o);
+void	report_write(struct recs *r, const struct report_opts *o,
+	    struct report_stats *st);
+
+/*
+ * The process events of a run replayed as they arrive, so that a
+ * --call-graph=dwarf sample is unwound with the mappings of its time and
+ * its stack copy (kilobytes) freed, within a drain or two of its taking.
+ */
+struct replay;
+
+struct replay	*replay_new(void);
+void		 replay_free(struct replay *p);
+
+/*
+ * Move pend's records older than horizon into r in time order, through
+ * p: a dwarf sample unwound into user frames, a mapping identical to the
+ * one in place dropped (a library loaded again where it was before: a
+ * program that dlopens and dlcloses in a loop), the rest copied.  pend
+ * keeps the newer ones, whose order with records still to come is not
+ * known yet.
+ */
+void		 replay_settle(struct replay *p, struct recs *pend, struct recs *r,
+		    int64_t horizon);
 
 #endif

@@ -8,9 +8,16 @@
  * support) the child is told instead to exec with the signal sampler
  * preloaded.  While it runs, rings are drained every few milliseconds
  * into memory; nothing is named or written before the end, so the cost
- * while the program runs is copying.  SIGTERM and SIGHUP are passed on
- * to the program (timeout(1) signals trace-record): the program's end is
- * awaited and its samples are still written.  Ctrl-C is the program's.
+ * while the program runs is copying, and with the perf mechanism
+ * replaying the process events in time order: a --call-graph=dwarf
+ * sample is unwound a drain after it came, so that memory holds its
+ * frames and not its stack copy (kilobytes a sample, gigabytes an hour).
+ * Records are settled so once older than the drain before: the rings
+ * are read one after another, and a record written in one after it was
+ * read (while the others were) is in the next drain, never two later.
+ * SIGTERM and SIGHUP are passed on to the program (timeout(1) signals
+ * trace-record): the program's end is awaited and its samples are still
+ * written.  Ctrl-C is the program's.
  *
  * With -p, perf events are opened on each thread of a running process,
  * its mappings and thread names read from /proc as the records that
@@ -36,6 +43,7 @@
 #include "../lib/err.h"
 #include "../lib/out.h"
 #include "clock.h"
+#include "guard.h"
 #include "outfile.h"
 #include "perfev.h"
 #include "recs.h"
@@ -137,11 +145,24 @@ synthesize(pid_t pid, struct recs *r, int64_t now)
 	closedir(d);
 }
 
+/* The perf mechanism's records between their ring and r. */
+struct live {
+	struct recs	 pend;
+	struct replay	*rp;
+	int64_t		 last;		/* when the drain before started */
+	int64_t		 to_real;
+};
+
 static void
-drain(struct perfev *pe, struct sigsample *ss, struct recs *r)
+drain(struct perfev *pe, struct sigsample *ss, struct recs *r, struct live *lv)
 {
-	if (pe)
-		perfev_read(pe, r);
+	if (pe) {
+		int64_t now = clock_mono() + lv->to_real;
+
+		perfev_read(pe, &lv->pend);
+		replay_settle(lv->rp, &lv->pend, r, lv->last);
+		lv->last = now;
+	}
 	if (ss)
 		sigsample_read(ss, r);
 }
@@ -149,7 +170,8 @@ drain(struct perfev *pe, struct sigsample *ss, struct recs *r)
 /* Wait, draining, until the child ends; its wait status, and in *cpu_ns
  * the CPU time it (and its children it waited for) used. */
 static int
-run(pid_t child, struct perfev *pe, struct sigsample *ss, struct recs *r, int64_t *cpu_ns)
+run(pid_t child, struct perfev *pe, struct sigsample *ss, struct recs *r,
+    struct live *lv, int64_t *cpu_ns)
 {
 	int status = 0, forwarded = 0;
 	struct rusage ru;
@@ -160,7 +182,7 @@ run(pid_t child, struct perfev *pe, struct sigsample *ss, struct recs *r, int64_
 
 		if (poll(p, (nfds_t)n, pe ? 50 : 10) < 0 && errno != EINTR)
 			die(EXIT_SELF, "poll:");
-		drain(pe, ss, r);
+		drain(pe, ss, r, lv);
 		if (got_signal && !forwarded) {
 			kill(child, got_signal);
 			forwarded = 1;
@@ -175,13 +197,13 @@ run(pid_t child, struct perfev *pe, struct sigsample *ss, struct recs *r, int64_
 		if (w < 0 && errno != EINTR)
 			die(EXIT_SELF, "waitpid:");
 	}
-	drain(pe, ss, r);
+	drain(pe, ss, r, lv);
 	return status;
 }
 
 /* -p: sample until the process is gone or trace-record is stopped. */
 static void
-run_attached(pid_t pid, struct perfev *pe, struct recs *r)
+run_attached(pid_t pid, struct perfev *pe, struct recs *r, struct live *lv)
 {
 	while (!got_signal && kill(pid, 0) == 0) {
 		struct pollfd p[256];
@@ -189,9 +211,9 @@ run_attached(pid_t pid, struct perfev *pe, struct recs *r)
 
 		if (poll(p, (nfds_t)n, 50) < 0 && errno != EINTR)
 			die(EXIT_SELF, "poll:");
-		drain(pe, NULL, r);
+		drain(pe, NULL, r, lv);
 	}
-	drain(pe, NULL, r);
+	drain(pe, NULL, r, lv);
 }
 
 /* Which mechanism, and what it could not open: 1 when something. */
@@ -253,10 +275,16 @@ sample_run(const struct sample_opts *o, char **argv)
 	int64_t cpu_ns = 0;
 	pid_t child = 0;
 	struct outfile of;
+	struct live lv;
 
 	memset(&r, 0, sizeof r);
+	memset(&lv, 0, sizeof lv);
+	lv.last = INT64_MIN;
 	if (clock_choose(&cal, o->clock) != 0)
 		die(EXIT_SELF, "--clock %s: %s", o->clock, cal.why);
+	lv.to_real = cal.mono_to_real;
+	lv.rp = replay_new();
+	guard_files();
 	output_open(&of, o->output);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -270,7 +298,7 @@ sample_run(const struct sample_opts *o, char **argv)
 			die(EXIT_SELF, "-p: the signal mechanism cannot attach to a "
 			    "running process; it needs perf_event_open");
 		}
-		synthesize(o->attach, &r, clock_mono() + cal.mono_to_real);
+		synthesize(o->attach, &lv.pend, clock_mono() + cal.mono_to_real);
 		pe = perfev_open(o->attach, 1, o->hz, o->callchain, o->stack,
 		    cal.mono_to_real, &kernel);
 		if (pe == NULL) {
@@ -280,7 +308,7 @@ sample_run(const struct sample_opts *o, char **argv)
 			die(EXIT_SELF, "-p %d: perf_event_open:", (int)o->attach);
 		}
 		partial = say_perf(pe, o->hz, kernel, o->attach);
-		run_attached(o->attach, pe, &r);
+		run_attached(o->attach, pe, &r, &lv);
 	} else {
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
@@ -323,19 +351,33 @@ sample_run(const struct sample_opts *o, char **argv)
 			if (ss)
 				sigsample_close(ss, &r);
 			recs_free(&r);
+			recs_free(&lv.pend);
+			replay_free(lv.rp);
 			return status;
 		}
-		status = run(child, pe, ss, &r, &cpu_ns);
+		status = run(child, pe, ss, &r, &lv, &cpu_ns);
 	}
 	if (ss)
 		empty = sigsample_end(ss, &r, cpu_ns);
 	perfev_close(pe);
+	replay_settle(lv.rp, &lv.pend, &r, INT64_MAX);
+	recs_free(&lv.pend);
+	replay_free(lv.rp);
 
 	output_start(&of);
 	struct report_opts ro = { o->folded, "cpu-clock" };
+	struct report_stats st;
 
-	report_write(&r, &ro);
+	report_write(&r, &ro, &st);
 	out_flush();
+	guard_files_said();
+	/* Nothing in the report shows them: a thread's first sample comes
+	 * after a whole period of its own CPU time. */
+	if (st.unsampled)
+		warn_msg("%llu thread%s ended without a sample, having run %.3f s of "
+		    "CPU time in all: each less than a period (1/%u s)",
+		    (unsigned long long)st.unsampled, st.unsampled == 1 ? "" : "s",
+		    (double)st.unsampled_ns / 1e9, o->hz);
 	warn_msg("%llu samples, %llu lost", (unsigned long long)r.samples,
 	    (unsigned long long)r.lost);
 	recs_free(&r);

@@ -2,7 +2,8 @@
  * Fuzz target for trace-record --sample's reading of perf ring records
  * (perfev_parse) and the replay that names them (report_write): sample
  * records with call chains, MMAP, COMM, FORK and LOST records, as the
- * kernel writes them, then written both as perf script text and folded.
+ * kernel writes them, then written as perf script text, and folded after
+ * the replay a run makes as they come (replay_settle).
  * The first byte chooses the call chains (modulo 3: none, frame
  * pointers, dwarf: registers and a stack copy, unwound with the CFI of
  * the files the MMAP records name).  Paths in MMAP records
@@ -26,6 +27,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int init;
 	struct recs r;
+	struct report_stats st;
 
 	if (!init) {
 		fuzz_quiet();
@@ -38,8 +40,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct report_opts o = { folded, "cpu-clock" };
 
 		memset(&r, 0, sizeof r);
-		perfev_parse(&r, data + 1, size - 1, data[0] % 3, 0);
-		report_write(&r, &o);
+		if (folded) {
+			/* As a run does: through the replay that unwinds as
+			 * records come, in two batches split at some record's time. */
+			struct recs pend;
+			struct replay *rp = replay_new();
+
+			memset(&pend, 0, sizeof pend);
+			perfev_parse(&pend, data + 1, size - 1, data[0] % 3, 0);
+			replay_settle(rp, &pend, &r, pend.n ? pend.v[pend.n / 2].time : 0);
+			replay_settle(rp, &pend, &r, INT64_MAX);
+			recs_free(&pend);
+			replay_free(rp);
+		} else {
+			perfev_parse(&r, data + 1, size - 1, data[0] % 3, 0);
+		}
+		report_write(&r, &o, &st);
 		recs_free(&r);
 	}
 	out_flush();

@@ -2,6 +2,8 @@
  * Unit tests of src/lib.  Each check prints "ok NAME" or "FAIL NAME"; the
  * runner counts them.  "done" at the end shows that nothing crashed.
  */
+#include <sys/mman.h>
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/arena.h"
+#include "lib/busguard.h"
 #include "lib/compat.h"
 #include "lib/count.h"
 #include "lib/demangle.h"
@@ -487,6 +490,49 @@ test_input_shrink(void)
 	close(efd);
 	unlink(path);
 	unlink(errpath);
+}
+
+/*
+ * busguard beyond its first block of slots (trace-record's report keeps
+ * some mappings per library): a hundred mappings of one file, which then
+ * shrinks; a lost page of the last reads as zeros and only that mapping
+ * is hit.
+ */
+static void
+test_busguard_many(void)
+{
+	char path[] = "/tmp/ft-unit-XXXXXX";
+	int fd = mkstemp(path), h[100], all = 1;
+	char *m[100];
+	volatile char last = 'x';
+	size_t len = 8192;
+
+	for (int i = 0; i < 100; i++) {
+		m[i] = NULL;
+		h[i] = -1;
+	}
+	if (fd >= 0 && fill_lines(fd, 2048) == 0)
+		for (int i = 0; i < 100; i++) {
+			void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+
+			if (p == MAP_FAILED || (h[i] = busguard_add(p, len)) < 0) {
+				all = 0;
+				break;
+			}
+			m[i] = p;
+		}
+	if (all && ftruncate(fd, 100) == 0)
+		last = m[99][len - 1];
+	check("busguard: a hundred mappings guarded", all);
+	check("busguard: a lost page of the hundredth reads as zeros", last == 0);
+	check("busguard: that mapping is hit, not the first",
+	    busguard_hit(h[99]) && !busguard_hit(h[0]));
+	for (int i = 0; i < 100 && m[i]; i++) {
+		busguard_remove(h[i]);
+		munmap(m[i], len);
+	}
+	close(fd);
+	unlink(path);
 }
 
 /* Numbers of any length: skipped whole, converted exactly. */
@@ -1855,6 +1901,7 @@ main(int argc, char **argv)
 	test_json();
 	test_intern_probes();
 	test_input_shrink();
+	test_busguard_many();
 	test_json_long();
 	test_json_split();
 	test_spanrange();

@@ -200,6 +200,15 @@ const cases = [
 		const dt = ref.map((r) => [norm(r[4]), +r[3] / 27 - +r[1] / 24]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map((r) => r[0]).join("|");
 		check("diff table: a click sorts by Total Δ", t[0] === "?v=table&o=dt" && t[1] === dt, t.join(" ") + " vs " + dt);
 		check("diff table: totals as read", ref.length > 0 && execFileSync(path.join(bin, "stackcollapse"), ["--diff", "--to=table", before, after]).toString().startsWith("# total\t24\t27"), "");
+		// Hovering a row says its self and total in the details line (the
+		// packed script's renaming once made it throw "r is not defined").
+		await page.eval(`window.errs = []; window.addEventListener("error", (e) => errs.push(e.message))`);
+		c = await page.eval(`(() => { const r = document.querySelector(".tb [data-i='0']").getBoundingClientRect();
+			return [r.x + r.width / 2, r.y + r.height / 2]; })()`);
+		await page.mouse("mouseMoved", c[0], c[1]);
+		await page.eval(paint);
+		st = await page.eval(`[errs.join("; "), document.querySelector(".d").textContent]`);
+		check("diff table: hovering a row details it, no error", st[0] === "" && /: self .* → .*, total /.test(st[1]), st.join(" | "));
 
 		// The sandwich of a diff graph: coloured by diff.
 		await page.goto("file://" + tsvg + "?v=sandwich&fn=x");

@@ -101,7 +101,7 @@ $(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/js2c.awk
 $(BUILD)/flamegraph-svg/timeline_js.h: $(TIMELINE_JS) src/flamegraph-svg/js2c.awk
 	@mkdir -p $(dir $@)
 	awk -v var=timeline_js -f src/flamegraph-svg/js2c.awk $(TIMELINE_JS) > $@.tmp && mv $@.tmp $@
-$(BUILD)/flamegraph-svg/svg.o: $(BUILD)/flamegraph-svg/flame_js.h
+$(BUILD)/flamegraph-svg/scriptdata.o: $(BUILD)/flamegraph-svg/flame_js.h
 $(BUILD)/flamegraph-svg/timeline.o: $(BUILD)/flamegraph-svg/timeline_js.h
 
 $(BUILD)/libft.a: $(LIB_OBJ)

@@ -247,7 +247,7 @@ done
 # The fleet recipe (stackcollapse(1) FLEET PROFILES): 1,000 hosts' folded
 # files, each 2,000 of a pool of 20,000 stacks, merged in one call and as
 # a tree (ten merges of 100 two at a time, as `xargs -P 2` runs them, then
-# one of the ten); the two outputs must be identical (p20-fleet-merge
+# one of the ten); the two outputs must be identical (sc-folded-fleet-merge
 # checks the same on small files), and `cat` of the files is the floor.
 echo
 fl="$dir/fleet"

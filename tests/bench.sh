@@ -438,7 +438,7 @@ rm -f "$dir/uftrace.json"
 # as published, with spanlayout's own reading, sorting and writing around
 # it, so the I/O weighs the same on both sides) and the article's code
 # itself (tests/spanlayout/article.js: the TypeScript as published, types
-# stripped, run by node; l21-article-js checks both give the same rows).
+# stripped, run by node; sl-article-c-rows checks both give the same rows).
 # Wall and CPU time (user + sys, the machine being shared; node's CPU
 # counts its GC threads), each the best of 5.
 $CC -O2 -o "$dir/article" "$top/tests/spanlayout/article.c"

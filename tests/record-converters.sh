@@ -8,8 +8,8 @@
 # The awk scripts need gawk (mawk reads \s as s).
 #
 # Captures, tests/data/formats/FORMAT-NAME.txt, get FORMAT-NAME.folded from
-# FORMAT's script; cases, tests/cases/c21-*/, get their out from their ref,
-# a sh script that runs the scripts the ways cmd runs stackcollapse.
+# FORMAT's script; cases with a ref, tests/cases/*/ref, get their out from
+# it, a sh script that runs the scripts the ways cmd runs stackcollapse.
 set -eu
 : "${FLAMEGRAPH_DIR:?set FLAMEGRAPH_DIR to a FlameGraph checkout}"
 FG=$(cd "$FLAMEGRAPH_DIR" && pwd)
@@ -29,7 +29,7 @@ for in in "$top"/tests/data/formats/*.txt; do
 	[ -n "$s" ] || continue
 	$s "$in" > "${in%.txt}.folded"
 done
-for d in "$top"/tests/cases/c21-*/; do
+for d in "$top"/tests/cases/*/; do
 	[ -f "$d/ref" ] || continue
 	(cd "$d" && sh ./ref > out)
 done

@@ -10,11 +10,11 @@
 # (--show-task-events, --show-mmap-events); and, from a C++ build,
 # --no-demangle.  Not part of `make test`; needs perf, gcc, g++ and
 # permission to record (perf_event_paranoid 2 or less).
-# The goldens o21-layout-* and o21-layouts-perl read these files; after
-# recording, regenerate o21-layouts-perl/out with tests/record-options.sh
-# and review the o21-layout-* outputs by hand.
+# The goldens sc-perf-layouts and sc-perf-layouts-perl read these files;
+# after recording, regenerate sc-perf-layouts-perl/out with
+# tests/record-options.sh and review sc-perf-layouts/out by hand.
 #
-# For --inline (o21-inline), the program is kept as spin.bin and the
+# For --inline (sc-perf-inline), the program is kept as spin.bin and the
 # default layout written as inline.txt with its path as a case directory
 # sees it; libc's path is made one that does not exist, so that the
 # result does not depend on the libc (and debug files) of the machine:

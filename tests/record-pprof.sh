@@ -3,7 +3,7 @@
 # CPU and a heap profile with runtime/pprof; `go tool pprof -traces` lists
 # their samples (every inlined function a frame) and tests/pprof-traces.awk
 # turns that listing into the expected folded stacks, one file per sample
-# type.  The golden case p20-pprof-go checks stackcollapse against these
+# type.  The golden case sc-pprof-go-traces checks stackcollapse against these
 # files; tests/run.sh, when go is installed, runs go tool pprof again on
 # the same profiles.  Not part of `make test`: run it by hand (needs go:
 # apt-get install golang-go) and review the diff.

@@ -138,7 +138,7 @@ section "pprof: stackcollapse beside go tool pprof"
 # The Go profiles of tests/data/pprof-go listed again by `go tool pprof
 # -traces` (tests/pprof-expect.sh), every sample type, and folded by
 # stackcollapse: the same stacks and values.  The golden case
-# p20-pprof-go checks the recorded lists without go.  Then the other way:
+# sc-pprof-go-traces checks the recorded lists without go.  Then the other way:
 # what --to=pprof writes, listed by pprof, is the input's folded stacks.
 if command -v go > /dev/null 2>&1; then
 	pg=$top/tests/data/pprof-go

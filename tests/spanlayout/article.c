@@ -15,7 +15,7 @@
  * the latest end of each subtree is computed top down (the article's
  * first variant, the same values as its bottom-up walk from every leaf);
  * article.js is the article's TypeScript itself, and the golden case
- * l21-article-js checks that the two write the same rows.
+ * sl-article-c-rows checks that the two write the same rows.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
  * article.js: the TiDB Dashboard article's span layout as published (its
  * TypeScript, types stripped, the logic unchanged), for make bench to time
- * spanlayout against the article's own code, and for l21-article-js to
+ * spanlayout against the article's own code, and for sl-article-c-rows to
  * check that article.c is a port of the same algorithm.
  *	node article.js FILE > rows
  *

@@ -491,8 +491,9 @@ done
 # Names as perf shows them: C++ demangled to the name alone (names.cc:
 # a class template's operator, a lambda, an anonymous namespace),
 # by both mechanisms, no mangled name left; and where perf is installed,
-# each of the program's functions perf names 5 times or more on its own
-# run is named the same by ours.
+# each of the program's functions perf names in 2% of its samples or more
+# (and 5 at least) on its own run is named the same by ours: a rarer one
+# may have no sample in our run (cos@plt had 0 to 3 where perf had 5).
 CXX=${CXX:-c++}
 if command -v "$CXX" > /dev/null 2>&1 &&
     $CXX -O1 -fno-omit-frame-pointer -fno-builtin -o "$tmp/names" "$top/tests/sample/names.cc" 2> "$tmp/names.cc.err"; then
@@ -510,7 +511,8 @@ if command -v "$CXX" > /dev/null 2>&1 &&
 	    perf record -q -e cpu-clock -F 999 -g -o "$tmp/names.data" -- "$tmp/names" 20 > /dev/null 2>&1 &&
 	    perf script -i "$tmp/names.data" 2> /dev/null > "$tmp/names.perf"; then
 		awk -v f="($tmp/names)" 'NF >= 3 && $NF == f { $1 = ""; $NF = ""; sub(/^ /, ""); sub(/\+0x[0-9a-f]+ $/, ""); print }' \
-		    "$tmp/names.perf" | sort | uniq -c | awk '$1 >= 5 { $1 = ""; sub(/^ /, ""); print }' > "$tmp/names.theirs"
+		    "$tmp/names.perf" | sort | uniq -c |
+		    awk -v n="$(grep -c '^[^ 	]' "$tmp/names.perf")" '$1 >= 5 && $1 >= n / 50 { $1 = ""; sub(/^ /, ""); print }' > "$tmp/names.theirs"
 		missing=$(while read -r n; do
 			grep -qF ";$n;" "$tmp/perf.names" || grep -qF ";$n " "$tmp/perf.names" || printf '%s, ' "$n"
 		done < "$tmp/names.theirs")
@@ -525,11 +527,14 @@ fi
 # Names perf gives beyond a function's own symbol (plt.c, no frame
 # pointers, so with dwarf stacks): PLT stubs of .plt and of .plt.got as
 # name@plt, the vDSO's functions named, by both mechanisms; and where
-# perf is installed, each name perf script --no-inline gives 5 or more
-# frames in libc or the vDSO on its own run is ours too (which of
+# perf is installed, each name perf script --no-inline gives frames in
+# 2% of its samples (5 at least) in libc or the vDSO on its own run is ours too (which of
 # glibc's aliases and versions, "clock_gettime@@GLIBC_2.17").  Not
 # compared: perf 6.1 names a sample in a .plt stub after the symbol
-# before it (_init+0x50), where newer perfs and we say plt_add@plt.
+# before it (_init+0x50), where newer perfs and we say plt_add@plt.  The
+# vDSO of newer kernels (6.18 here) calls helpers that have no symbol in
+# its image, which perf shows as [unknown] too: [[vdso]] is allowed under
+# a named __vdso_ function, nowhere else.
 if "$TR" --sample --mechanism=perf -o /dev/null -- true 2> /dev/null &&
     $CC -O2 -fomit-frame-pointer -shared -fPIC -o "$tmp/libpltlib.so" \
     "$top/tests/sample/pltlib.c" 2> "$tmp/plt.cc" &&
@@ -542,7 +547,8 @@ if "$TR" --sample --mechanism=perf -o /dev/null -- true 2> /dev/null &&
 		    -- "$tmp/plt" $n 2> "$tmp/$m.plt.err"
 		got=$(for f in ';main;plt_add@plt ' ';main;plt_got@plt ' ';__vdso_clock_gettime '; do
 			grep -qF -- "$f" "$tmp/$m.plt" || printf '%s, ' "$f"
-		done; grep -c -e '\[\[vdso\]\]' -e ';main;\[plt\] ' "$tmp/$m.plt")
+		done; grep -e '\[\[vdso\]\]' -e ';main;\[plt\] ' "$tmp/$m.plt" |
+		    grep -vc '__vdso_[a-z_]*;\[\[vdso\]\]')
 		expect "$m: PLT stubs (.plt, .plt.got) and the vDSO's functions named" "$got" 0
 	done
 	if command -v perf > /dev/null 2>&1 &&
@@ -550,7 +556,8 @@ if "$TR" --sample --mechanism=perf -o /dev/null -- true 2> /dev/null &&
 	    > /dev/null 2>&1 && perf script --no-inline -i "$tmp/plt.data" > "$tmp/plt.perf" 2> /dev/null; then
 		awk 'NF >= 3 && $2 != "[unknown]" && ($NF == "([vdso])" || $NF ~ /\/libc\.so\.6\)$/) {
 		    $1 = ""; $NF = ""; sub(/^ /, ""); sub(/\+0x[0-9a-f]+ $/, ""); print }' "$tmp/plt.perf" |
-		    sort | uniq -c | awk '$1 >= 5 { $1 = ""; sub(/^ /, ""); print }' > "$tmp/plt.theirs"
+		    sort | uniq -c |
+		    awk -v n="$(grep -c '^[^ 	]' "$tmp/plt.perf")" '$1 >= 5 && $1 >= n / 50 { $1 = ""; sub(/^ /, ""); print }' > "$tmp/plt.theirs"
 		missing=$(while read -r n; do
 			grep -qF ";$n;" "$tmp/perf.plt" || grep -qF ";$n " "$tmp/perf.plt" || printf '%s, ' "$n"
 		done < "$tmp/plt.theirs")

@@ -19,6 +19,14 @@
 #include "out.h"
 
 #define OUT_BUF (1u << 20)
+/*
+ * Plain output drains at 64 KiB (a pipe's capacity), so that only those
+ * pages of the buffer are ever touched: on a VM a page fault costs tens
+ * of microseconds, and a graph of 200 KB touched 50 pages where 16 do
+ * (flamegraph-svg on gcc-sqlite3-O2-fp: 326 faults, 7.5 ms task-clock,
+ * to 295 and 6.9: perf stat -e task-clock,page-faults -r 50).
+ */
+#define OUT_PLAIN (1u << 16)
 
 static char bufs[2][OUT_BUF];
 /* bufs[0], or either while gzip alternates them, is the one filled */
@@ -26,7 +34,7 @@ static char bufs[2][OUT_BUF];
 char *out_buf = bufs[0];
 size_t out_used;
 /* drain when this much is buffered; less while gzip overlaps (see below) */
-size_t out_lim = OUT_BUF;
+size_t out_lim = OUT_PLAIN;
 #ifdef HAVE_ZLIB
 static z_stream *gz;
 /*
@@ -177,7 +185,7 @@ deflate_handover(int end)
 		free(gz);
 		gz = NULL;
 		out_buf = bufs[0];
-		out_lim = OUT_BUF;
+		out_lim = OUT_PLAIN;
 	}
 }
 #endif

@@ -1,8 +1,9 @@
 // Browser tests of flamegraph-svg's views on stacks 100,000 frames deep
 // (issue 36): a chain of distinct names, a recursion and a --diff of
-// chains, opened from the URL in the table (?v=table) and switched to
-// the other views (both, flame graph).  Each must start (no script
-// exception), give its rows and frames (the tables equal to
+// chains, opened from the URL in a view (?v=table, ?v=sandwich) and
+// switched to the others (both, flame graph, table).  Each must start
+// (no script exception: the sandwich's recursion overflowed the
+// script's stack), give its rows and frames (the tables equal to
 // stackcollapse --to=table's) and draw them; the table makes elements
 // only of the rows in the window.  A page load of a graph this deep
 // takes seconds (the browser parses 100,000 static frames), so the
@@ -126,14 +127,28 @@ const SEL = "0,160,255";
 		check("chain flame graph, from both", s.search === "" && s.all === DEEP + 1 && s.shown === DEEP + 1, JSON.stringify(s));
 		check("chain flame graph: drawn", ...await drawn(await page.eval(inWindow("null"))));
 
+		// The sandwich of the function in the middle, then the table.
+		s = await open("chain", "?v=sandwich&fn=f50000");
+		check("chain sandwich: callers and callees", s.search === "?v=sandwich&fn=f50000" && JSON.stringify(s.sw) === halves, JSON.stringify(s));
+		check("chain sandwich: drawn", ...(s.sw ? await drawn(await page.eval(inWindow("s[0]"))) : [false, "no sandwich"]));
+		s = await view("table");
+		check("chain table, from the sandwich", s.search === "?v=table&fn=f50000" && JSON.stringify(s.table) === chainTable && fewRows(s),
+			s.search + " " + s.elements + " " + JSON.stringify(s.table && s.table.slice(0, 2)));
+
 		// A recursion: the function's outermost frame, once per stack.
-		s = await open("rec", "?v=table&fn=rec");
+		s = await open("rec", "?v=sandwich&fn=rec");
+		check("rec sandwich: callers and callees", JSON.stringify(s.sw) === JSON.stringify([[2, 2, "rec", "main"], [DEEP - 1, DEEP - 1, "rec", "rec"]]),
+			JSON.stringify(s.sw));
+		check("rec sandwich: drawn", ...(s.sw ? await drawn(await page.eval(inWindow("s[1]"))) : [false, "no sandwich"]));
+		s = await view("table");
 		a = await page.eval(`${fg}.table().find((r) => r[0] === "rec")`);
 		check("rec table: equal to stackcollapse --to=table", JSON.stringify(s.table) === JSON.stringify(tableOf([recF])) && a[3] === DEEP - 1,
 			JSON.stringify(s.table) + " " + a);
 
-		// --diff: the table in diff form.
-		s = await open("diff", "?v=table");
+		// --diff: the same views in diff form.
+		s = await open("diff", "?v=sandwich&fn=f50000");
+		check("diff sandwich: callers and callees", JSON.stringify(s.sw) === halves, JSON.stringify(s.sw));
+		s = await view("table");
 		const diffTable = JSON.stringify(tableOf(["--diff", chainF, afterF]).sort());
 		check("diff table: equal to stackcollapse --diff --to=table", s.table && fewRows(s) && JSON.stringify(s.table.sort()) === diffTable,
 			s.elements + " " + JSON.stringify(s.table && s.table.slice(0, 2)));

@@ -42,6 +42,7 @@ flame_free(struct flame *f)
 	free(f->pre);
 	free(f->table);
 	free(f->lines);
+	free(f->slots);
 }
 
 /* line_ref.stacklen of a line that flame_build parses again */
@@ -83,30 +84,6 @@ flame_read(struct input *in, int *kind, uint64_t *nbad, flame_take_fn *take,
 	return r < 0 ? -1 : 0;
 }
 
-void
-flame_add_line(struct flame *f, const char *s, size_t n,
-    const struct folded *fl)
-{
-	/* (a sum that does not fit: flame_build says so, with no narrowing) */
-	if (fl->count != floorl(fl->count) || count_add(&f->lsum, &fl->c) < 0)
-		f->lwhole = 0;
-	f->ltotal += fl->count;
-	f->lines = grow(f->lines, &f->linescap, f->nlines + 1, sizeof *f->lines);
-	if ((uintptr_t)s - (uintptr_t)f->kept < f->keptlen &&
-	    (uintptr_t)s - (uintptr_t)f->kept + n <= f->keptlen)
-		f->lines[f->nlines].s = s;
-	else
-		f->lines[f->nlines].s = arena_strndup(&f->lines_arena, s, n);
-	f->lines[f->nlines].n = (uint32_t)n;
-	f->lines[f->nlines].stacklen = NOSTACKLEN;
-	if (!fl->has2 && fl->c.frac == 0 &&
-	    fl->count == (long double)fl->c.whole && fl->stacklen < n) {
-		f->lines[f->nlines].stacklen = (uint32_t)fl->stacklen;
-		f->lines[f->nlines].whole = fl->c.whole;
-	}
-	f->nlines++;
-}
-
 static int
 cmp_line(const void *va, const void *vb)
 {
@@ -115,6 +92,121 @@ cmp_line(const void *va, const void *vb)
 	int r = memcmp(a->s, b->s, n);
 
 	return r ? r : (a->n > b->n) - (a->n < b->n);
+}
+
+/*
+ * The slot of f's table of distinct lines for s[0..n), of hash h: the
+ * one that holds the line equal to it, or else the empty one where it
+ * would go.  A slot is a line's index + 1, and its hash's top half above
+ * (whose low bits are its place): most lines that are not the one are
+ * told by it, with no look at their bytes, and the table grows without
+ * reading a line again.
+ */
+static uint64_t *
+line_slot(const struct flame *f, const char *s, size_t n, uint64_t h)
+{
+	size_t mask = f->nslots - 1, i = (h >> 32) & mask;
+	const struct line_ref *l;
+	uint64_t e;
+
+	for (; (e = f->slots[i]) != 0; i = (i + 1) & mask) {
+		l = &f->lines[(uint32_t)e - 1];
+		if (e >> 32 == h >> 32 && l->n == n && memcmp(l->s, s, n) == 0)
+			break;
+	}
+	return &f->slots[i];
+}
+
+/* A table of distinct lines of nslots slots (a power of two) from old's. */
+static void
+grow_slots(struct flame *f, size_t nslots)
+{
+	uint64_t *old = f->slots;
+	size_t n = f->nslots, mask = nslots - 1;
+
+	f->slots = xcalloc(nslots, sizeof *f->slots);
+	f->nslots = nslots;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = (old[k] >> 32) & mask;
+
+		if (old[k] == 0)
+			continue;
+		while (f->slots[i] != 0)
+			i = (i + 1) & mask;
+		f->slots[i] = old[k];
+	}
+	free(old);
+}
+
+/* Every line so far in a new table of distinct lines, at most half full. */
+static void
+index_lines(struct flame *f)
+{
+	size_t want = 1024;
+
+	while (want < 2 * f->nlines)
+		want *= 2;
+	f->slots = xcalloc(want, sizeof *f->slots);
+	f->nslots = want;
+	for (size_t i = 0; i < f->nlines; i++) {
+		const struct line_ref *l = &f->lines[i];
+		uint64_t h = intern_hash(l->s, l->n);
+
+		*line_slot(f, l->s, l->n, h) = (h >> 32 << 32) | (i + 1);
+	}
+}
+
+void
+flame_add_line(struct flame *f, const char *s, size_t n,
+    const struct folded *fl)
+{
+	struct line_ref *last = f->nlines ? &f->lines[f->nlines - 1] : NULL;
+	const struct line_ref key = { s, (uint32_t)n, 0, 0, 0 };
+	uint64_t *slot = NULL, h = 0;
+	int c;
+
+	/* (a sum that does not fit: flame_build says so, with no narrowing) */
+	if (fl->count != floorl(fl->count) || count_add(&f->lsum, &fl->c) < 0)
+		f->lwhole = 0;
+	f->ltotal += fl->count;
+	/* the same as the line before, or the first out of order (flame.h) */
+	if (!f->slots) {
+		c = last ? cmp_line(last, &key) : -1;
+		if (c == 0) {
+			last->times++;
+			return;
+		}
+		if (c > 0 && !f->in_order)
+			index_lines(f);
+	}
+	if (f->slots) {
+		h = intern_hash(s, n);
+		slot = line_slot(f, s, n, h);
+		if (*slot != 0) {
+			f->lines[(uint32_t)*slot - 1].times++;
+			return;
+		}
+	}
+	f->lines = grow(f->lines, &f->linescap, f->nlines + 1, sizeof *f->lines);
+	if ((uintptr_t)s - (uintptr_t)f->kept < f->keptlen &&
+	    (uintptr_t)s - (uintptr_t)f->kept + n <= f->keptlen)
+		f->lines[f->nlines].s = s;
+	else
+		f->lines[f->nlines].s = arena_strndup(&f->lines_arena, s, n);
+	f->lines[f->nlines].n = (uint32_t)n;
+	f->lines[f->nlines].times = 1;
+	f->lines[f->nlines].stacklen = NOSTACKLEN;
+	if (!fl->has2 && fl->c.frac == 0 &&
+	    fl->count == (long double)fl->c.whole && fl->stacklen < n) {
+		f->lines[f->nlines].stacklen = (uint32_t)fl->stacklen;
+		f->lines[f->nlines].whole = fl->c.whole;
+	}
+	f->nlines++;
+	if (slot) {
+		*slot = (h >> 32 << 32) | f->nlines;
+		if (2 * f->nlines > f->nslots)
+			grow_slots(f, 2 * f->nslots);
+	}
 }
 
 /*
@@ -417,11 +509,14 @@ flame_build(struct flame *f, const struct flame_opts *o)
 		reverse_lines(f);
 	if ((narrow = narrow_below(f, o, &nw.below)) != 0)
 		narrow_room(&nw, 0);
-	if (o->order == ORDER_NAME && f->nlines > 1 && !lines_sorted(f))
+	/* lines read in order are (flame_add_line), unless --reverse rewrote them */
+	if (o->order == ORDER_NAME && f->nlines > 1 &&
+	    (f->slots || f->in_order || o->reverse) && !lines_sorted(f))
 		qsort(f->lines, f->nlines, sizeof *f->lines, cmp_line);
 	for (li = 0; li <= f->nlines; li++) {
 		struct folded fl;
 		size_t nids = 0, same = 0, stacklen;
+		uint64_t k;
 		char *marked = NULL;
 		const char *stack;
 		long double d = 0;
@@ -496,7 +591,8 @@ flame_build(struct flame *f, const struct flame_opts *o)
 				nw.open[ids[i]]++;
 			}
 		}
-		if (li < f->nlines) {
+		/* a line read k times: its count added k times, as k lines were */
+		for (k = li < f->nlines ? f->lines[li].times : 0; k > 0; k--) {
 			if (count_add(&sum, &fl.c) < 0) {
 				free(open);
 				free(ids);

@@ -53,14 +53,29 @@ struct flame {
 	int kind;		/* the input's (folded.h): its first line's */
 	const struct diff *diff;	/* --diff (diff.h), or NULL */
 	/*
-	 * the lines, kept until flame_build: copies, but those within
-	 * kept[0..keptlen), a mapped input that stays open until then (the
-	 * copies were 61 page faults of 367 and 2% of the run on
-	 * gcc-sqlite3-O2-fp at --minwidth 0.01%)
+	 * The lines, kept until flame_build: each distinct line once, with
+	 * how many times it was read, so that memory grows with the
+	 * distinct lines, not with the input (78 million lines of "a;b 1"
+	 * took 2.3 GB).  Only equal lines are one: two lines of a stack
+	 * with other counts may sort apart (the note above).  While the
+	 * lines come sorted (stackcollapse writes them so), an equal line
+	 * can only be the one before; from the first that does not, they
+	 * are found by hash in slots (flame.c's line_slot; nslots a power
+	 * of two, 0 before).  For a flame chart set in_order before adding
+	 * lines: input order is kept, and a line is merged only into an
+	 * equal one just before it.
+	 *
+	 * Copies, but those within kept[0..keptlen), a mapped input that
+	 * stays open, its pages in memory, until then (the copies were 61
+	 * page faults of 367 and 2% of the run on gcc-sqlite3-O2-fp at
+	 * --minwidth 0.01%).
 	 */
 	struct arena lines_arena;
 	const char *kept;
 	size_t keptlen;
+	uint64_t *slots;
+	size_t nslots;
+	int in_order;
 	/*
 	 * with a line's parse when it is one whole count (most are), so that
 	 * flame_build need not parse it again (the second parse was 6% of
@@ -71,6 +86,7 @@ struct flame {
 		const char *s;
 		uint32_t n, stacklen;
 		uint64_t whole;
+		uint64_t times;		/* lines read that are this one */
 	} *lines;
 	size_t nlines, linescap;
 	/* their counts' sum, exactly and for layout, and whether all are whole */
@@ -104,7 +120,10 @@ typedef int flame_take_fn(void *ctx, const char *s, size_t n,
 int flame_read(struct input *in, int *kind, uint64_t *nbad,
     flame_take_fn *take, void *ctx);
 
-/* Keep a valid folded line (copied), fl its parse (folded.h). */
+/*
+ * Keep a valid folded line (copied, or counted again if kept already),
+ * fl its parse (folded.h).
+ */
 void flame_add_line(struct flame *f, const char *s, size_t n,
     const struct folded *fl);
 

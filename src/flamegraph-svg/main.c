@@ -486,6 +486,7 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 	int status = 0;
 
 	flame_init(&f);
+	f.in_order = op->flame.order == ORDER_INPUT;
 	/* one mapped file: its lines are kept in place until the build */
 	if (argc <= 1 && input_keep(in)) {
 		f.kept = in->map;

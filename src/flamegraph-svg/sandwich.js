@@ -32,26 +32,40 @@ function child(a, x) {
 	if (!c) (a.by || (a.by = new Map())).set(x, (c = node(x, a)));
 	return c;
 }
-/* Add frame f's subtree into merged frame a (a --diff graph's: both sides too, diffview.js). */
+/*
+ * Add frame f's subtree into merged frame a (a --diff graph's: both
+ * sides too, diffview.js).  Loops with a stack of their own, not
+ * recursion: a stack 100,000 frames deep overflows the script's.  Both
+ * take frames in the order recursion would (callers first, callees in
+ * order), so that fractional sums add up in the same order.
+ */
 var add = (a, f) => { a.n += f.n; };
 function addUnder(a, f) {
-	add(a, f, 1);
-	for (var i = 0; i < f.kids.length; i++) addUnder(child(a, f.kids[i].x), f.kids[i]);
+	for (var st = [a, f], i; st.length; ) {
+		f = st.pop();
+		a = st.pop();
+		add(a, f, 1);
+		for (i = f.kids.length; i--; ) st.push(child(a, f.kids[i].x), f.kids[i]);
+	}
 }
 /* The merged frames in rows at y0, y0 + dy, ...: starts, rows and frames. */
 function rowsOf(a, y0, dy) {
-	var rows = [], all = [], walk = (a, s, r) => {
-		a.s = s;
-		a.row = r;
-		if (!rows[r]) rows[r] = { y: y0 + r * dy, frames: [] };
-		rows[r].frames.push(a);
+	var rows = [], all = [], st = [a], kids, i, s;
+	a.s = 0;
+	a.row = 0;
+	while (st.length) {
+		a = st.pop();
+		if (!rows[a.row]) rows[a.row] = { y: y0 + a.row * dy, frames: [] };
+		rows[a.row].frames.push(a);
 		all.push(a);
-		if (a.by) Array.from(a.by.values()).sort((x, y) => x.x - y.x).forEach((c) => {
-			walk(c, s, r + 1);
-			s += c.n;
-		});
-	};
-	walk(a, 0, 0);
+		if (!a.by) continue;
+		kids = Array.from(a.by.values()).sort((x, y) => x.x - y.x);
+		for (i = 0, s = a.s; i < kids.length; s += kids[i++].n) {
+			kids[i].s = s;
+			kids[i].row = a.row + 1;
+		}
+		for (i = kids.length; i--; ) st.push(kids[i]);
+	}
 	return [rows, all];
 }
 
@@ -64,10 +78,20 @@ function sandwich(top) {
 			graphs.splice(graphs.indexOf(g), 1);
 		});
 		tree();
-		var up = node(x, null), down = node(x, null);
+		/*
+		 * The frames at or under one of the function's, found in one
+		 * pass, as frames come callers first: a walk up from each of
+		 * them cost a recursion 100,000 deep 5 billion steps.
+		 */
+		var up = node(x, null), down = node(x, null), inside = new Set();
 		frames.forEach((f) => {
-			if (f.x !== x || f === rootFrame) return;
-			for (var a = f.p; a; a = a.p) if (a.x === x) return;
+			if (f.p && inside.has(f.p)) {
+				inside.add(f);
+				return;
+			}
+			if (f.x !== x) return;
+			inside.add(f);
+			if (f === rootFrame) return;
 			addUnder(down, f);
 			add(up, f, 0);
 			for (var c = up, a = f.p; a !== rootFrame; a = a.p) add(c = child(c, a.x), f, 0);

@@ -11,8 +11,9 @@
  * (D.tfix: a name's index, its self and its total, each after the
  * names skipped), so that the numbers are stackcollapse --to=table's.
  *
- * HTML in a foreignObject, and only the rows inside the box are
- * elements (RH units a row, redrawn on scroll): opening or sorting
+ * HTML in a foreignObject, and only the rows inside the box and the
+ * window are elements (RH units a row, redrawn on a scroll of either,
+ * the window's by ui.js's redraw): opening or sorting
  * 20,000 names costs one sort and fifty rows, where a row per name costs
  * the browser a layout of all of them (a quarter of a second), and text,
  * focus and hostile names (textContent) come with HTML, which a canvas
@@ -166,7 +167,15 @@ function drawTable() {
 			b.textContent = HEADS[b.k] + (b.k === sortKey ? (sortDesc ? " ▼" : " ▲") : "");
 		});
 	}
-	var first = Math.floor(tableEl.scrollTop / RH), n = Math.ceil(tableEl.clientHeight / RH) + 1;
+	/*
+	 * Of those, the rows inside the window too: the table is as tall as
+	 * the graph, and a graph 100,000 frames deep made 90,000 rows of
+	 * elements, five minutes to open.  Its box is scaled as the SVG
+	 * (k: window pixels a pixel of the box).
+	 */
+	var b = tableEl.getBoundingClientRect(), k = b.height / tableEl.offsetHeight || 1,
+		top = Math.max(0, -b.top / k), bot = Math.min(tableEl.clientHeight, (innerHeight - b.top) / k),
+		first = Math.floor((tableEl.scrollTop + top) / RH), n = Math.ceil((bot - top) / RH) + 1;
 	tbody.textContent = "";
 	for (var i = first; i < shown.length && i < first + n; i++) {
 		var r = shown[i], row = el("div", tbody, "position:absolute;left:0;right:0;display:flex;white-space:pre;cursor:pointer;top:" + i * RH +

@@ -90,8 +90,12 @@ function bars() {
 }
 
 function setView(v) {
-	/* A function only in frames too narrow for the data (or not drawn at this width) has no sandwich. */
-	if (!VIEWS[v] || (v === "sandwich" && (sel < 0 || !stats()[sel].places || !frames.some((f) => f.x === sel)))) v = "flame";
+	/*
+	 * Only VIEWS' own names (the URL's v= may be constructor, a name
+	 * VIEWS has from Object); a function only in frames too narrow for
+	 * the data (or not drawn at this width) has no sandwich.
+	 */
+	if (Object.keys(VIEWS).indexOf(v) < 0 || (v === "sandwich" && (sel < 0 || !stats()[sel].places || !frames.some((f) => f.x === sel)))) v = "flame";
 	cview = v;
 	var th = Math.max(H0, TMIN), left = width * 0.4, bot = fontsize * 2 + 10;
 	main.hidden = v === "table" || v === "sandwich";

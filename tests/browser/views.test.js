@@ -276,6 +276,20 @@ big += "main;heavy 20000\n";
 		a = await page.eval(`[location.search, T.sw() && T.frames(T.sw()[0])[0].name]`);
 		check("key s: sandwich of the frame under the mouse", /v=sandwich/.test(a[0]) && a[1] === "c", a.join(" "));
 
+		// A view the URL names that is not one (an Object property too, as
+		// constructor) opens the flame graph, the rest of the URL kept.
+		const plain = svgOf("plain", "main;p 1\nmain;q 3\n");
+		const viewOf = async (query) => {
+			await page.goto("file://" + plain + query);
+			return page.eval(`[location.search, (document.querySelector(".tbar button[aria-pressed=true]") || {}).textContent,
+				document.documentElement.getAttribute("viewBox"), document.documentElement.flamegraph.frames().filter((f) => f.w > 0).length]`);
+		};
+		const flameView = JSON.stringify(await viewOf("?fn=q"));
+		for (const v of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf", "bogus", ""]) {
+			a = JSON.stringify(await viewOf("?v=" + v + "&fn=q"));
+			check("URL: v=" + v + " opens the flame graph", a === flameView && JSON.parse(a)[0] === "?fn=q" && JSON.parse(a)[1] === "Flame graph", a + " vs " + flameView);
+		}
+
 		// Labels tail first.
 		const long = svgOf("long", "main;com.example.very.long.package.name.Klass.methodName 1\nmain;x 1\n", ["--width", "400"]);
 		await page.goto("file://" + long);

@@ -223,14 +223,14 @@ sh "$top/tests/trace/run.sh" "$BIN" "$BUILD" "$tmp/trace" > "$tmp/trace.out" 2>&
 results trace "$tmp/trace.out"
 
 section "spanlayout: random trees and real traces"
-# prop.c lays out 300 seeded random trees (make check: 2000) and checks every output (no
+# prop.c lays out 200 seeded random trees (make check: 2000) and checks every output (no
 # overlap on a row, children below parents, each span once, the same
 # bytes twice, the article's rows wherever its layout has no overlap);
 # the uftrace captures must give their recorded layouts and pass the
 # invariants in every band mode.
 if ${CC:-cc} -O2 -o "$tmp/prop" "$top/tests/spanlayout/prop.c" 2> "$tmp/err"; then
 	mkdir -p "$tmp/prop.d"
-	"$tmp/prop" "$BIN/spanlayout" "$tmp/prop.d" 300 > "$tmp/prop.out" 2>&1
+	"$tmp/prop" "$BIN/spanlayout" "$tmp/prop.d" 200 > "$tmp/prop.out" 2>&1
 	grep '^FAIL' "$tmp/prop.out" | head -n 20 | while read -r line; do
 		printf '%s\n' "$line"
 	done

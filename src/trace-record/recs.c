@@ -127,6 +127,10 @@ recs_drop(struct recs *r, size_t k)
 	size_t at = 0;
 
 	r->n -= k;
+	if (r->n == 0) {	/* (r->v may be NULL: nothing was ever kept) */
+		r->used = 0;
+		return;
+	}
 	memmove(r->v, r->v + k, r->n * sizeof *r->v);
 	/* Payloads lie in arrival order: each moves down, none over another. */
 	qsort(r->v, r->n, sizeof *r->v, by_seq);

@@ -92,17 +92,7 @@ sh "$top/tests/trace/run.sh" "$BIN" "$BUILD" "$tmp/trace" stress > "$tmp/trace.o
 results "trace stress" "$tmp/trace.out"
 
 section "spanlayout: 2000 random trees"
-if ${CC:-cc} -O2 -o "$tmp/prop" "$top/tests/spanlayout/prop.c" 2> "$tmp/err"; then
-	mkdir -p "$tmp/prop.d"
-	"$tmp/prop" "$BIN/spanlayout" "$tmp/prop.d" 2000 > "$tmp/prop.out" 2>&1
-	if grep -q '^done$' "$tmp/prop.out" && ! grep -q '^FAIL' "$tmp/prop.out"; then
-		pass
-	else
-		fail "spanlayout: 2000 random trees" "$tmp/prop.out"
-	fi
-else
-	fail "spanlayout: building prop.c" "$tmp/err"
-fi
+random_trees 2000
 
 section "trace-record --sample"
 mkdir -p "$tmp/sample"

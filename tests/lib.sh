@@ -92,6 +92,23 @@ goldens() {
 	done
 }
 
+# random_trees N: prop.c's N seeded random trees through spanlayout,
+# every output checked (tests/spanlayout/prop.c)
+random_trees() {
+	if ${CC:-cc} -O2 -o "$tmp/prop" "$top/tests/spanlayout/prop.c" 2> "$tmp/err"; then
+		mkdir -p "$tmp/prop.d"
+		"$tmp/prop" "$BIN/spanlayout" "$tmp/prop.d" "$1" > "$tmp/prop.out" 2>&1
+		grep '^FAIL' "$tmp/prop.out" | head -n 20
+		if grep -q '^done$' "$tmp/prop.out" && ! grep -q '^FAIL' "$tmp/prop.out"; then
+			pass
+		else
+			fail "spanlayout: $1 random trees" "$tmp/prop.out"
+		fi
+	else
+		fail "spanlayout: building prop.c" "$tmp/err"
+	fi
+}
+
 finish() {
 	printf '%d passed, %d failed\n' "$passed" "$failed"
 	[ "$failed" -eq 0 ]

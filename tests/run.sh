@@ -228,20 +228,7 @@ section "spanlayout: random trees and real traces"
 # bytes twice, the article's rows wherever its layout has no overlap);
 # the uftrace captures must give their recorded layouts and pass the
 # invariants in every band mode.
-if ${CC:-cc} -O2 -o "$tmp/prop" "$top/tests/spanlayout/prop.c" 2> "$tmp/err"; then
-	mkdir -p "$tmp/prop.d"
-	"$tmp/prop" "$BIN/spanlayout" "$tmp/prop.d" 200 > "$tmp/prop.out" 2>&1
-	grep '^FAIL' "$tmp/prop.out" | head -n 20 | while read -r line; do
-		printf '%s\n' "$line"
-	done
-	if grep -q '^done$' "$tmp/prop.out" && ! grep -q '^FAIL' "$tmp/prop.out"; then
-		pass
-	else
-		fail "spanlayout: random trees" "$tmp/prop.out"
-	fi
-else
-	fail "spanlayout: building prop.c" "$tmp/err"
-fi
+random_trees 200
 for in in "$top"/tests/data/uftrace-*.json.gz; do
 	b=$(basename "$in" .json.gz)
 	gzip -dc "$top/tests/data/$b.lay.gz" > "$tmp/exp"

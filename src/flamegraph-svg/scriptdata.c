@@ -175,7 +175,7 @@ fix_whole(const long double *fix, size_t nnames)
  * plus one if below zero) in units of the frames' unit (write_data) when
  * whole, else as numbers of 15 digits, which table.js rounds to the
  * decimals of the counts.  In units, a system-wide graph's fix is a
- * quarter of what it was, and so is what deflate reads of it.
+ * quarter of what it was.
  */
 static void
 write_fix(const struct jdata *d, const uint32_t *ord, size_t nnames,
@@ -265,9 +265,9 @@ sort_names(const struct intern *names, uint32_t *ids, size_t n)
 }
 
 /*
- * The frames as data, for the script: the static frames above are the
- * picture for viewers without scripts, and the script reads only the
- * names from them (below).  Per row (a depth, top to bottom as drawn),
+ * The frames as data, for the script: the static frames (flamesvg.c)
+ * are the picture for viewers without scripts, and the script reads
+ * nothing from them.  Per row (a depth, top to bottom as drawn),
  * frames in order of start: the gap from the left neighbour's end (0 for
  * most), the count, and the name and colour as indexes into tables.
  * Names are as the titles show them (no _[k] annotation), and a name's

@@ -65,10 +65,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include <linux/seccomp.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define HAVE_TSC 1
@@ -128,6 +130,16 @@ static __thread uint32_t self_tid;
 static __thread char comm[16];
 static __thread unsigned comm_gen;
 static __thread int sealed;
+
+/*
+ * A thread that can read no clock: seccomp strict mode allows no
+ * clock_gettime, and on some kernels disables the TSC (the vDSO's clock
+ * reads it too), as prctl(PR_SET_TSC, PR_TSC_SIGSEGV) does; a read is a
+ * SIGSEGV.  Its samples carry the time it entered that state, one more
+ * unit each, so that they keep their order.
+ */
+static __thread int noclock;
+static __thread uint64_t frozen;
 
 /*
  * --call-graph=dwarf: a file's CFI, its sections copied into memory of
@@ -221,6 +233,8 @@ static uint64_t
 now(uint32_t *cpu)
 {
 	*cpu = UINT32_MAX;
+	if (noclock)
+		return ++frozen;
 #ifdef HAVE_TSC
 	if (clk == CLK_TSC)
 		return __rdtsc();
@@ -1145,33 +1159,123 @@ EXPORT void
 }
 
 /*
+ * What a prctl or seccomp call op (with its first argument arg) is about
+ * to do to the calling thread: enter seccomp (*seal), lose its clock
+ * (returns 1: strict mode, or PR_TSC_SIGSEGV) or get the TSC back (0).
+ */
+static int
+clock_change(long op, unsigned long arg, int *seal)
+{
+	*seal = 0;
+	if (op == PR_SET_SECCOMP) {
+		*seal = 1;
+		return arg == SECCOMP_MODE_STRICT ? 1 : -1;
+	}
+	if (op == PR_SET_TSC)
+		return arg == PR_TSC_SIGSEGV ? 1 : arg == PR_TSC_ENABLE ? 0 : -1;
+	return -1;
+}
+
+/* Before the call: the name read while it can be, the clock frozen. */
+static void
+before(int seal, int change, long (*getname)(char *))
+{
+	uint32_t cpu;
+
+	if (seal && ring && !sealed) {
+		getname(comm);
+		sealed = 1;
+	}
+	if (change == 1 && !noclock) {
+		frozen = now(&cpu);
+		noclock = 1;
+	} else if (change == 0) {
+		noclock = 0;
+	}
+}
+
+static int (*real_prctl)(int, ...);
+static long (*real_syscall)(long, ...);
+
+static long
+prctl_name(char *c)
+{
+	return real_prctl(PR_GET_NAME, c, 0, 0, 0);
+}
+
+static long
+syscall_name(char *c)
+{
+	return real_syscall(SYS_prctl, PR_GET_NAME, c, 0, 0, 0);
+}
+
+/*
  * A rename: the handlers read the thread's name again (once).  Entering
  * seccomp: the thread's handler makes no system call from then on, so
- * its name is read now.
+ * its name is read now.  Strict mode, or the TSC taken away: no clock.
  */
 EXPORT int
 prctl(int op, ...)
 {
-	static int (*real)(int, ...);
 	va_list ap;
 	unsigned long a[4];
+	int seal, change, was = noclock;
 
-	if (real == NULL)
-		*(void **)&real = dlsym(RTLD_NEXT, "prctl");
-	if (real == NULL)
+	if (real_prctl == NULL)
+		*(void **)&real_prctl = dlsym(RTLD_NEXT, "prctl");
+	if (real_prctl == NULL)
 		return errno = ENOSYS, -1;
 	/* prctl takes at most four more arguments, unused ones ignored. */
 	va_start(ap, op);
 	for (int i = 0; i < 4; i++)
 		a[i] = va_arg(ap, unsigned long);
 	va_end(ap);
-	if (op == PR_SET_SECCOMP && ring) {
-		real(PR_GET_NAME, comm, 0, 0, 0);
-		sealed = 1;
-	}
-	int r = real(op, a[0], a[1], a[2], a[3]);
+	change = clock_change(op, a[0], &seal);
+	before(seal, change, prctl_name);
+	int r = real_prctl(op, a[0], a[1], a[2], a[3]);
 
+	if (r != 0)
+		noclock = was;
 	if (op == PR_SET_NAME && r == 0)
+		__atomic_fetch_add(&names_gen, 1, __ATOMIC_RELAXED);
+	return r;
+}
+
+/*
+ * The same, for prctl and seccomp called through syscall(2).  Six
+ * arguments are passed on, the most a system call takes, as libc's
+ * syscall does.
+ */
+EXPORT long
+syscall(long nr, ...)
+{
+	va_list ap;
+	long a[6];
+	int seal = 0, change = -1, was = noclock;
+
+	if (real_syscall == NULL)
+		*(void **)&real_syscall = dlsym(RTLD_NEXT, "syscall");
+	if (real_syscall == NULL)
+		return errno = ENOSYS, -1;
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (nr == SYS_prctl)
+		change = clock_change(a[0], (unsigned long)a[1], &seal);
+#ifdef SYS_seccomp
+	else if (nr == SYS_seccomp && (a[0] == SECCOMP_SET_MODE_STRICT ||
+	    a[0] == SECCOMP_SET_MODE_FILTER)) {
+		seal = 1;
+		change = a[0] == SECCOMP_SET_MODE_STRICT ? 1 : -1;
+	}
+#endif
+	before(seal, change, syscall_name);
+	long r = real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+
+	if (r != 0 && (seal || change >= 0))
+		noclock = was;
+	if (nr == SYS_prctl && a[0] == PR_SET_NAME && r == 0)
 		__atomic_fetch_add(&names_gen, 1, __ATOMIC_RELAXED);
 	return r;
 }

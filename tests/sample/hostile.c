@@ -3,7 +3,7 @@
  * inside them (the signal mechanism's), each burning CPU in burn() for
  * MS milliseconds so that it is sampled meanwhile.  Build with -pthread.
  *
- *	hostile MS dfl | prof | strict | rt | deep KIB
+ *	hostile MS dfl | prof | strict | sysstrict | tsc | rt | deep KIB
  *	hostile MS plugin PATH FIRST SECOND cp|mv
  *	hostile MS dlloop PATH
  *	hostile MS spawn | exec
@@ -14,8 +14,9 @@
  * SIGPROF handler of its own, which must not be called (no timer of the
  * program's sends SIGPROF); prints how often it was.  strict: seccomp
  * strict mode (only read, write, exit and sigreturn allowed) after a
- * rename, its time read from the TSC (x86-64 only; exit status 4
- * elsewhere).  rt: SIGRTMAX used by the program itself: a handler, 3
+ * rename, entered with prctl; sysstrict: the same, entered with the
+ * seccomp system call through syscall(2); tsc: the TSC taken away
+ * (PR_TSC_SIGSEGV), as rr does.  rt: SIGRTMAX used by the program itself: a handler, 3
  * sent, then SIG_IGN and 1 sent, then SIG_DFL and 1 sent (which ends
  * it); prints SIGRTMAX's number, whether sigaction reports its handler,
  * and how many signals the handler saw.  deep: a thread recurses until
@@ -54,9 +55,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/seccomp.h>
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
 
 #define NOINLINE __attribute__((noinline))
 
@@ -99,37 +97,44 @@ count(int sig)
 	seen++;
 }
 
-#if defined(__x86_64__)
-/* No clock_gettime once in strict mode: a CPU-time clock is a system
- * call.  The TSC's rate is measured first, for a wall-clock deadline. */
+/*
+ * No clock once in strict mode: clock_gettime is a system call, or the
+ * vDSO's TSC read, and strict mode disables the TSC on some kernels (a
+ * SIGSEGV at rdtsc), as PR_SET_TSC does on all.  So spin() is timed
+ * first, for a count to run.  how: strict (prctl), sysstrict (the
+ * seccomp system call, through syscall(2)), tsc (PR_TSC_SIGSEGV).
+ */
 static NOINLINE void
-burn_strict(double ms)
+burn_noclock(double ms, const char *how)
 {
-	struct timespec a, b;
-	unsigned long long t0, t1;
+	double t0 = cpu_ms(), per_ms;
+	unsigned long n = 0, todo;
 
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	t0 = __rdtsc();
-	do
-		clock_gettime(CLOCK_MONOTONIC, &b);
-	while ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6 < 50);
-	t1 = __rdtsc();
-	double per_ms = (double)(t1 - t0) / ((b.tv_sec - a.tv_sec) * 1e3 +
-	    (b.tv_nsec - a.tv_nsec) / 1e6);
-	unsigned long long end;
-
-	pthread_setname_np(pthread_self(), "strict");
-	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT) != 0)
-		_exit(3);
-	end = __rdtsc() + (unsigned long long)(per_ms * ms);
-	while (__rdtsc() < end)
+	do {
 		spin();
-	if (write(1, "strict ok\n", 10) != 10)
+		n++;
+	} while (cpu_ms() - t0 < 50);
+	per_ms = (double)n / (cpu_ms() - t0);
+	todo = (unsigned long)(per_ms * ms);
+	pthread_setname_np(pthread_self(), how);
+	if (strcmp(how, "tsc") == 0) {
+		if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) != 0)
+			_exit(3);
+		while (todo-- > 0)
+			spin();
+		printf("%s ok\n", how);
+		exit(0);
+	}
+	if (strcmp(how, "strict") == 0 ? prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT) != 0 :
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_STRICT, 0, NULL) != 0)
+		_exit(3);
+	while (todo-- > 0)
+		spin();
+	if (write(1, how, strlen(how)) != (ssize_t)strlen(how) || write(1, " ok\n", 4) != 4)
 		syscall(SYS_exit, 2);
 	/* exit_group is not allowed: exit, of the only thread. */
 	syscall(SYS_exit, 0);
 }
-#endif
 
 static unsigned char *deep_lo;
 static size_t deep_room;
@@ -339,12 +344,9 @@ main(int argc, char **argv)
 		signal(SIGPROF, count);
 		burn(ms);
 		printf("SIGPROF %d\n", (int)seen);
-	} else if (strcmp(mode, "strict") == 0) {
-#if defined(__x86_64__)
-		burn_strict(ms);
-#else
-		return 4;
-#endif
+	} else if (strcmp(mode, "strict") == 0 || strcmp(mode, "sysstrict") == 0 ||
+	    strcmp(mode, "tsc") == 0) {
+		burn_noclock(ms, mode);
 	} else if (strcmp(mode, "rt") == 0) {
 		struct sigaction sa, old;
 

@@ -373,11 +373,18 @@ sample_run(const struct sample_opts *o, char **argv)
 	guard_files_said();
 	/* Nothing in the report shows them: a thread's first sample comes
 	 * after a whole period of its own CPU time. */
-	if (st.unsampled)
+	if (st.unsampled && !st.untimed)
 		warn_msg("%llu thread%s ended without a sample, having run %.3f s of "
 		    "CPU time in all: each less than a period (1/%u s)",
 		    (unsigned long long)st.unsampled, st.unsampled == 1 ? "" : "s",
 		    (double)st.unsampled_ns / 1e9, o->hz);
+	else if (st.unsampled)
+		warn_msg("%llu thread%s ended without a sample, each having run less "
+		    "than a period (1/%u s); the kernel gave the CPU time of %llu: "
+		    "%.3f s", (unsigned long long)st.unsampled,
+		    st.unsampled == 1 ? "" : "s", o->hz,
+		    (unsigned long long)(st.unsampled - st.untimed),
+		    (double)st.unsampled_ns / 1e9);
 	warn_msg("%llu samples, %llu lost", (unsigned long long)r.samples,
 	    (unsigned long long)r.lost);
 	recs_free(&r);

@@ -575,7 +575,9 @@ fi
 # mapping changes nothing and is not kept, so memory does not grow with
 # the loop.  Its path is made some 3.6 KiB long, so that a record kept
 # would weigh that much: 2800 more rounds grew peak RSS by 10 MB when
-# each was kept; at most 3 MB here.
+# each was kept; at most 3 MB here.  (Both runs name kernel frames, so
+# both read kallsyms: the 200-round run had no sample at all, and its
+# peak was 12 MB lower, on a machine where 3000 rounds took a sample.)
 long=$tmp/long
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
 	long=$long/$(printf '%0240d' 0)

@@ -130,6 +130,7 @@ static __thread uint32_t self_tid;
 static __thread char comm[16];
 static __thread unsigned comm_gen;
 static __thread int sealed;
+static __thread int had_sample;	/* else its CPU time is sent at its end */
 
 /*
  * A thread that can read no clock: seccomp strict mode allows no
@@ -412,6 +413,7 @@ sample(void *p)
 		h.periods = si->si_overrun > 0 ? (uint32_t)si->si_overrun + 1 : 1;
 		memcpy(h.comm, comm, sizeof h.comm);
 		emit(&h, fr, n * sizeof *fr);
+		had_sample = 1;
 	}
 }
 
@@ -744,6 +746,19 @@ timer_gone(void *p)
 	tick_stack = NULL;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	timer_delete(timer);
+	if (!had_sample && !sealed) {
+		struct sr_rec h = { .type = SR_TASKTIME, .n = 1 };
+		struct timespec ts;
+		uint64_t ns;
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		h.pid = self_pid;
+		h.tid = self_tid;
+		h.time = now(&h.cpu);
+		memcpy(h.comm, comm, sizeof h.comm);
+		emit(&h, &ns, sizeof ns);
+	}
 	munmap(top - TICK_STACK - (size_t)getpagesize(), TICK_STACK + (size_t)getpagesize());
 	if (env_room)
 		munmap(env_room, env_room_len);

@@ -28,7 +28,7 @@
 #define SR_ENV		"TRACE_RECORD_SAMPLE"	/* "RING CLOCK SAMPLER": paths in
 						 * trace-record's /proc/PID/fd */
 
-enum { SR_SAMPLE = 1, SR_MAPS = 2, SR_FORK = 3 };
+enum { SR_SAMPLE = 1, SR_MAPS = 2, SR_FORK = 3, SR_TASKTIME = 4 };
 
 struct sr_ring {
 	uint64_t	magic;
@@ -52,7 +52,8 @@ struct sr_ring {
  * CPU-time timer is checked at the scheduler's tick, so above the tick
  * rate one signal covers several periods.  SR_MAPS: the text of /proc/self/maps's executable
  * file mappings after it, n bytes, replacing the process's.  SR_FORK:
- * tid is the parent process.
+ * tid is the parent process.  SR_TASKTIME: a thread ending without a
+ * sample, its CPU time after it (n 1: a uint64_t of ns).
  */
 struct sr_rec {
 	uint32_t	len;		/* bytes; 0 until published */

@@ -56,7 +56,8 @@ struct sigsample {
 	uint64_t	 period;	/* ns a period, as told to the sampler */
 	uint64_t	 stuck;		/* tail unpublished since stuck_at */
 	int64_t		 stuck_at;	/* 0: not stuck */
-	uint64_t	 sampled_ns;	/* CPU time the samples stand for */
+	uint64_t	 sampled_ns;	/* CPU time the samples stand for, and
+					 * that of threads ended without one */
 	const char	*why_not;	/* why the program cannot load the sampler */
 };
 
@@ -229,6 +230,12 @@ read_ring(struct sigsample *s, struct recs *r, int dead)
 			    (const uint64_t *)(const void *)body, h.n);
 		} else if (h.type == SR_MAPS && h.n <= room) {
 			recs_add(r, REC_MAPS, t, h.pid, h.tid, 0, body, h.n);
+		} else if (h.type == SR_TASKTIME && h.n == 1 && room >= 8) {
+			uint64_t ns;
+
+			memcpy(&ns, body, 8);
+			s->sampled_ns += ns;
+			recs_add(r, REC_TASKTIME, t, h.pid, h.tid, 0, body, 8);
 		} else if (h.type == SR_FORK) {
 			uint32_t par[2] = { h.tid, h.tid };
 
@@ -321,7 +328,7 @@ sigsample_read(struct sigsample *s, struct recs *r)
 }
 
 /* The last of the ring into r, and s freed; the CPU time the samples
- * stand for. */
+ * stand for, and the threads that ended without one used. */
 static uint64_t
 finish(struct sigsample *s, struct recs *r)
 {

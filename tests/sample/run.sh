@@ -634,6 +634,26 @@ else
 	printf 'skip short threads: perf_event_open not permitted, or short.c not built\n'
 fi
 
+# The same with the signal mechanism: each thread that ends without a
+# sample sends its CPU time from its last TLS destructor (the main
+# thread, which ends with exit, does not); every time comes.
+if [ -x "$tmp/short" ] || $CC -O1 -pthread -o "$tmp/short" "$top/tests/sample/short.c" 2> "$tmp/short.cc"; then
+	"$TR" --sample -g -F 99 --mechanism=signal -o "$tmp/shorts.txt" -- "$tmp/short" 400 5 \
+	    2> "$tmp/shorts.err"
+	expect "short threads, signal: exit status" $? 0
+	sampled=$(awk '/ cpu-clock: $/ { split($2, a, "/"); if (a[1] != a[2]) print a[2] }' \
+	    "$tmp/shorts.txt" | sort -u | wc -l | tr -d ' ')
+	said=$(sed -n 's/^trace-record: \([0-9]*\) threads* ended without a sample, having run \([0-9.]*\) s of CPU time in all: each less than a period (1\/99 s)$/\1 \2/p' \
+	    "$tmp/shorts.err")
+	if echo "${said:-0 0}" | awk -v s="$sampled" '{ w = 400 - s
+	    exit !($1 == w && w >= 200 && $2 >= w * 0.005 && $2 <= w / 99) }' &&
+	    ! grep -q 'threads or processes were not sampled' "$tmp/shorts.err"; then
+		ok "short threads, signal: $said (unsampled, s), $sampled workers sampled"
+	else
+		bad "short threads, signal" "said \"$said\", $sampled of 400 workers sampled: $(tr '\n' ' ' < "$tmp/shorts.err")"
+	fi
+fi
+
 # A library truncated while trace-record has it mapped (trunc.c calls
 # through trunclib.c, truncates it, and runs on with a frame of it on
 # the stack; -z now, or its own _exit would be looked up in the lost

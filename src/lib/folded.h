@@ -29,6 +29,14 @@
 #include "input.h"
 #include "intern.h"
 
+/*
+ * The leaf frame that marks a stack as off-CPU time (folded(5)): a wall
+ * clock run's blocked intervals, perf script's offcpu-time samples.  A
+ * frame, not an annotation, so that the frames above it stay those of
+ * the on-CPU stacks, and flamegraph.pl and inferno draw it as one.
+ */
+#define OFFCPU_FRAME	"[off-cpu]"
+
 struct folded {
 	const char *stack;	/* frames, ';'-separated, root first */
 	size_t stacklen;

@@ -39,7 +39,7 @@ static const char usage_text[] =
 "usage: trace-record [-o FILE] [--clock auto|tsc|tscp|mono] [--buffers N]\n"
 "                    [--] PROGRAM [ARG...]\n"
 "       trace-record --sample [-g | --call-graph=fp|dwarf] [--stack-size N]\n"
-"                    [-F HZ] [--folded] [-o FILE]\n"
+"                    [-F HZ] [--wall] [--folded] [-o FILE]\n"
 "                    [--mechanism auto|perf|signal] [--] PROGRAM [ARG...]\n"
 "       trace-record --sample [-g] [-F HZ] [--folded] [-o FILE] -p PID\n"
 "       trace-record --clock-info [--clock auto|tsc|tscp|mono]\n"
@@ -63,6 +63,8 @@ static const char usage_text[] =
 "                      sample's stack with the binaries' DWARF CFI (perf)\n"
 "      --stack-size N  dwarf: bytes of stack copied per sample (default\n"
 "                      8192; 8 to 65528, a multiple of 8)\n"
+"      --wall          also the time each thread spends blocked, off the\n"
+"                      CPU (offcpu-time samples; perf only)\n"
 "      --folded        write folded stacks, not perf script text\n"
 "      --mechanism M   auto (default): perf_event_open, else timer signals\n"
 "                      in the program (LD_PRELOAD); or force perf or signal\n"
@@ -113,6 +115,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "sample", no_argument, NULL, 's' },
 		{ "stack-size", required_argument, NULL, 'S' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "wall", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sample_opts *so = &o->sample;
@@ -146,6 +149,10 @@ parse_options(int argc, char **argv, struct opts *o)
 			break;
 		case 'f':
 			so->folded = 1;
+			o->sample_only = 1;
+			break;
+		case 'w':
+			so->wall = 1;
 			o->sample_only = 1;
 			break;
 		case 'g':

@@ -18,7 +18,14 @@
  * inherited event writes a READ record as its thread ends: the CPU time
  * the thread ran on that CPU, which tells the time of threads too short
  * to be sampled (a new thread's first sample comes after a whole period
- * of its own CPU time).  Times are CLOCK_MONOTONIC
+ * of its own CPU time).  With --wall a second event per CPU, the
+ * context-switches one at period 1, samples the stack of each thread as
+ * it leaves the CPU, and with context_switch the kernel writes a SWITCH
+ * record at each switch out (saying whether the thread was preempted,
+ * so still runnable) and in: report.c times each blocked interval from
+ * them.  Its samples are told from cpu-clock's by their period, 1 (a
+ * cpu-clock period is at least 10 us: -F is at most 100000).  Times are
+ * CLOCK_MONOTONIC
  * (use_clockid), shifted onto the trace's clock by to_real.  LOST
  * records, written when a ring is full, are summed into the count of
  * lost samples.
@@ -71,6 +78,7 @@ struct perfev {
 	size_t		 reccap;
 	size_t		 ntasks, missed;	/* tasks asked for, and not (wholly) had */
 	int		 misserr;
+	int		 wall;		/* --wall: context-switch samples too */
 };
 
 static int
@@ -135,7 +143,6 @@ open_all(struct perfev *pe, struct perf_event_attr *a, const pid_t *t, size_t nt
 	int opened = 0, err = 0;
 
 	pe->ntasks = nt;
-	pe->missed = 0;
 	for (size_t i = 0; i < nt; i++) {
 		int refused = 0;
 
@@ -182,9 +189,25 @@ close_all(struct perfev *pe)
 	pe->nfds = 0;
 }
 
+/* --wall: the context-switch event beside a's cpu-clock one, into the
+ * same rings; the side-band records come once, from a's. */
+static int
+open_switches(struct perfev *pe, const struct perf_event_attr *a, const pid_t *t,
+    size_t nt)
+{
+	struct perf_event_attr b = *a;
+
+	b.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	b.sample_period = 1;
+	b.inherit_stat = 0;
+	b.mmap = b.comm = b.comm_exec = b.task = 0;
+	b.context_switch = 1;
+	return open_all(pe, &b, t, nt);
+}
+
 struct perfev *
 perfev_open(pid_t pid, int attach, unsigned hz, int callchain, unsigned stack,
-    int64_t to_real, int *kernel)
+    int64_t to_real, int wall, int *kernel)
 {
 	struct perf_event_attr a;
 	struct perfev *pe = xcalloc(1, sizeof *pe);
@@ -194,6 +217,7 @@ perfev_open(pid_t pid, int attach, unsigned hz, int callchain, unsigned stack,
 
 	pe->callchain = callchain;
 	pe->to_real = to_real;
+	pe->wall = wall;
 	pe->page = (size_t)sysconf(_SC_PAGESIZE);
 	pe->pages = callchain == CG_DWARF ? RING_PAGES_DWARF : RING_PAGES;
 	memset(&a, 0, sizeof a);
@@ -248,6 +272,15 @@ perfev_open(pid_t pid, int attach, unsigned hz, int callchain, unsigned stack,
 			errno = e;
 			return NULL;
 		}
+	}
+	if (wall && open_switches(pe, &a, t, nt) != 0) {
+		e = errno;
+		close_all(pe);
+		free(t);
+		free(pe->fds);
+		free(pe);
+		errno = e;
+		return NULL;
 	}
 	free(t);
 	return pe;
@@ -384,6 +417,7 @@ one_record(struct perfev *pe, struct recs *r, const unsigned char *p, size_t len
 			}
 		}
 		s.nkernel = nk;
+		s.kind = pe->wall && s.period == 1 ? REC_OFFCPU : REC_ONCPU;
 		if (pe->callchain == CG_DWARF)
 			dwarf_sample(r, (int64_t)t + pe->to_real, ids, &s, kern, q, end);
 		else
@@ -450,6 +484,19 @@ one_record(struct perfev *pe, struct recs *r, const unsigned char *p, size_t len
 			recs_add(r, REC_TASKTIME, trailer_time(p, len) + pe->to_real,
 			    ids[0], ids[1], 0, &u[0], 8);
 		break;
+	case PERF_RECORD_SWITCH: {
+		/* sample_id_all alone: pid, tid; time; cpu, res */
+		uint32_t f = (h.misc & PERF_RECORD_MISC_SWITCH_OUT) ? REC_OUT : 0;
+
+		if (len < sizeof h + 24)
+			return;
+		if (h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+			f |= REC_PREEMPT;
+		memcpy(ids, end - 24, 8);
+		recs_add(r, REC_SWITCH, trailer_time(p, len) + pe->to_real, ids[0], ids[1],
+		    f, NULL, 0);
+		break;
+	}
 	case PERF_RECORD_LOST:
 		if (len >= sizeof h + 16) {
 			memcpy(u, q, 16);

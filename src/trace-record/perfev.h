@@ -24,11 +24,13 @@ enum { CG_NONE, CG_FP, CG_DWARF };
  * each of its threads now.  Otherwise pid has not exec'd yet and
  * sampling starts at its exec.  Kernel frames are asked for first, and
  * given up when not permitted (*kernel says which).  to_real turns
- * CLOCK_MONOTONIC into the trace's Unix-epoch time.  Returns NULL with
- * errno set (EACCES, EPERM, ENOSYS, ENOENT: perf is not available here).
+ * CLOCK_MONOTONIC into the trace's Unix-epoch time.  wall: also a
+ * sample at each context switch, and the switch records that time the
+ * blocked intervals (--wall).  Returns NULL with errno set (EACCES,
+ * EPERM, ENOSYS, ENOENT: perf is not available here).
  */
 struct perfev	*perfev_open(pid_t pid, int attach, unsigned hz, int callchain,
-		    unsigned stack, int64_t to_real, int *kernel);
+		    unsigned stack, int64_t to_real, int wall, int *kernel);
 
 /*
  * The tasks perfev_open was asked for (the threads of an attached

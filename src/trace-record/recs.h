@@ -19,9 +19,18 @@ enum {
 	REC_MAPS,	/* /proc/PID/maps lines replacing the process's mappings */
 	REC_TASKTIME,	/* uint64_t: ns of CPU time a thread ran, at its end
 			 * (perf: one per CPU's event it ran under; they add) */
+	REC_SWITCH,	/* no payload: the thread left (REC_OUT) or took the
+			 * CPU; REC_PREEMPT: it left runnable */
 };
 
 #define REC_EXEC	1u
+#define REC_OUT		1u
+#define REC_PREEMPT	2u
+
+/* A sample's kind: on the CPU (cpu-clock), or taken as its thread left
+ * the CPU, its period the time until it came back (offcpu-time), or not
+ * to be written (it left preempted, still runnable). */
+enum { REC_ONCPU, REC_OFFCPU, REC_NOSHOW };
 
 struct rec {
 	int64_t		time;
@@ -38,7 +47,7 @@ struct rec_sample {
 	uint32_t	n, nkernel;	/* frames; the first nkernel are the kernel's */
 	char		comm[16];	/* empty: the thread's last REC_COMM */
 	uint32_t	ustack;		/* bytes of user stack after the frames */
-	uint32_t	unused;
+	uint32_t	kind;		/* REC_ONCPU, ... */
 };
 
 /*

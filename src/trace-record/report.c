@@ -75,6 +75,12 @@ struct thread {
 	int		 sampled;	/* since it started */
 	int		 counted;	/* in stats.unsampled */
 	int		 forked;	/* a REC_FORK started it: it is the program's */
+	int		 out;		/* --wall: off the CPU since a switch (1),
+					 * preempted (2) */
+	size_t		 offpend;	/* its off-CPU sample not timed yet: r->v
+					 * index + 1 */
+	int64_t		 offt0;		/* and when it was taken */
+	int64_t		 outt;		/* when it last left the CPU */
 };
 
 struct file {
@@ -112,6 +118,8 @@ struct replay {
 	size_t		 showncap;
 	uint64_t	*frames;	/* a dwarf sample's, unwound */
 	struct report_stats stats;
+	struct recs	*r;		/* where replay_settle puts them */
+	uint64_t	 runnable_ns;	/* --wall: preempted, waiting for a CPU */
 };
 
 /*
@@ -203,6 +211,34 @@ thread_get(struct replay *p, uint32_t tid)
 	memset(&p->threads[p->nthreads], 0, sizeof *p->threads);
 	p->threads[p->nthreads].tid = tid;
 	return &p->threads[p->nthreads++];
+}
+
+/* The off-CPU sample r->v[i]: its period, and what to make of it. */
+static void
+offcpu_set(struct recs *r, size_t i, int64_t period, uint32_t kind)
+{
+	struct rec_sample *s = (struct rec_sample *)(void *)(r->buf + r->v[i].off);
+
+	s->period = period > 0 ? (uint64_t)period : 0;
+	s->kind = period > 0 ? kind : REC_NOSHOW;
+}
+
+/* An off-CPU sample e just settled into r as its last record: timed at
+ * the thread's switch back in, or dropped if it left preempted (the
+ * switch record may come before the sample or after it). */
+static void
+offcpu_taken(struct replay *p, struct recs *r, const struct rec *e)
+{
+	struct thread *t = thread_get(p, e->tid);
+
+	if (t->out == 2) {
+		offcpu_set(r, r->n - 1, 0, REC_NOSHOW);
+		return;
+	}
+	if (t->offpend)		/* never switched back in: not timed */
+		offcpu_set(r, t->offpend - 1, 0, REC_NOSHOW);
+	t->offpend = r->n;
+	t->offt0 = e->time;
 }
 
 /* The vDSO's image in this process: the sampled one's, same kernel. */
@@ -546,6 +582,8 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 	char cbuf[24];
 	uint32_t i;
 
+	if (s->kind == REC_NOSHOW)
+		return;
 	t->sampled = 1;
 	if (comm[0] == '\0') {
 		snprintf(cbuf, sizeof cbuf, ":%u", e->tid);
@@ -557,7 +595,8 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 		out_fmt("%s %u/%u %lld.%09lld: %llu %s: \n", text_name(p, comm, n, 1),
 		    e->pid, e->tid,
 		    (long long)(e->time / 1000000000), (long long)(e->time % 1000000000),
-		    (unsigned long long)s->period, o->event);
+		    (unsigned long long)s->period,
+		    s->kind == REC_OFFCPU ? "offcpu-time" : o->event);
 		for (i = 0; i < nfr; i++) {
 			struct frame f;
 
@@ -580,6 +619,13 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 
 		resolve(p, e->pid, fr[i], i < s->nkernel, i == 0, &f);
 		fold_frame(p, &n, &f, java);
+	}
+	if (s->kind == REC_OFFCPU) {
+		static const char mark[] = ";" OFFCPU_FRAME;
+
+		p->line = xgrow(p->line, &p->linecap, n + sizeof mark, 1);
+		memcpy(p->line + n, mark, sizeof mark - 1);
+		n += sizeof mark - 1;
 	}
 	struct count c = { s->period, 0 };
 
@@ -652,6 +698,26 @@ event(struct replay *p, const struct rec *e, const unsigned char *d)
 		pr = proc_get(p, e->pid);
 		maps_text(p, pr, (const char *)d, e->len);
 		break;
+	case REC_SWITCH: {
+		struct thread *t = thread_get(p, e->tid);
+
+		if (e->flags & REC_OUT) {
+			t->out = (e->flags & REC_PREEMPT) ? 2 : 1;
+			t->outt = e->time;
+			if (t->offpend && t->out == 2) {
+				offcpu_set(p->r, t->offpend - 1, 0, REC_NOSHOW);
+				t->offpend = 0;
+			}
+		} else {
+			if (t->out == 2 && e->time > t->outt)
+				p->runnable_ns += (uint64_t)(e->time - t->outt);
+			if (t->offpend)
+				offcpu_set(p->r, t->offpend - 1, e->time - t->offt0, REC_OFFCPU);
+			t->offpend = 0;
+			t->out = 0;
+		}
+		return 0;
+	}
 	case REC_TASKTIME: {
 		struct thread *t = thread_get(p, e->tid);
 		uint64_t ns;
@@ -727,6 +793,7 @@ replay_settle(struct replay *p, struct recs *pend, struct recs *r, int64_t horiz
 {
 	size_t i;
 
+	p->r = r;
 	recs_sort(pend);
 	for (i = 0; i < pend->n && pend->v[i].time < horizon; i++) {
 		const struct rec *e = &pend->v[i];
@@ -739,6 +806,8 @@ replay_settle(struct replay *p, struct recs *pend, struct recs *r, int64_t horiz
 
 			recs_sample(r, e->time, e->pid, e->tid, s, fr, fr + s->nkernel,
 			    n - s->nkernel);
+			if (s->kind == REC_OFFCPU)
+				offcpu_taken(p, r, e);
 		} else if (event(p, e, d)) {
 			recs_add(r, e->type, e->time, e->pid, e->tid, e->flags, d, e->len);
 		}
@@ -746,6 +815,19 @@ replay_settle(struct replay *p, struct recs *pend, struct recs *r, int64_t horiz
 	r->lost += pend->lost;
 	pend->lost = 0;
 	recs_drop(pend, i);
+}
+
+uint64_t
+replay_finish(struct replay *p, struct recs *r, int64_t end)
+{
+	for (size_t i = 0; i < p->nthreads; i++) {
+		struct thread *t = &p->threads[i];
+
+		if (t->offpend && end > t->offt0)
+			offcpu_set(r, t->offpend - 1, end - t->offt0, REC_OFFCPU);
+		t->offpend = 0;
+	}
+	return p->runnable_ns;
 }
 
 void

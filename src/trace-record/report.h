@@ -44,4 +44,13 @@ void		 replay_free(struct replay *p);
 void		 replay_settle(struct replay *p, struct recs *pend, struct recs *r,
 		    int64_t horizon);
 
+/*
+ * --wall: the replay times each off-CPU sample it settles into r by the
+ * thread's next switch back in (and drops it when the thread left
+ * preempted, still runnable); a thread still out at the end, at end,
+ * gets its period here.  Returns the ns threads spent preempted, which
+ * no sample shows.
+ */
+uint64_t	 replay_finish(struct replay *p, struct recs *r, int64_t end);
+
 #endif

@@ -273,6 +273,7 @@ sample_run(const struct sample_opts *o, char **argv)
 	struct sigaction sa;
 	int kernel = 0, status = 0, go = -1, report = -1, e = 0, partial = 0, empty = 0;
 	int64_t cpu_ns = 0;
+	uint64_t runnable = 0;
 	pid_t child = 0;
 	struct outfile of;
 	struct live lv;
@@ -300,7 +301,7 @@ sample_run(const struct sample_opts *o, char **argv)
 		}
 		synthesize(o->attach, &lv.pend, clock_mono() + cal.mono_to_real);
 		pe = perfev_open(o->attach, 1, o->hz, o->callchain, o->stack,
-		    cal.mono_to_real, &kernel);
+		    cal.mono_to_real, o->wall, &kernel);
 		if (pe == NULL) {
 			e = errno;
 			output_abandon(&of);
@@ -312,19 +313,25 @@ sample_run(const struct sample_opts *o, char **argv)
 	} else {
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
-		if (strcmp(o->mechanism, "perf") != 0)
+		if (o->wall && strcmp(o->mechanism, "signal") == 0) {
+			output_abandon(&of);
+			die(EXIT_SELF, "--wall: the signal mechanism samples CPU time "
+			    "only; off-CPU time needs perf_event_open");
+		}
+		if (strcmp(o->mechanism, "perf") != 0 && !o->wall)
 			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, &cal);
 		child = spawn_held(argv, ss, &go, &report);
 		if (strcmp(o->mechanism, "signal") != 0) {
 			pe = perfev_open(child, 0, o->hz, o->callchain, o->stack,
-			    cal.mono_to_real, &kernel);
+			    cal.mono_to_real, o->wall, &kernel);
 			e = errno;
-			if (pe == NULL && strcmp(o->mechanism, "perf") == 0) {
+			if (pe == NULL && (strcmp(o->mechanism, "perf") == 0 || o->wall)) {
 				kill(child, SIGKILL);
 				waitpid(child, NULL, 0);
 				output_abandon(&of);
 				errno = e;
-				die(EXIT_SELF, "--mechanism=perf: perf_event_open:");
+				die(EXIT_SELF, "%s: perf_event_open:", o->wall ? "--wall" :
+				    "--mechanism=perf");
 			}
 		}
 		if (pe) {
@@ -361,6 +368,7 @@ sample_run(const struct sample_opts *o, char **argv)
 		empty = sigsample_end(ss, &r, cpu_ns);
 	perfev_close(pe);
 	replay_settle(lv.rp, &lv.pend, &r, INT64_MAX);
+	runnable = replay_finish(lv.rp, &r, clock_mono() + lv.to_real);
 	recs_free(&lv.pend);
 	replay_free(lv.rp);
 
@@ -385,6 +393,10 @@ sample_run(const struct sample_opts *o, char **argv)
 		    st.unsampled == 1 ? "" : "s", o->hz,
 		    (unsigned long long)(st.unsampled - st.untimed),
 		    (double)st.unsampled_ns / 1e9);
+	/* Preempted threads wanted the CPU: neither on it nor blocked. */
+	if (o->wall && pe)
+		warn_msg("--wall: %.3f s spent preempted, waiting for a CPU, is "
+		    "in no sample", (double)runnable / 1e9);
 	warn_msg("%llu samples, %llu lost", (unsigned long long)r.samples,
 	    (unsigned long long)r.lost);
 	recs_free(&r);

@@ -12,6 +12,7 @@ struct sample_opts {
 	int		 callchain;	/* CG_* of perfev.h: -g, --call-graph */
 	unsigned	 stack;		/* --stack-size: bytes of stack per sample */
 	int		 folded;	/* --folded */
+	int		 wall;		/* --wall: off-CPU time too (perf) */
 	const char	*mechanism;	/* "auto", "perf" or "signal" */
 	const char	*clock;		/* --clock */
 	const char	*output;	/* -o, or NULL */

@@ -654,6 +654,9 @@ if [ -x "$tmp/short" ] || $CC -O1 -pthread -o "$tmp/short" "$top/tests/sample/sh
 	fi
 fi
 
+# Wall-clock sampling: on- and off-CPU time (wall.sh).
+. "$top/tests/sample/wall.sh"
+
 # A library truncated while trace-record has it mapped (trunc.c calls
 # through trunclib.c, truncates it, and runs on with a frame of it on
 # the stack; -z now, or its own _exit would be looked up in the lost

@@ -1,0 +1,152 @@
+/*
+ * wall.c: threads that run and wait, for trace-record --wall.
+ *
+ *	wall mix MS	two threads, each in rounds of 20 ms of its own CPU
+ *			time (spin) then 30 ms asleep (nap), for MS ms of
+ *			wall time: 40% on the CPU, 60% off
+ *	wall three MS	three threads for MS ms: one spins, one is blocked
+ *			in read() on a pipe, one on a mutex, the whole time
+ *	wall many N MS	N threads asleep in nanosleep for MS ms
+ *
+ * The spin is timed by the thread's CPU clock, so that a busy machine
+ * (the thread preempted, waiting for a CPU) makes it longer in wall time
+ * but leaves its share of the samples.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline))
+
+static volatile unsigned long sink;
+static long ms;
+static int fds[2];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static double
+clock_ms(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static NOINLINE void
+spin(double cpu)
+{
+	double end = clock_ms(CLOCK_THREAD_CPUTIME_ID) + cpu;
+
+	while (clock_ms(CLOCK_THREAD_CPUTIME_ID) < end)
+		for (int i = 0; i < 1000; i++)
+			sink = sink * 6364136223846793005ul + 1;
+}
+
+static NOINLINE void
+nap(double wall)
+{
+	struct timespec t = { (time_t)(wall / 1000), (long)(wall * 1e6) % 1000000000 };
+
+	while (nanosleep(&t, &t) != 0)
+		;
+}
+
+static void *
+mix(void *a)
+{
+	double end = clock_ms(CLOCK_MONOTONIC) + (double)ms;
+
+	(void)a;
+	while (clock_ms(CLOCK_MONOTONIC) < end) {
+		spin(20);
+		nap(30);
+	}
+	return NULL;
+}
+
+static NOINLINE void *
+spinner(void *a)
+{
+	double end = clock_ms(CLOCK_MONOTONIC) + (double)ms;
+
+	(void)a;
+	while (clock_ms(CLOCK_MONOTONIC) < end)
+		spin(1);
+	return NULL;
+}
+
+static NOINLINE void *
+reader(void *a)
+{
+	char c;
+
+	(void)a;
+	if (read(fds[0], &c, 1) != 1)
+		exit(3);
+	return NULL;
+}
+
+static NOINLINE void *
+locker(void *a)
+{
+	(void)a;
+	pthread_mutex_lock(&lock);
+	pthread_mutex_unlock(&lock);
+	return NULL;
+}
+
+static NOINLINE void *
+sleeper(void *a)
+{
+	(void)a;
+	nap((double)ms);
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "mix";
+	pthread_t t[3], *many;
+	long n;
+
+	if (strcmp(mode, "mix") == 0) {
+		ms = argc > 2 ? atol(argv[2]) : 2000;
+		for (int i = 0; i < 2; i++)
+			pthread_create(&t[i], NULL, mix, NULL);
+		for (int i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+	} else if (strcmp(mode, "three") == 0) {
+		ms = argc > 2 ? atol(argv[2]) : 2000;
+		if (pipe(fds) != 0)
+			return 2;
+		pthread_mutex_lock(&lock);
+		pthread_create(&t[0], NULL, spinner, NULL);
+		pthread_create(&t[1], NULL, reader, NULL);
+		pthread_create(&t[2], NULL, locker, NULL);
+		pthread_join(t[0], NULL);
+		pthread_mutex_unlock(&lock);
+		if (write(fds[1], "x", 1) != 1)
+			return 2;
+		pthread_join(t[1], NULL);
+		pthread_join(t[2], NULL);
+	} else if (strcmp(mode, "many") == 0) {
+		n = argc > 2 ? atol(argv[2]) : 1000;
+		ms = argc > 3 ? atol(argv[3]) : 1000;
+		if ((many = calloc((size_t)n, sizeof *many)) == NULL)
+			return 2;
+		for (long i = 0; i < n; i++)
+			if (pthread_create(&many[i], NULL, sleeper, NULL) != 0)
+				return 2;
+		for (long i = 0; i < n; i++)
+			pthread_join(many[i], NULL);
+		free(many);
+	} else {
+		fprintf(stderr, "usage: wall mix MS | three MS | many N MS\n");
+		return 2;
+	}
+	return 0;
+}

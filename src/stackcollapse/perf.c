@@ -1012,6 +1012,13 @@ end_sample(struct perf_ctx *c)
 				    sizeof *c->stk);
 			c->stk[n++] = c->pname;
 		}
+		if (c->offcpu) {	/* folded(5)'s mark, as the leaf */
+			c->stk = xgrow(c->stk, &c->stkcap, n + 1, sizeof *c->stk);
+			memmove(c->stk + 1, c->stk, n * sizeof *c->stk);
+			c->stk[0] = intern_put(&c->frames, OFFCPU_FRAME,
+			    sizeof OFFCPU_FRAME - 1, NULL);
+			n++;
+		}
 		if (n == 0)
 			goto done;	/* no comm and no frame: nothing */
 		if (c->sh->o->no_aggregate) {
@@ -1129,6 +1136,22 @@ strip_addr(const char *s, size_t n, const char *next, const char *end)
 enum { EV_KEPT, EV_FILTERED, EV_BAD };
 
 /*
+ * A wall-clock profile's two halves, cpu-clock and offcpu-time (trace-
+ * record --wall, perf record --off-cpu), both in ns: with the event
+ * taken from the first sample, either one keeps the other, so that the
+ * hot/cold graph has both.  Not with --perl, nor with --event-filter.
+ */
+static int
+wall_pair(const struct perf_shared *sh, struct span ev)
+{
+	struct span first = { sh->event, sh->eventlen };
+
+	return sh->event_defaulted && !sh->o->perl &&
+	    ((span_eq(first, "cpu-clock") && span_eq(ev, "offcpu-time")) ||
+	    (span_eq(first, "offcpu-time") && span_eq(ev, "cpu-clock")));
+}
+
+/*
  * Apply the event filter to an event named ev, taking it as the filter
  * when none is set yet.  The period is "1" when absent or "0", as in Perl.
  */
@@ -1138,6 +1161,7 @@ check_event(struct perf_ctx *c, struct perf_shared *wsh, struct span ev,
 {
 	const struct perf_shared *sh = c->sh;
 
+	c->offcpu = 0;
 	if (have_ev) {
 		if (sh->event == NULL && wsh) {
 			wsh->event = xmalloc(ev.n + 1);
@@ -1145,10 +1169,11 @@ check_event(struct perf_ctx *c, struct perf_shared *wsh, struct span ev,
 			wsh->event[ev.n] = '\0';
 			wsh->eventlen = ev.n;
 			wsh->event_defaulted = 1;
-		} else if (sh->event == NULL || ev.n != sh->eventlen ||
-		    memcmp(ev.p, sh->event, ev.n) != 0) {
+		} else if (sh->event == NULL || ((ev.n != sh->eventlen ||
+		    memcmp(ev.p, sh->event, ev.n) != 0) && !wall_pair(sh, ev))) {
 			return EV_FILTERED;
 		}
+		c->offcpu = !sh->o->perl && span_eq(ev, "offcpu-time");
 	}
 	if (per.n == 0 || span_eq(per, "0"))
 		c->period = 1;

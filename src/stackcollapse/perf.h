@@ -76,6 +76,7 @@ struct perf_ctx {
 	/* the sample being read */
 	int in_sample;		/* an event line was seen, no blank line yet */
 	int have_pname;		/* ... and its event is kept */
+	int offcpu;		/* ... and it is offcpu-time */
 	int java;		/* tidy Java names in this sample */
 	int seen_line;		/* a line neither blank nor comment was read */
 	int no_event_lines;	/* the first was a frame: -F ip,sym */

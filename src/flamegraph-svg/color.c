@@ -13,7 +13,7 @@
 
 static const char *const names[PAL_COUNT] = {
 	"hot", "mem", "io", "wakeup", "chain", "java", "js", "perl", "red",
-	"green", "blue", "aqua", "yellow", "purple", "orange",
+	"green", "blue", "aqua", "yellow", "purple", "orange", "hotcold",
 };
 
 int

@@ -156,6 +156,17 @@ index_lines(struct flame *f)
 	}
 }
 
+/* A stack whose leaf, or root, is folded(5)'s off-CPU mark. */
+static int
+offcpu_line(const char *s, size_t n)
+{
+	size_t k = sizeof OFFCPU_FRAME - 1;
+
+	return n >= k && ((memcmp(s + n - k, OFFCPU_FRAME, k) == 0 &&
+	    (n == k || s[n - k - 1] == ';')) || (memcmp(s, OFFCPU_FRAME, k) == 0 &&
+	    (n == k || s[k] == ';')));
+}
+
 void
 flame_add_line(struct flame *f, const char *s, size_t n,
     const struct folded *fl)
@@ -169,6 +180,8 @@ flame_add_line(struct flame *f, const char *s, size_t n,
 	if (fl->count != floorl(fl->count) || count_add(&f->lsum, &fl->c) < 0)
 		f->lwhole = 0;
 	f->ltotal += fl->count;
+	if (!f->offcpu && offcpu_line(fl->stack, fl->stacklen))
+		f->offcpu = 1;
 	/* the same as the line before, or the first out of order (flame.h) */
 	if (!f->slots) {
 		c = last ? cmp_line(last, &key) : -1;
@@ -229,6 +242,7 @@ struct open {
 	uint32_t name;
 	uint32_t seq;		/* the order it opened in: its place in pre */
 	long double stime, delta;
+	long double off0;	/* hot/cold: the off-CPU time before it */
 	int has_delta;
 };
 
@@ -504,6 +518,9 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	char *prevbuf = NULL;	/* prev's storage when rewritten (chain) */
 	struct narrow nw = { 0, NULL, NULL, 0 };
 	int narrow;
+	long double off = 0;	/* hot/cold: the marked lines' counts so far */
+	uint32_t mark = o->hotcold ? intern_put(&f->names, OFFCPU_FRAME,
+	    sizeof OFFCPU_FRAME - 1, NULL) : UINT32_MAX;
 
 	if (o->reverse)
 		reverse_lines(f);
@@ -573,6 +590,8 @@ flame_build(struct flame *f, const struct flame_opts *o)
 				}
 			}
 			emit(f, &open[i], (uint32_t)i, time);
+			if (o->hotcold)
+				f->frames[f->nframes - 1].off = off - open[i].off0;
 		}
 		nopen = same;
 		for (i = same; i < nids; i++) {
@@ -584,6 +603,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 			open[nopen].stime = time;
 			open[nopen].has_delta = has_d;
 			open[nopen].delta = has_d && i == nids - 1 ? d : 0;
+			open[nopen].off0 = off;
 			nopen++;
 			if (narrow && i > 0) {
 				if (ids[i] >= nw.cap)	/* the call's test, inline */
@@ -603,6 +623,8 @@ flame_build(struct flame *f, const struct flame_opts *o)
 				return -1;
 			}
 			time += fl.count;
+			if (nids > 1 && (ids[nids - 1] == mark || (o->reverse && ids[1] == mark)))
+				off += fl.count;
 		}
 	}
 	f->total = time;

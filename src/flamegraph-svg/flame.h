@@ -21,7 +21,11 @@
 /* The long doubles first: no padding, 64 bytes where 80 were. */
 struct frame {
 	long double stime, etime;
-	long double delta;	/* differential: after - before */
+	union {
+		long double delta;	/* differential: after - before */
+		long double off;	/* hot/cold: its off-CPU time (the
+					 * two never meet: flame_opts) */
+	};
 	uint32_t name;		/* id in flame.names; "" is the root */
 	uint32_t depth;		/* 0 is the root */
 	int has_delta;
@@ -50,6 +54,7 @@ struct flame {
 	long double total;	/* sum of the counts (the after counts) */
 	long double maxdelta;	/* largest |delta| of a line, at least 1 */
 	int differential;
+	int offcpu;		/* a line ends in folded(5)'s off-CPU mark */
 	int kind;		/* the input's (folded.h): its first line's */
 	const struct diff *diff;	/* --diff (diff.h), or NULL */
 	/*
@@ -144,6 +149,12 @@ struct flame_opts {
 	 */
 	long double (*narrow)(long double total, const void *ctx);
 	const void *narrow_ctx;
+	/*
+	 * Hot/cold: each frame's off-CPU time, the counts of the lines under
+	 * it that end in the off-CPU mark (leaf first with reverse), in its
+	 * frame.off; for an input of one count a line, not differential.
+	 */
+	int hotcold;
 };
 
 /*

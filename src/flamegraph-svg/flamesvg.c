@@ -15,6 +15,7 @@
 #include "diff.h"
 #include "diffsvg.h"
 #include "flamesvg.h"
+#include "hotcold.h"
 #include "scriptdata.h"
 
 enum { XPAD = 10, FRAMEPAD = 1 };
@@ -221,7 +222,7 @@ layout(struct flame *f, const struct svg_opts *o, struct geom *g)
 	 * subtitle; flamegraph.pl draws an icicle's first row over the
 	 * subtitle, this one starts below both.
 	 */
-	if (f->diff) {
+	if (f->diff || o->pal == PAL_HOTCOLD) {
 		g->height += fs * 2;
 		if (o->inverted)
 			g->ypad1 += fs * 4;
@@ -334,6 +335,8 @@ frame_title(const struct flame *f, const struct svg_opts *o,
 		out_str(", ");
 		out_write(b, num_fmt_fixed(b, pct, 2));
 		out_char('%');
+		if (o->pal == PAL_HOTCOLD)
+			hotcold_title(fr);
 		if (fr->has_delta) {
 			/* + 0: Perl's integer 0 negates to 0, not -0. */
 			double d = (double)(o->negate ? -fr->delta :
@@ -366,6 +369,8 @@ frame_color(const struct flame *f, const struct svg_opts *o,
 		return color_delta(fr->delta, f->maxdelta, o->negate);
 	if (fr->diff)
 		return diff_color(f->diff, &f->diff->fr[fr->diff - 1], o->negate);
+	if (o->pal == PAL_HOTCOLD)
+		return hotcold_color(fr, o->shade, name, nlen);
 	if (o->palmap)
 		return palmap_get(o->palmap, name, nlen, o->pal, o->shade);
 	return color_frame(o->pal, o->shade, name, nlen);
@@ -554,6 +559,8 @@ svg_write(struct flame *f, const struct svg_opts *o)
 	write_head(o, &g, id);
 	if (f->diff)
 		diff_legend(f->diff, o, id, o->fontsize * 6, o->negate);
+	else if (o->pal == PAL_HOTCOLD)
+		hotcold_legend(o, id, o->fontsize * 6);
 	m.fd = xmalloc((f->nframes + 1) * sizeof *m.fd);
 	intern_init(&m.names);
 	intern_init(&m.colors);

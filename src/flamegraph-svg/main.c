@@ -65,7 +65,9 @@ static const char usage_text[] =
 "  --countname TEXT   what the counts are (default \"samples\")\n"
 "  --nametype TEXT    what the names are (default \"Function:\")\n"
 "  --colors PALETTE   hot (default), mem, io, wakeup, chain, java, js,\n"
-"                     perl, red, green, blue, aqua, yellow, purple, orange\n"
+"                     perl, red, green, blue, aqua, yellow, purple, orange,\n"
+"                     hotcold (on-CPU hot, off-CPU cold: chosen for input\n"
+"                     with [off-cpu] stacks)\n"
 "  --bgcolors COLOR   yellow, blue, green, grey, or #rrggbb\n"
 "  --hash             shade by flamegraph.pl's name hash\n"
 "  --random           random shades (differ from run to run)\n"
@@ -188,6 +190,7 @@ struct opts {
 	const char *bg, *palfile, *nameattr_file;
 	int gzip, force_timeline;
 	int is_diff;		/* --diff */
+	int pal_set, countname_set;	/* --colors, --countname were given */
 	int diff_opt;		/* a --diff-* or --[no-]normalize was given */
 };
 
@@ -279,7 +282,8 @@ parse_options(int argc, char **argv, struct opts *op)
 			if ((o->pal = color_palette(optarg)) < 0)
 				die(EXIT_USAGE, "unknown palette \"%s\" (hot, mem, io, "
 				    "wakeup, chain, java, js, perl, red, green, blue, "
-				    "aqua, yellow, purple, orange)", optarg);
+				    "aqua, yellow, purple, orange, hotcold)", optarg);
+			op->pal_set = 1;
 			break;
 		case O_CP:
 			op->palfile = op->palfile ? op->palfile : "palette.map";
@@ -328,6 +332,7 @@ parse_options(int argc, char **argv, struct opts *op)
 			break;
 		case O_COUNTNAME:
 			o->countname = optarg;
+			op->countname_set = 1;
 			break;
 		case O_FACTOR:
 			/* 0 would make every percentage 0/0 */
@@ -456,7 +461,7 @@ set_background(struct svg_opts *o, const char *bg)
 	if (bg == NULL)
 		bg = o->pal == PAL_MEM ? "green" : (o->pal == PAL_IO ||
 		    o->pal == PAL_WAKEUP || o->pal == PAL_CHAIN) ? "blue" :
-		    o->pal >= PAL_RED ? "grey" : "yellow";
+		    o->pal >= PAL_RED && o->pal != PAL_HOTCOLD ? "grey" : "yellow";
 	for (size_t i = 0; i < sizeof backgrounds / sizeof backgrounds[0]; i++)
 		if (strcmp(bg, backgrounds[i].name) == 0) {
 			o->bg1 = backgrounds[i].bg1, o->bg2 = backgrounds[i].bg2;
@@ -505,6 +510,12 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 	if (o->title == NULL)
 		o->title = op->flame.order == ORDER_INPUT ? "Flame Chart" :
 		    o->inverted ? "Icicle Graph" : "Flame Graph";
+	/* a wall-clock profile (folded(5)'s off-CPU mark): hot/cold, in ns */
+	if (f.offcpu && !op->pal_set && f.kind == FOLDED_ONE)
+		o->pal = PAL_HOTCOLD;
+	op->flame.hotcold = o->pal == PAL_HOTCOLD && f.kind == FOLDED_ONE;
+	if (op->flame.hotcold && !op->countname_set)
+		o->countname = "ns";
 	/* the frames too narrow to draw are left out as they are made */
 	op->flame.narrow = svg_narrow;
 	op->flame.narrow_ctx = o;

@@ -17,6 +17,8 @@
 #include "../lib/intern.h"
 #include "rtab.h"
 
+struct xform;
+
 struct perf_opts {
 	int include_pid;	/* root frame comm-PID */
 	int include_tid;	/* root frame comm-PID/TID */
@@ -28,7 +30,7 @@ struct perf_opts {
 	int inline_frames;	/* --inline: addr2line's frames for a frame */
 	int context;		/* ... each with ":FILE:LINE" */
 	int no_aggregate;	/* write each sample at once (one context) */
-	int recursive;		/* ... with direct recursion collapsed */
+	struct xform *xf;	/* ... transformed (transform.h) */
 };
 
 /* State every context reads and none writes while parsing in parallel. */

@@ -259,7 +259,7 @@ perf_begin(const struct fmt_run *run)
 	if (run->noagg) {
 		drv.nctx = 1;
 		drv.o.no_aggregate = 1;
-		drv.o.recursive = run->recursive;
+		drv.o.xf = run->xf;
 	}
 	for (int i = 0; i < drv.nctx; i++)
 		perf_ctx_init(&drv.ctx[i], &drv.sh);

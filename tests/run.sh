@@ -189,8 +189,11 @@ for in in "$top/tests/data/demo-python-dwarf.perf.txt.gz" \
 	printf '%s\n' "$xf_args" | tr '\n' '\0' |
 	    xargs -0 "$BIN/stackcollapse" "$in" > "$tmp/xf.folded" 2>/dev/null
 	for to in table pprof speedscope; do
-		"$BIN/stackcollapse" --format=folded --to=$to "$tmp/xf.folded" > "$tmp/exp" 2>&1
-		printf '%s\n' --to=$to "$xf_args" | tr '\n' '\0' |
+		# a unit, since folded text does not carry the perf event's
+		u=
+		[ $to = table ] || u=--unit=nanoseconds
+		"$BIN/stackcollapse" --format=folded --to=$to $u "$tmp/xf.folded" > "$tmp/exp" 2>&1
+		printf '%s\n' --to=$to $u "$xf_args" | tr '\n' '\0' |
 		    xargs -0 "$BIN/stackcollapse" "$in" > "$tmp/out" 2>&1
 		check "chain 1 --to=$to on $b" "$tmp/exp" "$tmp/out"
 	done
@@ -237,12 +240,13 @@ if command -v go > /dev/null 2>&1; then
 	# stackcollapse --to=pprof read by pprof: the input's stacks and
 	# counts (inputs without C++ templates, whose names pprof shortens
 	# for display: std::vector<int>::push_back shows as
-	# std::vector::push_back).
+	# std::vector::push_back).  The perf capture's cpu-clock makes its
+	# values nanoseconds, which pprof lists whole with -unit=ns.
 	for in in "$top/tests/data/demo-python-dwarf.perf.txt.gz" \
 	    "$pg/cpu-cpu.folded"; do
 		"$BIN/stackcollapse" "$in" > "$tmp/want" 2>&1
 		"$BIN/stackcollapse" --to=pprof "$in" > "$tmp/p.pb.gz" 2>&1
-		HOME=$tmp go tool pprof -traces "$tmp/p.pb.gz" 2> "$tmp/err" |
+		HOME=$tmp go tool pprof -traces -unit=ns "$tmp/p.pb.gz" 2> "$tmp/err" |
 		    awk -f "$top/tests/pprof-traces.awk" | LC_ALL=C sort > "$tmp/out"
 		check "pprof: go tool pprof -traces on --to=pprof of $(basename "$in")" \
 		    "$tmp/want" "$tmp/out"

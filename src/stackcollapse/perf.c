@@ -1150,9 +1150,10 @@ check_event(struct perf_ctx *c, struct perf_shared *wsh, struct span ev,
 			return EV_FILTERED;
 		}
 	}
-	if (per.n == 0 || span_eq(per, "0"))
+	if (per.n == 0 || span_eq(per, "0")) {
 		c->period = 1;
-	else if (num_parse_u64(per.p, per.n, &c->period) < 0)
+		c->no_period = 1;
+	} else if (num_parse_u64(per.p, per.n, &c->period) < 0)
 		return EV_BAD;
 	return EV_KEPT;
 }

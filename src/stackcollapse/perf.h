@@ -84,6 +84,7 @@ struct perf_ctx {
 	int after_frame;	/* the line before was a frame line */
 	uint32_t pname;
 	uint64_t period;
+	int no_period;		/* a kept sample had none: counted as 1 */
 	uint32_t *stk;		/* frame ids, leaf first; room for the pname */
 	size_t nstk, stkcap;
 	char *scratch;		/* key and name building */

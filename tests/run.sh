@@ -134,6 +134,90 @@ for in in "$top"/tests/data/formats/*; do
 	check "$(basename "$in") --no-aggregate, merged" "$b.folded" "$tmp/out"
 done
 
+section "stackcollapse transforms against a reference (transform-ref.awk)"
+# Issue 34's 8 chains on real captures: stackcollapse's transforms against
+# tests/stackcollapse/transform-ref.awk, written from the issue's text and
+# run on the untransformed stacks, compared sorted, stack for stack.  The
+# perf captures go through perf's own driver, the other formats' through
+# the sink; then every output is the transformed stacks': --no-aggregate
+# merged again, --to=table, --to=pprof, --to=speedscope and --diff equal
+# those of the transformed folded file.  Each chain must change something
+# on at least one capture, or it tests nothing.
+xf_chain() {
+	case $1 in
+	1) set -- --show-from='main$' --collapse-recursion --invert ;;
+	2) set -- --hide='^\[unknown\]$' --focus='alloc|malloc|free' ;;
+	3) set -- --focus='^main$' --hide='^_' ;;
+	4) set -- --ignore='^\[' --prune-from='^(main|_start)$' ;;
+	5) set -- --invert --show-from='fault|Eval|Exec|parse' ;;
+	6) set -- --collapse-recursion --hide='^[a-z_]+$' --invert ;;
+	7) set -- --prune-from='^_' --ignore='^(Py|Perl|lua)' ;;
+	8) set -- --recursive --focus='libc_start|start_thread|swapper' \
+	    --show-from='^_' --hide='[0-9]' ;;
+	esac
+	xf_args=$(printf '%s\n' "$@")
+	# the reference's steps: "--hide=RE" is "hide<TAB>RE"
+	XF_STEPS=$(printf '%s\n' "$@" | sed 's/^--recursive$/--collapse-recursion/;
+	    s/^--//; s/=/	/')
+	export XF_STEPS
+}
+for c in 1 2 3 4 5 6 7 8; do
+	xf_chain $c
+	changed=0
+	for in in "$top"/tests/data/*.perf.txt.gz "$CORPUS"/captures/*.perf.txt.gz \
+	    "$top"/tests/data/formats/*; do
+		[ -f "$in" ] || continue
+		case $in in *.folded) continue ;; esac
+		name="chain $c on $(basename "$in")"
+		"$BIN/stackcollapse" "$in" > "$tmp/plain" 2>/dev/null
+		awk -f "$top/tests/stackcollapse/transform-ref.awk" "$tmp/plain" 2>/dev/null |
+		    LC_ALL=C sort > "$tmp/exp"
+		printf '%s\n' "$xf_args" | tr '\n' '\0' |
+		    xargs -0 "$BIN/stackcollapse" "$in" > "$tmp/xf" 2>/dev/null
+		LC_ALL=C sort "$tmp/xf" > "$tmp/out"
+		check "$name" "$tmp/exp" "$tmp/out"
+		cmp -s "$tmp/plain" "$tmp/xf" || changed=1
+	done
+	[ $changed = 1 ] && pass || fail "chain $c changed no capture: $xf_args"
+done
+# Every output, on two captures (perf's driver and the sink): the
+# transformed run's output is that of its transformed folded stacks.
+xf_chain 1
+for in in "$top/tests/data/demo-python-dwarf.perf.txt.gz" \
+    "$top/tests/data/formats/gdb-xz.txt"; do
+	b=$(basename "$in")
+	printf '%s\n' "$xf_args" | tr '\n' '\0' |
+	    xargs -0 "$BIN/stackcollapse" "$in" > "$tmp/xf.folded" 2>/dev/null
+	for to in table pprof speedscope; do
+		# a unit, since folded text does not carry the perf event's
+		u=
+		[ $to = table ] || u=--unit=nanoseconds
+		"$BIN/stackcollapse" --format=folded --to=$to $u "$tmp/xf.folded" > "$tmp/exp" 2>&1
+		printf '%s\n' --to=$to $u "$xf_args" | tr '\n' '\0' |
+		    xargs -0 "$BIN/stackcollapse" "$in" > "$tmp/out" 2>&1
+		check "chain 1 --to=$to on $b" "$tmp/exp" "$tmp/out"
+	done
+	printf '%s\n' --no-aggregate "$xf_args" | tr '\n' '\0' |
+	    xargs -0 "$BIN/stackcollapse" "$in" 2>/dev/null |
+	    "$BIN/stackcollapse" --format=folded > "$tmp/out" 2>&1
+	check "chain 1 --no-aggregate on $b, merged" "$tmp/xf.folded" "$tmp/out"
+done
+xf_chain 3
+for to in folded table; do
+	for f in before after; do
+		printf '%s\n' "$xf_args" | tr '\n' '\0' |
+		    xargs -0 "$BIN/stackcollapse" --format=folded \
+		    "$top/tests/data/diff-$f.folded" > "$tmp/$f" 2>/dev/null
+	done
+	"$BIN/stackcollapse" --diff --to=$to "$tmp/before" "$tmp/after" > "$tmp/exp" 2>&1
+	printf '%s\n' "$xf_args" | tr '\n' '\0' |
+	    xargs -0 "$BIN/stackcollapse" --diff --to=$to \
+	    "$top/tests/data/diff-before.folded" "$top/tests/data/diff-after.folded" \
+	    > "$tmp/out" 2>&1
+	check "chain 3 --diff --to=$to" "$tmp/exp" "$tmp/out"
+done
+unset XF_STEPS
+
 section "pprof: stackcollapse beside go tool pprof"
 # The Go profiles of tests/data/pprof-go listed again by `go tool pprof
 # -traces` (tests/pprof-expect.sh), every sample type, and folded by
@@ -156,12 +240,13 @@ if command -v go > /dev/null 2>&1; then
 	# stackcollapse --to=pprof read by pprof: the input's stacks and
 	# counts (inputs without C++ templates, whose names pprof shortens
 	# for display: std::vector<int>::push_back shows as
-	# std::vector::push_back).
+	# std::vector::push_back).  The perf capture's cpu-clock makes its
+	# values nanoseconds, which pprof lists whole with -unit=ns.
 	for in in "$top/tests/data/demo-python-dwarf.perf.txt.gz" \
 	    "$pg/cpu-cpu.folded"; do
 		"$BIN/stackcollapse" "$in" > "$tmp/want" 2>&1
 		"$BIN/stackcollapse" --to=pprof "$in" > "$tmp/p.pb.gz" 2>&1
-		HOME=$tmp go tool pprof -traces "$tmp/p.pb.gz" 2> "$tmp/err" |
+		HOME=$tmp go tool pprof -traces -unit=ns "$tmp/p.pb.gz" 2> "$tmp/err" |
 		    awk -f "$top/tests/pprof-traces.awk" | LC_ALL=C sort > "$tmp/out"
 		check "pprof: go tool pprof -traces on --to=pprof of $(basename "$in")" \
 		    "$tmp/want" "$tmp/out"

@@ -35,17 +35,15 @@
 
 struct fmt_run;
 struct option;
+struct xform;
 
 /* Where finished stacks go. */
 struct sink {
 	struct merge m;		/* aggregated: summed, written sorted */
 	int noagg;		/* written at once, one line per stack */
-	int recursive;
 	const struct fmt_run *run;	/* how to write the sums (--to) */
 	const struct reader *rd;	/* the input read, for messages */
 	int failed;		/* a sum did not fit: nothing is written */
-	char *buf;
-	size_t cap;
 };
 
 void sink_init(struct sink *s, const struct fmt_run *run);
@@ -63,11 +61,12 @@ void sink_put(struct sink *s, const char *st, size_t n, uint64_t count,
  */
 int sink_finish(struct sink *s, int write);
 /*
- * Write summed stacks as run asks (--to): folded text, the table of
+ * Write summed stacks as run asks, transformed by run->xf (which
+ * replaces a's stacks) and then as --to says: folded text, the table of
  * functions (table.c), a pprof profile (pprofout.c) or a speedscope file
  * (speedscope.c).  Returns 0, or -1 after saying why nothing was written.
  */
-int sink_write_sum(const struct folded_sum *a, const struct fmt_run *run);
+int sink_write_sum(struct folded_sum *a, const struct fmt_run *run);
 
 /* A stack of frames; index 0 is the bottom. */
 struct fstack {
@@ -148,7 +147,7 @@ struct fmt_option {
 struct fmt_run {
 	int nthreads;		/* -j: at most FMT_MAX_THREADS */
 	int noagg;		/* --no-aggregate */
-	int recursive;		/* --recursive */
+	struct xform *xf;	/* the transforms (transform.h), or NULL */
 	int table;		/* --to=table: table_write, not folded text */
 	int pprof;		/* --to=pprof: pprof_write */
 	int speedscope;		/* --to=speedscope: speedscope_write */

@@ -13,8 +13,9 @@
  * the format's file through a reader into the sink (formats.h), or by the
  * format's own driver (perf's, perfrun.c, parses on several threads).
  * Each format declares the options it takes; this file adds the ones of
- * the run (--format, --recursive, --no-aggregate, --to, --unit, --diff,
- * -j).
+ * the run (--format, --no-aggregate, --to, --unit, --diff, -j) and the
+ * transforms (--focus, --hide, ..., transform.c), which every format's
+ * stacks go through once summed.
  * The aggregated stacks are written as folded text or, with --to=table,
  * as a table of functions (table.c), with --to=pprof as a pprof profile
  * (pprofout.c), or with --to=speedscope as a file for speedscope's app
@@ -37,14 +38,15 @@
 #include "pprofout.h"
 #include "speedscope.h"
 #include "table.h"
+#include "transform.h"
 
 static const char usage_text[] =
-"usage: stackcollapse [--format=FORMAT] [--recursive] [--no-aggregate]\n"
+"usage: stackcollapse [--format=FORMAT] [TRANSFORM...] [--no-aggregate]\n"
 "                     [--to=folded|table|pprof|speedscope] [--unit=UNIT]\n"
 "                     [FORMAT OPTIONS] [FILE...]\n"
-"       stackcollapse --diff [-n] [-s] [--recursive] BEFORE AFTER\n"
-"       stackcollapse --diff --to=table [-s] [--recursive] BEFORE AFTER\n"
-"       stackcollapse --diff --to=table [-s] [--recursive] [DIFF_FILE]\n"
+"       stackcollapse --diff [-n] [-s] [TRANSFORM...] BEFORE AFTER\n"
+"       stackcollapse --diff --to=table [-s] [TRANSFORM...] BEFORE AFTER\n"
+"       stackcollapse --diff --to=table [-s] [TRANSFORM...] [DIFF_FILE]\n"
 "\n"
 "Fold a profiler's stack samples into folded stacks (see folded(5)); merge\n"
 "folded files; write them as a table of functions; or write the difference\n"
@@ -57,15 +59,16 @@ static const char usage_text[] =
 "                        java-exceptions, ibmjava, instruments, ljp, xdebug,\n"
 "                        wcp, aix, vtune-mc,\n"
 "                        folded (sum and sort folded files)\n"
-"  --recursive           collapse direct recursion: a;b;b;c becomes a;b;c\n"
 "  --no-aggregate        one line per sample, in input order, nothing merged\n"
-"  --to=OUTPUT           folded (default), or table: \"SELF\\tTOTAL\\tNAME\"\n"
-"                        per function, heaviest self first; with --diff\n"
+"  --to=OUTPUT           folded (default), or table: per function\n"
+"                        \"SELF\\tTOTAL\\tSELF%\\tTOTAL%\\tNAME\", heaviest\n"
+"                        self first, shares of all; with --diff\n"
 "                        \"SELF_BEFORE\\tTOTAL_BEFORE\\tSELF_AFTER\\tTOTAL_AFTER\\tNAME\"\n"
 "                        largest growth of self share first; or pprof: a\n"
 "                        profile.proto (gzip when built with zlib); or\n"
 "                        speedscope: a speedscope JSON file (speedscope.app)\n"
-"  --unit=UNIT           what a count is: samples (default), nanoseconds,\n"
+"  --unit=UNIT           what a count is: samples (default; nanoseconds\n"
+"                        for perf's cpu-clock and task-clock), nanoseconds,\n"
 "                        bytes; for speedscope also microseconds,\n"
 "                        milliseconds, seconds; for pprof also objects or\n"
 "                        TYPE/UNIT (--sample-unit is the same option)\n"
@@ -114,7 +117,19 @@ static const char usage_text[] =
 "                        keep half-demangled Rust names\n"
 "  -j, --threads=N       parse with N threads (default: CPUs, at most 16)\n"
 "  -h, --help            show this help and exit\n"
-"  -V, --version         show the version and exit\n";
+"  -V, --version         show the version and exit\n"
+"\n"
+"Transforms, applied to each stack in the order given, then summed; REGEX\n"
+"is an extended regular expression searched in each frame, as grep -E:\n"
+"  --focus=REGEX         keep the stacks with a matching frame\n"
+"  --ignore=REGEX        drop the stacks with a matching frame\n"
+"  --hide=REGEX          remove matching frames, their time to the caller\n"
+"  --show-from=REGEX     start each stack at its first matching frame, drop\n"
+"                        the stacks without one\n"
+"  --prune-from=REGEX    end each stack at its first matching frame\n"
+"  --collapse-recursion, --recursive\n"
+"                        a run of one frame is one: a;b;b;c becomes a;b;c\n"
+"  --invert              the leaf first, the root last\n";
 
 /*
  * --diff: two folded files set side by side, or as a table of both
@@ -122,7 +137,7 @@ static const char usage_text[] =
  * 0 for standard input) and keeps fractions.
  */
 static int
-fold_diff(int argc, char **argv, int recursive, int normalize, int strip,
+fold_diff(int argc, char **argv, struct xform *xf, int normalize, int strip,
     int table)
 {
 	char *stdin_only[] = { "-", NULL };
@@ -130,7 +145,6 @@ fold_diff(int argc, char **argv, int recursive, int normalize, int strip,
 	int status = 0;
 
 	merge_init(&m);
-	m.recursive = recursive;
 	m.striphex = strip;
 	m.integral = !table;
 	if (argc == 0)
@@ -138,7 +152,10 @@ fold_diff(int argc, char **argv, int recursive, int normalize, int strip,
 	for (int i = 0; i < (argc == 2 ? 2 : 1); i++)
 		if (merge_read(&m, argv[i], argc == 2 ? i : MERGE_BOTH) < 0)
 			status = EXIT_INPUT;
-	if (status == 0 && table && table_write_diff(&m.sum) < 0) {
+	if (status == 0 && xform_sum(xf, &m.sum) < 0) {
+		warn_msg("a transformed stack's counts sum to 2^64 or more");
+		status = EXIT_INPUT;
+	} else if (status == 0 && table && table_write_diff(&m.sum) < 0) {
 		warn_msg(TABLE_RANGE_WHAT);
 		status = EXIT_INPUT;
 	} else if (status == 0 && !table && merge_write(&m, 1, normalize) < 0)
@@ -230,6 +247,7 @@ collapse_input(const struct format *f, struct input *in, struct sink *sink)
 struct opts {
 	const struct format *fmt;	/* NULL: told from the first input */
 	struct fmt_run run;
+	struct xform xf;	/* run.xf */
 	int diff;
 	int normalize;		/* --diff -n */
 	int strip;		/* --diff -s */
@@ -242,16 +260,27 @@ struct opts {
 static int
 parse_options(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_FORMAT = 256, OPT_RECURSIVE, OPT_DIFF, OPT_NOAGG, OPT_TO,
-	    OPT_UNIT, OPT_STRIP, OPT_FMTOPT = 512 };
+	/* A transform's option is OPT_XFORM + its enum xform_kind. */
+	enum { OPT_FORMAT = 256, OPT_DIFF, OPT_NOAGG, OPT_TO, OPT_UNIT,
+	    OPT_STRIP, OPT_XFORM = 384, OPT_FMTOPT = 512 };
 	static const struct option runopts[] = {
+		{ "collapse-recursion", no_argument, NULL,
+		    OPT_XFORM + XF_COLLAPSE_RECURSION },
 		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "focus", required_argument, NULL, OPT_XFORM + XF_FOCUS },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
+		{ "hide", required_argument, NULL, OPT_XFORM + XF_HIDE },
+		{ "ignore", required_argument, NULL, OPT_XFORM + XF_IGNORE },
+		{ "invert", no_argument, NULL, OPT_XFORM + XF_INVERT },
 		{ "no-aggregate", no_argument, NULL, OPT_NOAGG },
 		{ "normalize", no_argument, NULL, 'n' },
-		{ "recursive", no_argument, NULL, OPT_RECURSIVE },
+		{ "prune-from", required_argument, NULL,
+		    OPT_XFORM + XF_PRUNE_FROM },
+		{ "recursive", no_argument, NULL,
+		    OPT_XFORM + XF_COLLAPSE_RECURSION },
 		{ "sample-unit", required_argument, NULL, OPT_UNIT },
+		{ "show-from", required_argument, NULL, OPT_XFORM + XF_SHOW_FROM },
 		{ "strip-hex", no_argument, NULL, OPT_STRIP },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "to", required_argument, NULL, OPT_TO },
@@ -263,10 +292,13 @@ parse_options(int argc, char **argv, struct opts *o)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t nfmt, typelen;
 	const char *type, *unit, *unitarg = NULL;
+	char optname[32];
 	uint64_t v;
-	int ch;
+	int ch, li;
 
 	memset(o, 0, sizeof *o);
+	xform_init(&o->xf);
+	o->run.xf = &o->xf;
 	o->run.nthreads = ncpu < 1 ? 1 : ncpu > FMT_MAX_THREADS ?
 	    FMT_MAX_THREADS : (int)ncpu;
 	for (nfmt = 0; fmtopts[nfmt].name != NULL; nfmt++)
@@ -278,7 +310,7 @@ parse_options(int argc, char **argv, struct opts *o)
 	opt_one_dash(argc, argv, fmtopts);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":chj:nstv:V", longopts,
-	    NULL)) != -1) {
+	    &li)) != -1) {
 		switch (ch) {
 		case 'c':	/* stackcollapse-xdebug.php's -c */
 			fmt_option_set("calls", NULL);
@@ -324,8 +356,18 @@ parse_options(int argc, char **argv, struct opts *o)
 				die(EXIT_USAGE, "unknown format \"%s\" (auto, %s)",
 				    optarg, fmt_names());
 			break;
-		case OPT_RECURSIVE:
-			o->run.recursive = 1;
+		case OPT_XFORM + XF_FOCUS:
+		case OPT_XFORM + XF_IGNORE:
+		case OPT_XFORM + XF_HIDE:
+		case OPT_XFORM + XF_SHOW_FROM:
+		case OPT_XFORM + XF_PRUNE_FROM:
+		case OPT_XFORM + XF_COLLAPSE_RECURSION:
+		case OPT_XFORM + XF_INVERT:
+			/* "--hide" for regcomp's complaint */
+			snprintf(optname, sizeof optname, "--%s",
+			    longopts[li].name);
+			xform_add(&o->xf, (enum xform_kind)(ch - OPT_XFORM),
+			    optname, optarg);
 			break;
 		case OPT_DIFF:
 			o->diff = 1;
@@ -470,7 +512,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o;
-	int n;
+	int n, status;
 
 	err_init(argv[0]);
 	out_init();
@@ -478,7 +520,10 @@ main(int argc, char **argv)
 	argc -= n;
 	argv += n;
 	if (o.diff)
-		return fold_diff(argc, argv, o.run.recursive, o.normalize,
-		    o.strip, o.run.table);
-	return collapse_all(&o, argc, argv);
+		status = fold_diff(argc, argv, &o.xf, o.normalize, o.strip,
+		    o.run.table);
+	else
+		status = collapse_all(&o, argc, argv);
+	xform_end(&o.xf);
+	return status;
 }

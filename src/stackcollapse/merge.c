@@ -1,6 +1,6 @@
 /*
- * merge: see merge.h.  Stacks are summed by folded.c's table (after the
- * transforms, so that stacks which become equal are summed), counts kept
+ * merge: see merge.h.  Stacks are summed by folded.c's table (after -s,
+ * so that stacks which become equal are summed), counts kept
  * exactly (count.h): a sum out of range is an error at the line that made
  * it.  Output is sorted bytewise like every other stackcollapse output,
  * where difffolded.pl prints in hash order.
@@ -29,30 +29,6 @@ merge_free(struct merge *m)
 {
 	folded_sum_free(&m->sum);
 	free(m->buf);
-}
-
-size_t
-merge_unrecurse(char *s, size_t n)
-{
-	size_t w = 0, prev = 0, prevlen = 0, i = 0;
-	int have = 0;
-
-	while (i <= n) {
-		const char *semi = memchr(s + i, ';', n - i);
-		size_t e = semi ? (size_t)(semi - s) : n, len = e - i;
-
-		if (!have || len != prevlen || memcmp(s + prev, s + i, len) != 0) {
-			if (have)
-				s[w++] = ';';
-			memmove(s + w, s + i, len);
-			prev = w;
-			prevlen = len;
-			w += len;
-			have = 1;
-		}
-		i = e + 1;
-	}
-	return w;
 }
 
 static int
@@ -85,17 +61,12 @@ put(struct merge *m, const char *s, size_t n, const struct count *count,
 {
 	struct count add = *count;
 
-	if (m->striphex || m->recursive) {
+	if (m->striphex) {
 		if (m->bufcap < 2 * n + 8) {
 			m->bufcap = 2 * n + 8;
 			m->buf = xrealloc(m->buf, m->bufcap);
 		}
-		if (m->striphex)
-			n = striphex(m->buf, s, n);
-		else
-			memcpy(m->buf, s, n);
-		if (m->recursive)
-			n = merge_unrecurse(m->buf, n);
+		n = striphex(m->buf, s, n);
 		s = m->buf;
 	}
 	if (m->integral)

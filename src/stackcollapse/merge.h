@@ -1,7 +1,7 @@
 /*
- * merge: folded stacks read back, transformed and summed: the
- * --format=folded merge (cat host*.folded | stackcollapse --format=folded),
- * --recursive on folded input, and --diff (FlameGraph's difffolded.pl).
+ * merge: folded stacks read back and summed: the --format=folded merge
+ * (cat host*.folded | stackcollapse --format=folded), and --diff
+ * (FlameGraph's difffolded.pl), whose -s rewrites each stack as it is read.
  */
 #ifndef SC_MERGE_H
 #define SC_MERGE_H
@@ -14,7 +14,6 @@
 
 struct merge {
 	struct folded_sum sum;	/* columns: before (or only), after */
-	int recursive;		/* a;b;b;c -> a;b;c */
 	int striphex;		/* 0x1234 -> 0x... */
 	int integral;		/* --diff: counts cut to whole numbers */
 	char *buf;		/* the transformed stack */
@@ -47,9 +46,6 @@ long long merge_read(struct merge *m, const char *path, int which);
 /* The same from an input already open (left open). */
 struct input;
 long long merge_read_input(struct merge *m, struct input *in, int which);
-
-/* Collapse direct recursion in s[0..n) in place; returns the new length. */
-size_t merge_unrecurse(char *s, size_t n);
 
 /*
  * Write the stacks sorted bytewise: "STACK COUNT", or with diff

@@ -1175,9 +1175,10 @@ check_event(struct perf_ctx *c, struct perf_shared *wsh, struct span ev,
 		}
 		c->offcpu = !sh->o->perl && span_eq(ev, "offcpu-time");
 	}
-	if (per.n == 0 || span_eq(per, "0"))
+	if (per.n == 0 || span_eq(per, "0")) {
 		c->period = 1;
-	else if (num_parse_u64(per.p, per.n, &c->period) < 0)
+		c->no_period = 1;
+	} else if (num_parse_u64(per.p, per.n, &c->period) < 0)
 		return EV_BAD;
 	return EV_KEPT;
 }

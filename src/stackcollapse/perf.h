@@ -17,6 +17,8 @@
 #include "../lib/intern.h"
 #include "rtab.h"
 
+struct xform;
+
 struct perf_opts {
 	int include_pid;	/* root frame comm-PID */
 	int include_tid;	/* root frame comm-PID/TID */
@@ -28,7 +30,7 @@ struct perf_opts {
 	int inline_frames;	/* --inline: addr2line's frames for a frame */
 	int context;		/* ... each with ":FILE:LINE" */
 	int no_aggregate;	/* write each sample at once (one context) */
-	int recursive;		/* ... with direct recursion collapsed */
+	struct xform *xf;	/* ... transformed (transform.h) */
 };
 
 /* State every context reads and none writes while parsing in parallel. */
@@ -83,6 +85,7 @@ struct perf_ctx {
 	int after_frame;	/* the line before was a frame line */
 	uint32_t pname;
 	uint64_t period;
+	int no_period;		/* a kept sample had none: counted as 1 */
 	uint32_t *stk;		/* frame ids, leaf first; room for the pname */
 	size_t nstk, stkcap;
 	char *scratch;		/* key and name building */

@@ -259,7 +259,7 @@ perf_begin(const struct fmt_run *run)
 	if (run->noagg) {
 		drv.nctx = 1;
 		drv.o.no_aggregate = 1;
-		drv.o.recursive = run->recursive;
+		drv.o.xf = run->xf;
 	}
 	for (int i = 0; i < drv.nctx; i++)
 		perf_ctx_init(&drv.ctx[i], &drv.sh);
@@ -271,9 +271,32 @@ perf_input(struct input *in)
 	return collapse_perf(drv.ctx, drv.nctx, &drv.sh, in);
 }
 
+/*
+ * What the counts are, for an output that says it (--to=pprof,
+ * speedscope): nanoseconds when the event is a clock (cpu-clock,
+ * task-clock: perf's period is the time between samples) and every
+ * sample kept had its period; else unknown (NULL).
+ */
+static const char *
+perf_unit(void)
+{
+	const char *ev = drv.sh.event;
+	size_t n = ev ? strcspn(ev, ":") : 0;
+
+	if (ev == NULL || !((n == 9 && memcmp(ev, "cpu-clock", 9) == 0) ||
+	    (n == 10 && memcmp(ev, "task-clock", 10) == 0)))
+		return NULL;
+	for (int i = 0; i < drv.nctx; i++)
+		if (drv.ctx[i].no_period)
+			return NULL;
+	return "nanoseconds";
+}
+
 static void
 perf_end(void)
 {
+	if (drv.run.unit == NULL && (drv.run.pprof || drv.run.speedscope))
+		drv.run.unit = perf_unit();
 	if (!drv.run.noagg && stacks_write(drv.ctx, drv.nctx, &drv.run) < 0) {
 		out_flush();
 		exit(EXIT_INPUT);

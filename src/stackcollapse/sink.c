@@ -20,15 +20,14 @@
 #include "pprofout.h"
 #include "speedscope.h"
 #include "table.h"
+#include "transform.h"
 
 void
 sink_init(struct sink *s, const struct fmt_run *run)
 {
 	memset(s, 0, sizeof *s);
 	merge_init(&s->m);
-	s->m.recursive = run->recursive;
 	s->noagg = run->noagg;
-	s->recursive = run->recursive;
 	s->run = run;
 }
 
@@ -38,13 +37,7 @@ sink_put(struct sink *s, const char *st, size_t n, uint64_t count, int replace)
 	struct count c = { count, 0 };
 
 	if (s->noagg) {
-		if (s->recursive) {
-			s->buf = xgrow(s->buf, &s->cap, n + 1, 1);
-			memcpy(s->buf, st, n);
-			n = merge_unrecurse(s->buf, n);
-			st = s->buf;
-		}
-		folded_write(st, n, &c, NULL);
+		xform_write(s->run->xf, st, n, &c);
 		return;
 	}
 	if (replace)
@@ -65,15 +58,18 @@ sink_finish(struct sink *s, int write)
 	if (!s->noagg && write && !s->failed)
 		ret = sink_write_sum(&s->m.sum, s->run);
 	merge_free(&s->m);
-	free(s->buf);
 	return ret;
 }
 
 int
-sink_write_sum(const struct folded_sum *a, const struct fmt_run *run)
+sink_write_sum(struct folded_sum *a, const struct fmt_run *run)
 {
 	int ret;
 
+	if (xform_sum(run->xf, a) < 0) {
+		warn_msg("a transformed stack's counts sum to 2^64 or more");
+		return -1;
+	}
 	if (run->pprof)
 		return pprof_write(a, run->unit);
 	if (!run->table && !run->speedscope) {

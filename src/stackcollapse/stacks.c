@@ -16,18 +16,17 @@
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "formats.h"
-#include "merge.h"
 #include "stacks.h"
+#include "transform.h"
 
 /*
  * Frames ids[0..n) of c, leaf first, joined root first with ';' in *buf
- * (grown as needed), direct recursion collapsed when recursive; returns
- * the length.  The frames were made frames (folded_frame_fix) when perf.c
- * named them.
+ * (grown as needed); returns the length.  The frames were made frames
+ * (folded_frame_fix) when perf.c named them.
  */
 static size_t
-join(const struct perf_ctx *c, const uint32_t *ids, size_t n, int recursive,
-    char **buf, size_t *cap)
+join(const struct perf_ctx *c, const uint32_t *ids, size_t n, char **buf,
+    size_t *cap)
 {
 	size_t len = 0, w = 0;
 
@@ -42,7 +41,7 @@ join(const struct perf_ctx *c, const uint32_t *ids, size_t n, int recursive,
 		memcpy(*buf + w, intern_str(&c->frames, ids[f]), fl);
 		w += fl;
 	}
-	return recursive ? merge_unrecurse(*buf, w) : w;
+	return w;
 }
 
 int
@@ -61,8 +60,8 @@ stacks_write(struct perf_ctx *ctx, int nctx, const struct fmt_run *run)
 		    r = rtab_next(&c->stacks, r)) {
 			size_t klen;
 			const uint32_t *ids = rtab_key(&c->stacks, r, &klen);
-			size_t len = join(c, ids, klen / sizeof *ids,
-			    run->recursive, &buf, &cap);
+			size_t len = join(c, ids, klen / sizeof *ids, &buf,
+			    &cap);
 			struct count n = { *(uint64_t *)rtab_val(&c->stacks, r),
 			    0 };
 
@@ -86,8 +85,8 @@ stacks_emit(struct perf_ctx *c, const uint32_t *ids, size_t n, uint64_t count)
 {
 	struct count cnt = { count, 0 };
 	char *buf = NULL;	/* not c->scratch: ids are there */
-	size_t cap = 0, len = join(c, ids, n, c->sh->o->recursive, &buf, &cap);
+	size_t cap = 0, len = join(c, ids, n, &buf, &cap);
 
-	folded_write(buf, len, &cnt, NULL);
+	xform_write(c->sh->o->xf, buf, len, &cnt);
 	free(buf);
 }

@@ -10,8 +10,7 @@
 struct fmt_run;
 
 /*
- * Join each distinct stack's frames with ';' (collapsing direct recursion
- * when run->recursive), merge equal lines across
+ * Join each distinct stack's frames with ';', merge equal lines across
  * contexts (and across stacks that join to the same text), sort them
  * bytewise as Perl's `sort { $a cmp $b }` does and write "STACK COUNT\n";
  * or what run->to asks (sink_write_sum).  Returns 0, or -1 when a merged
@@ -22,7 +21,7 @@ int stacks_write(struct perf_ctx *ctx, int nctx, const struct fmt_run *run);
 
 /*
  * --no-aggregate: write one sample's stack (frame ids of c, leaf first) and
- * count as a folded line at once.
+ * count as a folded line at once, transformed by the options' xf.
  */
 void stacks_emit(struct perf_ctx *c, const uint32_t *ids, size_t n,
     uint64_t count);

@@ -145,8 +145,22 @@ names_free(struct names *nm)
 }
 
 /*
- * The table of a's first ncol columns: ncol 1 by self, heaviest first;
- * ncol 2 (before, after) by growth of self share.
+ * c as a percentage of all, two decimals and a '%' as pprof's top writes
+ * them; 0.00% of an empty total.  Long double holds any count's share
+ * closer than the two decimals show.
+ */
+static void
+put_share(const struct count *c, const struct count *all)
+{
+	long double t = count_ld(all);
+
+	out_fmt("%.2Lf%%", t > 0 ? 100 * count_ld(c) / t : 0.0L);
+}
+
+/*
+ * The table of a's first ncol columns: ncol 1 by self, heaviest first,
+ * with shares of the total; ncol 2 (before, after) by growth of self
+ * share.
  */
 static int
 write_table(const struct folded_sum *a, int ncol)
@@ -178,7 +192,8 @@ write_table(const struct folded_sum *a, int ncol)
 		count_put(&nm.all[c]);
 	}
 	out_str(ncol == 2 ? "\n# self_before\ttotal_before\tself_after"
-	    "\ttotal_after\tname\n" : "\n# self\ttotal\tname\n");
+	    "\ttotal_after\tname\n" :
+	    "\n# self\ttotal\tself%\ttotal%\tname\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &nm.row[rows[i]];
 
@@ -186,6 +201,12 @@ write_table(const struct folded_sum *a, int ncol)
 			count_put(&r->self[c]);
 			out_char('\t');
 			count_put(&r->total[c]);
+			out_char('\t');
+		}
+		if (ncol == 1) {
+			put_share(&r->self[0], &nm.all[0]);
+			out_char('\t');
+			put_share(&r->total[0], &nm.all[0]);
 			out_char('\t');
 		}
 		out_write(intern_str(&nm.t, rows[i]), intern_len(&nm.t, rows[i]));

@@ -11,14 +11,15 @@
  * Write column 0 of a as the table (stackcollapse(1), --to=table):
  *
  *	# total<TAB>T
- *	# self<TAB>total<TAB>name
- *	SELF<TAB>TOTAL<TAB>NAME
+ *	# self<TAB>total<TAB>self%<TAB>total%<TAB>name
+ *	SELF<TAB>TOTAL<TAB>SELF%<TAB>TOTAL%<TAB>NAME
  *	...
  *
  * one row per distinct frame name, heaviest self first, ties by name
  * bytewise.  T is the sum of every stack's count; SELF the sum over the
  * stacks whose leaf is NAME; TOTAL the sum over the stacks that hold NAME
- * anywhere, once per stack however often it recurs.  Frames are the
+ * anywhere, once per stack however often it recurs; SELF% and TOTAL%
+ * those as shares of T, "12.34%" (0.00% when T is 0).  Frames are the
  * stack's ';'-separated fields as flamegraph.pl (and flamegraph-svg)
  * split them: empty ones kept but trailing ones dropped, so an empty
  * stack has no frames and counts only in T.  Counts are exact (count.h).

@@ -28,10 +28,11 @@ function write(name, text) {
 function run(prog, args) {
 	return execFileSync(path.join(bin, prog), args, { stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 30 }).toString();
 }
-// stackcollapse --to=table's rows as flamegraph.table() gives them: the name, then the counts.
+// stackcollapse --to=table's rows as flamegraph.table() gives them: the name, then the counts
+// (not the shares, "12.34%", that the table without --diff writes after them).
 function tableOf(args) {
 	return run("stackcollapse", ["--to=table"].concat(args)).split("\n").filter((l) => l && l[0] !== "#")
-		.map((l) => { const c = l.split("\t"); return [c.pop()].concat(c.map(Number)); });
+		.map((l) => { const c = l.split("\t"), name = c.pop(); return [name].concat(c.filter((v) => !v.endsWith("%")).map(Number)); });
 }
 
 const chain = [];

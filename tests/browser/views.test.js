@@ -29,13 +29,13 @@ function svgOf(name, folded, args) {
 	return write(name + ".svg", execFileSync(path.join(bin, "flamegraph-svg"), (args || []).concat([write(name + ".folded", folded)]),
 		{ stdio: ["ignore", "pipe", "ignore"] }));
 }
-// stackcollapse --to=table's rows: [self, total, name].
+// stackcollapse --to=table's rows: [self, total, name] (its shares left out).
 function totalOf(name) {
 	return +execFileSync(path.join(bin, "stackcollapse"), ["--to=table", path.join(tmp, name + ".folded")]).toString().split("\n")[0].split("\t")[1];
 }
 function tableOf(name) {
 	return execFileSync(path.join(bin, "stackcollapse"), ["--to=table", path.join(tmp, name + ".folded")]).toString()
-		.split("\n").filter((l) => l && l[0] !== "#").map((l) => l.split("\t"));
+		.split("\n").filter((l) => l && l[0] !== "#").map((l) => { const c = l.split("\t"); return [c[0], c[1], c.slice(4).join("\t")]; });
 }
 
 // In-page helpers: elements by text, centres, the frames of a graph.

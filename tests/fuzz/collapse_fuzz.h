@@ -3,8 +3,8 @@
  * fuzz_sample.c, ...): each defines FUZZ_FORMAT and includes this.  The
  * bytes go through the program's own path: an input opened on a memory
  * file (so mapped, as a regular file is), format detection on its head,
- * then the format's collapse function into an aggregating sink with
- * --recursive and into a --no-aggregate one, with every format option
+ * then the format's collapse function into an aggregating sink and into
+ * a --no-aggregate one, each with a chain of transforms (xform_fuzz.h), with every format option
  * flipped on the second run.  Detection also runs on the fuzzer's own
  * bytes, a heap block of their exact size, where AddressSanitizer sees a
  * read past the end that the memory file's page would hide.  Output goes to /dev/null; the warnings
@@ -20,13 +20,15 @@
 #include "lib/input.h"
 #include "lib/out.h"
 #include "stackcollapse/formats.h"
+#include "xform_fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void
 run(const struct format *f, const char *path, int second)
 {
-	struct fmt_run run = { .noagg = second, .recursive = !second };
+	struct fmt_run run = { .noagg = second };
+	struct xform xf;
 	struct sink sink;
 	struct reader r;
 	struct input in;
@@ -36,6 +38,8 @@ run(const struct format *f, const char *path, int second)
 	fmt_option_all(f, second);
 	if (input_open(&in, path, "\n") < 0)
 		return;
+	fuzz_xform(&xf, second);
+	run.xf = &xf;
 	if (input_head(&in, 1u << 16, &p, &n) == 0) {
 		(void)fmt_guess_binary(p, n);
 		(void)fmt_guess(p, n);
@@ -49,6 +53,7 @@ run(const struct format *f, const char *path, int second)
 	f->collapse(&r);
 	sink_finish(&sink, 1);
 	out_flush();
+	xform_end(&xf);
 	input_close(&in);
 }
 

@@ -5,7 +5,7 @@
  * whose frame lines take the cache before parsing), with the
  * input also split at its first blank line into two contexts as the
  * threaded path does; then the same bytes as folded lines through the
- * merge (--recursive, --strip-hex, --diff -n).  Output goes to /dev/null.
+ * merge (--strip-hex, --diff -n) and transforms (xform_fuzz.h).  Output goes to /dev/null.
  *
  *   make fuzz && build/fuzz/fuzz_perf tests/fuzz/corpus/perf
  */
@@ -20,6 +20,7 @@
 #include "stackcollapse/merge.h"
 #include "stackcollapse/perf.h"
 #include "stackcollapse/stacks.h"
+#include "xform_fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,6 +31,7 @@ run(const char *p, size_t n, int perl, int addrs, int srcline)
 	struct perf_shared sh = { &o, NULL, 0, 0 };
 	struct perf_ctx c[2];
 	struct perf_report rep;
+	struct xform xf;
 	const char *cut = memmem(p, n, "\n\n", 2);
 	size_t used;
 
@@ -51,9 +53,11 @@ run(const char *p, size_t n, int perl, int addrs, int srcline)
 		perf_parse(&c[0], &sh, p + used, n - used, 0, &rep);
 	}
 	perf_end_file(&c[0], &rep);
-	stacks_write(c, 2, &(struct fmt_run){ .recursive = addrs,
+	fuzz_xform(&xf, perl);
+	stacks_write(c, 2, &(struct fmt_run){ .xf = addrs ? &xf : NULL,
 	    .table = addrs });
 	out_flush();
+	xform_end(&xf);
 	perf_ctx_free(&c[0]);
 	perf_ctx_free(&c[1]);
 	if (sh.event_defaulted)
@@ -65,10 +69,12 @@ static void
 run_folded(const char *p, size_t n)
 {
 	struct merge m;
+	struct xform xf;
 	const char *end = p + n;
 
 	merge_init(&m);
-	m.recursive = m.striphex = 1;
+	m.striphex = 1;
+	fuzz_xform(&xf, 1);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = (size_t)((nl ? nl : end) - p);
@@ -79,9 +85,11 @@ run_folded(const char *p, size_t n)
 			(void)merge_add(&m, f.stack, f.stacklen, &f.c, f.has2);
 		p = nl ? nl + 1 : end;
 	}
+	(void)xform_sum(&xf, &m.sum);
 	(void)merge_write(&m, 1, 1);
 	out_flush();
 	merge_free(&m);
+	xform_end(&xf);
 }
 
 int

@@ -6,6 +6,7 @@
 #ifndef SL_CHROMEOUT_H
 #define SL_CHROMEOUT_H
 
+#include "layout.h"
 #include "spanset.h"
 
 /*
@@ -33,6 +34,6 @@
  * The comment lines (spans(5) metadata) are one string.  Names are JSON
  * strings as jsonesc.h writes them (invalid UTF-8 a U+FFFD a byte).
  */
-void chrome_write(const struct spanset *s);
+void chrome_write(const struct spanset *s, const struct tree *t);
 
 #endif

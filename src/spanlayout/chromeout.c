@@ -9,11 +9,16 @@
  * span by span (an id) made every span a function of its own there and
  * its aggregate views (left heavy, sandwich) useless; Perfetto and
  * chrome://tracing skip a member they do not know, as speedscope does.
+ * Properties are args all the same (the issue asked for them there, and
+ * viewers show args): a span with some gets them appended to its name in
+ * speedscope.  Times are from the earliest start: absolute epoch
+ * microseconds with nanosecond decimals exceed a double, and JSON.parse
+ * read two spans 30 ns apart as one time; the origin is in the first
+ * event, for our reader to add back.
  * Rejected: B/E event pairs (two events a span, and an open span would
  * end wherever the reader puts the trace's end, not where it did); a
  * pid per track parsed from labels like "server:7" (a track need not be
- * named so); relative times (the origin is the trace's, which the
- * layout prints, and Perfetto lines traces up by absolute time).
+ * named so); a top-level "metadata" object (speedscope refuses it).
  */
 #include <stdlib.h>
 #include <string.h>

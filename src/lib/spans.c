@@ -127,6 +127,30 @@ spans_put(const struct spans_rec *r, int rows)
 }
 
 void
+spans_put_note(const struct spans_note *n)
+{
+	static const char *const kw[] = { [SPANS_PROP] = "# prop\t",
+	    [SPANS_PROP_INT] = "# prop-int\t", [SPANS_EVENT] = "# event\t" };
+
+	out_str(kw[n->kind]);
+	out_u64(n->id);
+	out_char('\t');
+	if (n->kind == SPANS_EVENT) {
+		out_i64(n->num);
+		out_char('\t');
+		spans_put_escaped(n->key, n->nkey);
+	} else {
+		spans_put_escaped(n->key, n->nkey);
+		out_char('\t');
+		if (n->kind == SPANS_PROP)
+			spans_put_escaped(n->val, n->nval);
+		else
+			out_i64(n->num);
+	}
+	out_char('\n');
+}
+
+void
 spans_reader_init(struct spans_reader *r, struct input *in, unsigned flags)
 {
 	memset(r, 0, sizeof *r);
@@ -143,6 +167,7 @@ spans_reader_free(struct spans_reader *r)
 		    (unsigned long long)r->skipped, r->skipped == 1 ? "" : "s");
 	free(r->pend);
 	free(r->name);
+	free(r->nbuf);
 }
 
 /* A bad line: what (ending in ':' when f is quoted), by the policy. */
@@ -265,6 +290,57 @@ parse_span(struct spans_reader *r, const char *l, size_t n,
 	return 0;
 }
 
+/*
+ * A property or event line, c[0..n) without "# ", into r->note.  Returns
+ * SPANS_NOTE, or what bad() returned.
+ */
+static int
+parse_note(struct spans_reader *r, const char *c, size_t n)
+{
+	const char *f[4], *p = c, *e = c + n;
+	size_t fn[4];
+	struct spans_note *nt = &r->note;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		const char *t = memchr(p, '\t', (size_t)(e - p));
+
+		if (t == NULL)
+			return bad(r, "expected 4 tab-separated fields in a "
+			    "property or event line", NULL, 0);
+		f[i] = p;
+		fn[i] = (size_t)(t - p);
+		p = t + 1;
+	}
+	f[3] = p;
+	fn[3] = (size_t)(e - p);
+	nt->kind = fn[0] == 4 ? SPANS_PROP : fn[0] == 8 ? SPANS_PROP_INT : SPANS_EVENT;
+	if (parse_u64(f[1], fn[1], &nt->id) < 0 || nt->id == 0)
+		return bad(r, "bad ID (want 1 to 2^64-1):", f[1], fn[1]);
+	if (nt->kind == SPANS_EVENT &&
+	    (parse_i64(f[2], fn[2], &nt->num) < 0 ||
+	    span_range_check(nt->num, 0) != SPAN_IN_RANGE))
+		return bad(r, "bad TIME_NS (want ns within 2^62 of 0):", f[2], fn[2]);
+	if (nt->kind == SPANS_PROP_INT && parse_i64(f[3], fn[3], &nt->num) < 0)
+		return bad(r, "bad integer property:", f[3], fn[3]);
+	if (fn[2] + fn[3] + 2 > r->capnbuf) {
+		r->capnbuf = (fn[2] + fn[3]) * 2 + 64;
+		r->nbuf = xrealloc(r->nbuf, r->capnbuf);
+	}
+	/* The key (or an event's name) first, the value after it. */
+	int k = nt->kind == SPANS_EVENT ? 3 : 2;
+
+	nt->key = r->nbuf;
+	nt->nkey = spans_unescape(r->nbuf, f[k], fn[k]);
+	nt->val = r->nbuf + nt->nkey;
+	nt->nval = nt->kind == SPANS_PROP ?
+	    spans_unescape(r->nbuf + nt->nkey, f[3], fn[3]) : 0;
+	return SPANS_NOTE;
+}
+
+/* Whether c[0..n) starts with the literal p. */
+#define STARTS(c, n, p) ((n) >= sizeof p - 1 && memcmp(c, p, sizeof p - 1) == 0)
+
 /* Give the undecided "open: N" as metadata, keeping line l for next time. */
 static int
 pend_meta(struct spans_reader *r, const char *l, size_t n)
@@ -294,9 +370,21 @@ comment(struct spans_reader *r, const char *c, size_t n)
 			return -1;
 		}
 		r->cols = 6;
-	} else if (n == 13 && memcmp(c, "spanlayout v1", 13) == 0)
+		r->revision = 1;
+	} else if (n == 13 && memcmp(c, "spanlayout v1", 13) == 0) {
 		r->cols = 7;
-	else if ((n > 7 && memcmp(c, "spans v", 7) == 0) ||
+		r->revision = 1;
+	} else if (STARTS(c, n, "spans-revision: ")) {
+		/* A later revision adds lines this one skips: read on. */
+		r->revision = parse_u64(c + 16, n - 16, &id) == 0 && id >= 2 ? 2 : 1;
+	} else if (r->revision >= 2 && (STARTS(c, n, "prop\t") ||
+	    STARTS(c, n, "prop-int\t") || STARTS(c, n, "event\t"))) {
+		if (!(r->flags & SPANS_NOTES))
+			return 0;
+		int k = parse_note(r, c, n);
+
+		return k == SPANS_NOTE ? k : k < 0 ? -1 : 0;
+	} else if ((n > 7 && memcmp(c, "spans v", 7) == 0) ||
 	    (n > 12 && memcmp(c, "spanlayout v", 12) == 0)) {
 		warn_at(r->in->name, r->line, "unsupported format version");
 		return -1;

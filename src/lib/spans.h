@@ -80,6 +80,30 @@ struct spans_rec {
 	int open;		/* marked still open */
 };
 
+/*
+ * A property or an event of a span (revision 2), one comment line each,
+ * after the line of the span it belongs to:
+ *	# prop<TAB>ID<TAB>KEY<TAB>VALUE
+ *	# prop-int<TAB>ID<TAB>KEY<TAB>VALUE	(a signed decimal)
+ *	# event<TAB>ID<TAB>TIME_NS<TAB>NAME
+ * KEY, VALUE and NAME escaped as a span's NAME; TIME_NS in the time base
+ * of START_NS.  Comments, so that a reader of revision 1 skips them; read
+ * only after "# spans-revision: 2", so that an old file's comments that
+ * happen to look so read as before.
+ */
+#define SPANS_REVISION_LINE "# spans-revision: 2"
+enum spans_note_kind { SPANS_PROP, SPANS_PROP_INT, SPANS_EVENT };
+
+struct spans_note {
+	enum spans_note_kind kind;
+	uint64_t id;		/* the span's */
+	const char *key;	/* unescaped: the key, or the event's name */
+	size_t nkey;
+	const char *val;	/* SPANS_PROP: the value, unescaped */
+	size_t nval;
+	int64_t num;		/* SPANS_PROP_INT: the value; SPANS_EVENT: its time */
+};
+
 /* Columns, in the order of a line, for spans_reject. */
 enum spans_field { SPANS_ID, SPANS_PARENT, SPANS_START, SPANS_DUR,
     SPANS_TRACK, SPANS_ROW, SPANS_NAME };
@@ -89,8 +113,10 @@ enum spans_field { SPANS_ID, SPANS_PARENT, SPANS_START, SPANS_DUR,
 #define SPANS_LAID_OUT 2u	/* only spanlayout's output: the first line
 				 * is SPANS_LAID_OUT_MAGIC, START_NS counts
 				 * from 0 (the earliest start), ROW is read */
+#define SPANS_NOTES 4u		/* give properties and events (SPANS_NOTE);
+				 * without it they are skipped */
 
-enum spans_item { SPANS_END, SPANS_SPAN, SPANS_META };
+enum spans_item { SPANS_END, SPANS_SPAN, SPANS_META, SPANS_NOTE };
 
 struct spans_reader {
 	struct input *in;
@@ -111,6 +137,10 @@ struct spans_reader {
 	uint64_t pend_id;
 	char *name;		/* the unescaped NAME */
 	size_t capname;
+	int revision;		/* 2 after "# spans-revision: 2" */
+	struct spans_note note;	/* SPANS_NOTE's */
+	char *nbuf;		/* its unescaped KEY and VALUE */
+	size_t capnbuf;
 };
 
 /* Read spans(5) from in, which the caller opened and closes. */
@@ -118,8 +148,10 @@ void spans_reader_init(struct spans_reader *r, struct input *in, unsigned flags)
 
 /*
  * The next item: SPANS_SPAN with *rec filled, SPANS_META with r->meta
- * (a comment holding ':', or an "open: N" that marked no span), or
- * SPANS_END.  Returns -1 after reporting an error that stops the reader.
+ * (a comment holding ':', or an "open: N" that marked no span),
+ * SPANS_NOTE with r->note (with SPANS_NOTES), or SPANS_END.  The
+ * revision line is read, not given.  Returns -1 after reporting an error
+ * that stops the reader.
  */
 int spans_next(struct spans_reader *r, struct spans_rec *rec);
 
@@ -143,6 +175,9 @@ size_t spans_unescape(char *d, const char *s, size_t n);
 
 /* s[0..n) escaped, to standard output (out.h): a NAME or a metadata value. */
 void spans_put_escaped(const char *s, size_t n);
+
+/* One property or event line to standard output. */
+void spans_put_note(const struct spans_note *n);
 
 /*
  * One span line to standard output, 6 columns or, with rows, 7, after

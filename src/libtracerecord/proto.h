@@ -29,10 +29,19 @@
  * `next` links the stack).  Everything in it is written by the traced
  * program, so trace-record checks every index and count it reads.
  *
- * An event is a span's begin or end.  The top two bits of id say which;
- * a begin's name is the address of a static string (TR_BEGIN_STR) or of
- * a function (TR_BEGIN_FN, from -finstrument-functions).  Ids are unique
- * within a process: the thread's slot in bits 40-61, then a sequence.
+ * An event is a span's begin or end, or a note on a span.  The top two
+ * bits of id say which; a begin's name is the address of a static string
+ * (TR_BEGIN_STR) or of a function (TR_BEGIN_FN, from
+ * -finstrument-functions).  Ids are unique within a process: the
+ * thread's slot in bits 40-61, then a sequence.
+ *
+ * A note (TR_NOTE: tr_prop, tr_prop_int, tr_event) names its span in id
+ * and its key or event name (a static string) in name; parent holds its
+ * type in the low 8 bits and, for a string, its length above them.  ts
+ * is an event's time or an integer's value.  A string's bytes follow in
+ * the next slots, 32 bytes a slot, in the same buffer: copied into the
+ * buffer, not into memory of their own, because a value must outlive the
+ * call and the thread must not allocate or lock to record one.
  */
 #ifndef TR_PROTO_H
 #define TR_PROTO_H
@@ -46,7 +55,10 @@
 #define TR_BUF_EVENTS	((TR_BUF_SIZE - sizeof(struct tr_bufhdr)) / sizeof(struct tr_ev))
 
 enum { TR_PK_HELLO = 1, TR_PK_NAMES, TR_PK_EVENTS, TR_PK_BYE };
-enum { TR_END = 0, TR_BEGIN_STR = 1, TR_BEGIN_FN = 2 };
+enum { TR_END = 0, TR_BEGIN_STR = 1, TR_BEGIN_FN = 2, TR_NOTE = 3 };
+enum { TR_NOTE_EVENT = 0, TR_NOTE_INT = 1, TR_NOTE_STR = 2 };
+/* The longest string value kept; longer ones are cut there. */
+#define TR_VALUE_MAX	1024
 enum { TR_CLOCK_TSC = 1, TR_CLOCK_TSCP, TR_CLOCK_MONO };
 
 #define TR_KIND(id)	((unsigned)((id) >> 62))
@@ -80,6 +92,24 @@ struct tr_ev {
 	uint64_t	id;		/* kind in the top two bits */
 	uint64_t	parent;		/* begin: parent id or 0; end: unused */
 };
+
+#define TR_NOTE_TYPE(p)	((unsigned)((p) & 0xff))
+#define TR_NOTE_LEN(p)	((p) >> 8)
+
+/*
+ * The slots the event at e takes: 1, and a string's bytes.  Read from
+ * memory the program writes: a length past TR_VALUE_MAX counts as the
+ * most a string may take, and the caller checks against its count.
+ */
+static inline __attribute__((no_instrument_function)) uint32_t
+tr_ev_slots(uint64_t id, uint64_t parent)
+{
+	uint64_t len = TR_NOTE_LEN(parent);
+
+	if (TR_KIND(id) != TR_NOTE || TR_NOTE_TYPE(parent) != TR_NOTE_STR)
+		return 1;
+	return 1 + (uint32_t)(((len > TR_VALUE_MAX ? TR_VALUE_MAX : len) + 31) / 32);
+}
 
 /* TR_PK_EVENTS's body. */
 struct tr_ref {

@@ -16,7 +16,10 @@
  * free stack, where trace-record puts buffers back once read.  Their
  * number is bounded (trace-record --buffers): when none is free the
  * thread empties its own and counts the begins it threw away, so a slow
- * reader costs spans, counted, never a blocked program.  The writer alone
+ * reader costs spans, counted, never a blocked program.  Properties and
+ * events (tr_prop, tr_event) are notes in the same buffers, naming their
+ * span by id, so they cost what a begin does and need no lookup; a
+ * string value is copied into the slots after its note.  The writer alone
  * does I/O, and it resolves names (strings, or function symbols through
  * selfsym.c) before the events that use them.
  *
@@ -206,8 +209,8 @@ begins(const struct tr_ev *ev, uint32_t n)
 {
 	uint32_t i, k = 0;
 
-	for (i = 0; i < n; i++)
-		k += TR_KIND(ev[i].id) != TR_END;
+	for (i = 0; i < n; i += tr_ev_slots(ev[i].id, ev[i].parent))
+		k += TR_KIND(ev[i].id) == TR_BEGIN_STR || TR_KIND(ev[i].id) == TR_BEGIN_FN;
 	return k;
 }
 
@@ -337,18 +340,24 @@ fast(const struct thr *t)
 	return __builtin_expect(t != NULL && t->n < t->fast_n, 1);
 }
 
-/* This thread, with room for an event; NULL when not recording. */
+/* This thread, with room for k slots; NULL when not recording. */
 static __attribute__((noinline)) NOINST struct thr *
-ready(void)
+ready_for(uint32_t k)
 {
 	struct thr *t = me;
 
 	if (t == NULL && (!__atomic_load_n(&tr_recording, __ATOMIC_RELAXED) ||
 	    (t = thread_new()) == NULL))
 		return NULL;
-	if (t->n == EV_PER_BUF)
+	if (t->n + k > EV_PER_BUF)
 		handoff(t);
 	return t;
+}
+
+static NOINST struct thr *
+ready(void)
+{
+	return ready_for(1);
 }
 
 static inline NOINST uint64_t
@@ -484,6 +493,70 @@ tr_end_slow(tr_span s)
 		end_at(t, fast_now(), s);
 }
 
+/*
+ * Notes.  A property needs no clock, so it takes the fast path whenever
+ * the buffer has room, whatever the clock; the value is copied into the
+ * slots after the note (proto.h), and n is stored once all are written,
+ * so that a crash handler never sends a note without its bytes.
+ */
+static inline NOINST void
+put_note(struct thr *t, uint32_t k, uint64_t ts, const char *name, uint64_t id,
+    uint64_t type)
+{
+	uint32_t n = t->n;
+	struct tr_ev *e = &t->ev[n];
+
+	e->ts = ts;
+	e->name = (uintptr_t)(name ? name : "?");
+	e->id = id | (uint64_t)TR_NOTE << 62;
+	e->parent = type;
+	__atomic_store_n(&t->n, n + k, __ATOMIC_RELEASE);
+}
+
+NOINST void
+tr_prop_slow(tr_span s, const char *pkey, const char *value)
+{
+	size_t len = value ? strnlen(value, TR_VALUE_MAX) : 0;
+	uint32_t k = 1 + (uint32_t)((len + 31) / 32);
+	struct thr *t = me;
+
+	if ((t == NULL || t->n + k > EV_PER_BUF) && (t = ready_for(k)) == NULL)
+		return;
+	if (len)
+		memcpy(&t->ev[t->n + 1], value, len);
+	put_note(t, k, 0, pkey, s.id, TR_NOTE_STR | (uint64_t)len << 8);
+}
+
+NOINST void
+tr_prop_int_slow(tr_span s, const char *pkey, int64_t value)
+{
+	struct thr *t = me;
+
+	if ((t == NULL || t->n + 1 > EV_PER_BUF) && (t = ready()) == NULL)
+		return;
+	put_note(t, 1, (uint64_t)value, pkey, s.id, TR_NOTE_INT);
+}
+
+static __attribute__((noinline)) NOINST void
+event_slow(const char *name)
+{
+	struct thr *t = ready();
+
+	if (t && t->cur)
+		put_note(t, 1, now(), name, t->cur, TR_NOTE_EVENT);
+}
+
+NOINST void
+tr_event_slow(const char *name)
+{
+	struct thr *t = me;
+
+	if (!fast(t))
+		event_slow(name);
+	else if (t->cur)
+		put_note(t, 1, fast_now(), name, t->cur, TR_NOTE_EVENT);
+}
+
 NOINST void
 tr_flush(void)
 {
@@ -584,7 +657,7 @@ send_names(const struct tr_ev *ev, uint32_t n, uint32_t tid, uint64_t dropped,
 	uint64_t last = 0;
 	char tmp[64];
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i += tr_ev_slots(ev[i].id, ev[i].parent)) {
 		const struct tr_ev *e = &ev[i];
 		unsigned kind = TR_KIND(e->id);
 		const char *s;
@@ -593,7 +666,7 @@ send_names(const struct tr_ev *ev, uint32_t n, uint32_t tid, uint64_t dropped,
 		if (kind == TR_END || e->name == last || (!in_signal && name_seen(e->name)))
 			continue;
 		last = e->name;
-		if (kind == TR_BEGIN_STR) {
+		if (kind != TR_BEGIN_FN) {
 			s = (const char *)(uintptr_t)e->name;
 		} else if (in_signal || (s = selfsym_lookup((uintptr_t)e->name)) == NULL) {
 			/* No symbol (or no time to look): its address. */

@@ -11,9 +11,12 @@
  *
  * A span's parent is the innermost span still open on the same thread.
  * Work handed to another thread names its parent: tr_begin_child(name,
- * parent) on the other thread.  Names must be static strings (string
- * literals, __func__): only their address is recorded, the text is read
- * when the spans are written, outside the hot path.
+ * parent) on the other thread.  tr_prop(s, "user", name) and
+ * tr_prop_int(s, "rows", n) give a span properties; tr_event("miss")
+ * marks an instant on the innermost open span.  Names and keys must be
+ * static strings (string literals, __func__): only their address is
+ * recorded, the text is read when the spans are written, outside the hot
+ * path.
  *
  * Recording is on only under trace-record(1); otherwise tr_begin and
  * tr_end, inline, cost a load and a branch.  Link with -ltracerecord -lpthread.
@@ -68,6 +71,42 @@ tr_end(tr_span span)
 {
 	if (span.id)
 		tr_end_slow(span);
+}
+
+void	tr_prop_slow(tr_span span, const char *key, const char *value);
+void	tr_prop_int_slow(tr_span span, const char *key, int64_t value);
+void	tr_event_slow(const char *name);
+
+/*
+ * A property of a span (on any thread): key a static string, as a name
+ * is; value copied (up to 1024 bytes, cut there).  A span may have many,
+ * and the same key twice.
+ */
+static inline void
+tr_prop(tr_span span, const char *key, const char *value)
+{
+	if (span.id)
+		tr_prop_slow(span, key, value);
+}
+
+/* A property whose value is an integer. */
+static inline void
+tr_prop_int(tr_span span, const char *key, int64_t value)
+{
+	if (span.id)
+		tr_prop_int_slow(span, key, value);
+}
+
+/*
+ * An instant event, named by a static string, on this thread's
+ * innermost open span, at the time of the call; none when no span is
+ * open.
+ */
+static inline void
+tr_event(const char *name)
+{
+	if (__atomic_load_n(&tr_recording, __ATOMIC_RELAXED))
+		tr_event_slow(name);
 }
 
 /* Nonzero when spans are being recorded. */

@@ -6,18 +6,28 @@
 #ifndef SL_CHROMEOUT_H
 #define SL_CHROMEOUT_H
 
+#include "layout.h"
 #include "spanset.h"
 
 /*
  * Write every span of s, in the order read, to standard output:
  *
  *	{"displayTimeUnit":"ns",
- *	"metadata":{"comments":"LINE\nLINE"},	(when s has comments)
  *	"traceEvents":[
+ *	{"ph":"M","name":"spanlayout","pid":1,"tid":0,"args":{
+ *	 "time-origin-ns":"NS","comments":"LINE\nLINE"}},	(comments if any)
  *	{"ph":"M","name":"thread_name","pid":1,"tid":T,"args":{"name":TRACK}},
  *	{"ph":"X","name":NAME,"pid":1,"tid":T,"ts":US,"dur":US,
+ *	 "args":{KEY:VALUE,...},			(its properties, if any)
  *	 "spanlayout":{"id":ID,"parent":PARENT,"track":TRACK}},
+ *	{"ph":"i","s":"t","name":EVENT,"pid":1,"tid":T,"ts":US,
+ *	 "spanlayout":{"id":ID}},			(its events)
+ *	{"ph":"s",...,"id":ID,"tid":PARENT'S},{"ph":"f","bp":"e",...}
+ *						(a parent on another track)
  *	...]}
+ *
+ * ts is from the earliest start (NS, as a string: it exceeds a double);
+ * an integer property is a number within 2^53, a string beyond.
  *
  * one "X" (complete) event a span and a thread_name event a track: every
  * track is a thread of process 1, numbered from 1 in the order tracks
@@ -33,6 +43,6 @@
  * The comment lines (spans(5) metadata) are one string.  Names are JSON
  * strings as jsonesc.h writes them (invalid UTF-8 a U+FFFD a byte).
  */
-void chrome_write(const struct spanset *s);
+void chrome_write(const struct spanset *s, const struct tree *t);
 
 #endif

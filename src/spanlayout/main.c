@@ -51,11 +51,32 @@ static const char usage_text[] =
 "  -h, --help         show this help and exit\n"
 "  -V, --version      show the version and exit\n";
 
+/* A note of span id, its time (an event's) from origin. */
+static void
+note_put(const struct spanset *s, const struct note *x, uint64_t id, int64_t origin)
+{
+	struct spans_note n = {
+		.kind = (enum spans_note_kind)x->kind,
+		.id = id,
+		.key = intern_str(&s->strs, x->key),
+		.nkey = intern_len(&s->strs, x->key),
+		.num = x->kind == SPANS_EVENT ? x->num - origin : x->num,
+	};
+
+	if (x->kind == SPANS_PROP) {
+		n.val = intern_str(&s->strs, x->val);
+		n.nval = intern_len(&s->strs, x->val);
+	}
+	spans_put_note(&n);
+}
+
 static void
 write_layout(const struct spanset *s, const struct tree *t, const uint32_t *row,
     uint32_t rows)
 {
 	out_str(SPANS_LAID_OUT_MAGIC "\n");
+	if (s->nnotes)
+		out_str(SPANS_REVISION_LINE "\n");
 	for (size_t i = 0; i < s->nmeta; i++) {
 		out_str("# ");
 		out_str(s->meta[i]);
@@ -83,6 +104,9 @@ write_layout(const struct spanset *s, const struct tree *t, const uint32_t *row,
 			out_fmt("# cycle-broken: %llu had parent %llu\n",
 			    (unsigned long long)sp->id, (unsigned long long)sp->parent);
 		spans_put(&rec, 1);
+		for (uint32_t k = s->nnotes ? s->nfirst[x] : 0;
+		    s->nnotes && k < s->nfirst[x + 1]; k++)
+			note_put(s, &s->notes[k], sp->id, t->origin);
 	}
 }
 
@@ -117,6 +141,9 @@ summary(const struct spanset *s, const struct tree *t)
 	plural(buf, sizeof buf, &first, s->open_begins,
 	    "begin (B) event never ended, kept open to the end of the trace",
 	    "begin (B) events never ended, kept open to the end of the trace");
+	plural(buf, sizeof buf, &first, s->lost_notes,
+	    "property or event of no span ignored",
+	    "properties or events of no span ignored");
 	plural(buf, sizeof buf, &first, s->other_phases,
 	    "event that is not a span (not X, B, E or M) ignored",
 	    "events that are not spans (not X, B, E or M) ignored");
@@ -250,7 +277,7 @@ write_output(const struct tree *t, const struct spanset *s,
 	uint32_t *row, rows;
 
 	if (o->output == OUT_CHROME) {
-		chrome_write(s);
+		chrome_write(s, t);
 		return;
 	}
 	if (o->output != OUT_LAYOUT) {
@@ -281,6 +308,7 @@ main(int argc, char **argv)
 		spanset_free(&s);
 		return EXIT_INPUT;
 	}
+	spanset_notes(&s);
 	write_output(&t, &s, &o);
 	summary(&s, &t);
 	out_flush();

@@ -17,6 +17,7 @@
 #include "../lib/err.h"
 #include "../lib/input.h"
 #include "../lib/num.h"
+#include "../lib/sort.h"
 #include "../lib/spans.h"
 #include "spanset.h"
 
@@ -26,6 +27,7 @@ spanset_init(struct spanset *s)
 	memset(s, 0, sizeof *s);
 	intern_init(&s->names);
 	intern_init(&s->tracks);
+	intern_init(&s->strs);
 }
 
 void
@@ -38,6 +40,9 @@ spanset_free(struct spanset *s)
 	free(s->files);
 	intern_free(&s->names);
 	intern_free(&s->tracks);
+	intern_free(&s->strs);
+	free(s->notes);
+	free(s->nfirst);
 }
 
 struct span *
@@ -64,6 +69,83 @@ spanset_meta(struct spanset *s, const char *text, size_t n)
 		s->meta = xrealloc(s->meta, s->capmeta * sizeof *s->meta);
 	}
 	s->meta[s->nmeta++] = m;
+}
+
+void
+spanset_note(struct spanset *s, const struct spans_note *n)
+{
+	struct note *x;
+
+	s->notes = xgrow(s->notes, &s->capnotes, s->nnotes + 1, sizeof *s->notes);
+	x = &s->notes[s->nnotes++];
+	memset(x, 0, sizeof *x);
+	x->id = n->id;
+	x->kind = n->kind;
+	x->num = n->num;
+	x->key = intern_put(&s->strs, n->key, n->nkey, NULL);
+	if (n->kind == SPANS_PROP)
+		x->val = intern_put(&s->strs, n->val, n->nval, NULL);
+}
+
+static int
+by_id(const void *a, const void *b, const void *ctx)
+{
+	const struct span *v = ctx;
+	uint64_t x = v[*(const uint32_t *)a].id, y = v[*(const uint32_t *)b].id;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Spans by id, searched: a hash would be faster, but this runs once, on
+ * the notes, and only when there are any.  Then a counting sort of the
+ * notes by span, stable so that a span's notes keep the order read.
+ */
+void
+spanset_notes(struct spanset *s)
+{
+	uint32_t *ord, *at;
+	struct note *sorted;
+	size_t i, kept = 0;
+
+	if (s->nnotes == 0)
+		return;
+	ord = xmalloc((s->n + 1) * sizeof *ord);
+	for (i = 0; i < s->n; i++)
+		ord[i] = (uint32_t)i;
+	sort_ctx(ord, s->n, sizeof *ord, by_id, s->v);
+	for (i = 0; i < s->nnotes; i++) {
+		struct note *x = &s->notes[i];
+		size_t lo = 0, hi = s->n;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (s->v[ord[mid]].id < x->id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < s->n && s->v[ord[lo]].id == x->id) {
+			x->span = ord[lo];
+			s->notes[kept++] = *x;
+		} else
+			s->lost_notes++;
+	}
+	s->nnotes = kept;
+	at = xcalloc(s->n + 2, sizeof *at);
+	for (i = 0; i < kept; i++)
+		at[s->notes[i].span + 2]++;
+	for (i = 2; i < s->n + 2; i++)
+		at[i] += at[i - 1];
+	sorted = xmalloc((kept + 1) * sizeof *sorted);
+	for (i = 0; i < kept; i++)
+		sorted[at[s->notes[i].span + 1]++] = s->notes[i];
+	free(s->notes);
+	s->notes = sorted;
+	s->capnotes = kept + 1;
+	s->nfirst = at;		/* at[i] is now where span i's notes start */
+	free(ord);
 }
 
 /* Keys spanlayout writes itself: not passed on from a laid-out input. */
@@ -119,9 +201,17 @@ read_text(struct spanset *s, struct input *in)
 	int64_t origin = 0;
 	int k;
 
-	spans_reader_init(&r, in, 0);
+	spans_reader_init(&r, in, SPANS_NOTES);
 	while ((k = spans_next(&r, &rec)) > 0) {
 		struct span *sp;
+
+		if (k == SPANS_NOTE) {
+			/* As a start: laid-out times are from the origin. */
+			if (r.note.kind == SPANS_EVENT && r.cols == 7)
+				r.note.num += origin;
+			spanset_note(s, &r.note);
+			continue;
+		}
 
 		if (k == SPANS_META) {
 			if ((k = time_origin(&r, &origin)) < 0)

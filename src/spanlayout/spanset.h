@@ -27,12 +27,30 @@ struct span {
 	uint64_t line;		/* where it was read, for messages */
 };
 
+/*
+ * A property or event of a span (spans(5) revision 2, Chrome args and
+ * instant events).  Read with its span's id; spanset_notes finds the
+ * span and groups the notes by it, in the order read.
+ */
+struct note {
+	uint64_t id;		/* the span's, as read */
+	uint32_t span;		/* index in v, after spanset_notes */
+	uint32_t kind;		/* enum spans_note_kind */
+	uint32_t key, val;	/* ids in spanset.strs; val: SPANS_PROP's */
+	int64_t num;		/* SPANS_PROP_INT's value, SPANS_EVENT's time */
+};
+
 struct spanset {
 	struct span *v;
 	size_t n, cap;
 	struct intern names, tracks;
 	char **meta;		/* comment lines, without "# " */
 	size_t nmeta, capmeta;
+	struct note *notes;
+	size_t nnotes, capnotes;
+	struct intern strs;	/* keys, values and event names */
+	uint32_t *nfirst;	/* span i's notes: notes[nfirst[i] .. nfirst[i+1]) */
+	uint64_t lost_notes;	/* of an id no span has */
 	const char **files;
 	size_t nfiles;
 	/* What the readers skipped or repaired, for the summary. */
@@ -46,6 +64,15 @@ void spanset_init(struct spanset *s);
 void spanset_free(struct spanset *s);
 struct span *spanset_add(struct spanset *s);
 void spanset_meta(struct spanset *s, const char *text, size_t n);
+
+struct spans_note;
+/* Add a note for the span of id n->id (copied). */
+void spanset_note(struct spanset *s, const struct spans_note *n);
+/*
+ * Once every input is read and ids are known unique: each note's span,
+ * and nfirst.  Notes of no span are counted in lost_notes and dropped.
+ */
+void spanset_notes(struct spanset *s);
 
 enum span_format { FMT_AUTO, FMT_SPANS, FMT_CHROME, FMT_TIDB };
 

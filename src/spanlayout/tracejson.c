@@ -105,6 +105,8 @@ struct rd {
 	size_t capthr_of;
 	struct mtab mt_exact, mt_tid, mt_pid, mp;	/* thread, process names */
 	int64_t maxts;
+	int64_t origin;		/* our "spanlayout" M event's time-origin-ns */
+	size_t firstnote;	/* this file's first note */
 	int seen_events, seen_sets;
 };
 
@@ -188,8 +190,17 @@ scalar_text(struct rd *r, enum json_tok t, char *buf, size_t cap)
 	buf[n] = '\0';
 }
 
-/* What an event's "spanlayout" gave its span (chrome_finish must not redo). */
-enum { GIVEN_ID = 1, GIVEN_PARENT = 2, GIVEN_TRACK = 4, GIVEN_OPEN = 8 };
+/* What an event's "spanlayout" gave its span (chrome_finish must not
+ * redo); GIVEN_OURS: it had one. */
+enum { GIVEN_ID = 1, GIVEN_PARENT = 2, GIVEN_TRACK = 4, GIVEN_OPEN = 8,
+    GIVEN_OURS = 16 };
+
+/* An event's args, kept as properties: key and text in event.abuf. */
+struct arg {
+	size_t k, kn, v, vn;
+	int isint;
+	int64_t num;
+};
 
 struct event {
 	char ph[8];
@@ -200,7 +211,51 @@ struct event {
 	int64_t ts, dur;
 	unsigned given;		/* GIVEN_*: the "spanlayout" member's members */
 	uint64_t id, parent;
+	struct arg *args;
+	size_t nargs, capargs;
+	char *abuf;
+	size_t nabuf, capabuf;
 };
+
+/* Text into the event's args buffer; its offset. */
+static size_t
+abuf_put(struct event *ev, const char *p, size_t n)
+{
+	size_t at = ev->nabuf;
+
+	ev->abuf = xgrow(ev->abuf, &ev->capabuf, at + n + 1, 1);
+	memcpy(ev->abuf + at, p, n);
+	ev->abuf[at + n] = '\0';
+	ev->nabuf += n + 1;
+	return at;
+}
+
+/*
+ * One member of args, its key at kat in abuf and its value's first token
+ * t: a string, or a number (an integer as one), kept as a property;
+ * anything else skipped, and its key with it.
+ */
+static int
+read_arg(struct rd *r, struct event *ev, size_t kat, size_t kn, enum json_tok t)
+{
+	struct json *j = &r->j;
+	struct arg *a;
+
+	if (t != JSON_STR && t != JSON_NUM) {
+		ev->nabuf = kat;
+		return json_skip(j, t) < 0 ? jerr(r, NULL) : 0;
+	}
+	ev->args = xgrow(ev->args, &ev->capargs, ev->nargs + 1, sizeof *ev->args);
+	a = &ev->args[ev->nargs++];
+	a->k = kat;
+	a->kn = kn;
+	a->isint = t == JSON_NUM && memchr(j->s, '.', j->n) == NULL &&
+	    memchr(j->s, 'e', j->n) == NULL && memchr(j->s, 'E', j->n) == NULL &&
+	    json_scaled(j->s, j->n, 0, &a->num) == 0;
+	a->v = abuf_put(ev, j->s, j->n);
+	a->vn = j->n;
+	return 0;
+}
 
 static void
 grab(struct json *j, char **p, size_t *n, size_t *cap)
@@ -235,6 +290,7 @@ read_ours(struct rd *r, struct event *ev, enum json_tok t)
 
 	if (t != JSON_OBJ)
 		return jerr(r, "the event's \"spanlayout\" is not an object");
+	ev->given |= GIVEN_OURS;
 	while ((m = member(r, k, sizeof k, &t)) > 0) {
 		if (strcmp(k, "id") == 0 || strcmp(k, "parent") == 0) {
 			int id = k[0] == 'i';
@@ -271,6 +327,7 @@ read_event(struct rd *r, struct event *ev)
 	ev->has_name = ev->has_ts = ev->has_dur = 0;
 	ev->argn = 0;
 	ev->given = 0;
+	ev->nargs = ev->nabuf = 0;
 
 	while ((m = member(r, k, sizeof k, &t)) > 0) {
 		if (strcmp(k, "ph") == 0 && t == JSON_STR)
@@ -296,12 +353,14 @@ read_event(struct rd *r, struct event *ev)
 		} else if (strcmp(k, "args") == 0 && t == JSON_OBJ) {
 			while ((t = json_next(j)) == JSON_KEY) {
 				int isname = strcmp(j->s, "name") == 0;
+				/* The key, before the value's token replaces it. */
+				size_t kn = j->n, kat = abuf_put(ev, j->s, kn);
 
 				t = json_next(j);
 				if (isname && t == JSON_STR)
 					grab(j, &ev->argname, &ev->argn, &ev->argcap);
-				else if (json_skip(j, t) < 0)
-					return jerr(r, NULL);
+				if (read_arg(r, ev, kat, kn, t) < 0)
+					return -1;
 			}
 			if (t != JSON_OBJ_END)
 				return jerr(r, NULL);
@@ -368,6 +427,46 @@ new_span(struct rd *r, uint32_t thr, int64_t start, const struct event *ev)
 	return sp;
 }
 
+/* The event's args as properties of span id. */
+static void
+add_props(struct rd *r, const struct event *ev, uint64_t id)
+{
+	for (size_t i = 0; i < ev->nargs; i++) {
+		const struct arg *a = &ev->args[i];
+		struct spans_note n = { .kind = a->isint ? SPANS_PROP_INT : SPANS_PROP,
+		    .id = id, .key = ev->abuf + a->k, .nkey = a->kn,
+		    .val = ev->abuf + a->v, .nval = a->vn, .num = a->num };
+
+		spanset_note(r->s, &n);
+	}
+}
+
+/* spanlayout --to=chrome's own metadata event (chromeout.c). */
+static int
+our_meta(struct rd *r, const struct event *ev)
+{
+	for (size_t i = 0; i < ev->nargs; i++) {
+		const struct arg *a = &ev->args[i];
+		const char *k = ev->abuf + a->k, *v = ev->abuf + a->v;
+
+		if (strcmp(k, "time-origin-ns") == 0) {
+			if (json_scaled(v, a->vn, 0, &r->origin) < 0 ||
+			    span_range_check(r->origin, 0) != SPAN_IN_RANGE)
+				return jerr(r, "bad \"time-origin-ns\" (want ns within "
+				    "2^62 of 0)");
+		} else if (strcmp(k, "comments") == 0) {
+			const char *p = v, *e = v + a->vn, *nl;
+
+			for (; p <= e; p = nl + 1) {
+				nl = memchr(p, '\n', (size_t)(e - p));
+				nl = nl ? nl : e;
+				spanset_meta(r->s, p, (size_t)(nl - p));
+			}
+		}
+	}
+	return 0;
+}
+
 static int
 chrome_event(struct rd *r, struct event *ev)
 {
@@ -379,6 +478,8 @@ chrome_event(struct rd *r, struct event *ev)
 		char key[130];
 		size_t pn = strlen(ev->pid), tn = strlen(ev->tid);
 
+		if (ev->has_name && strcmp(ev->name, "spanlayout") == 0)
+			return our_meta(r, ev);
 		if (!ev->has_name || ev->argn == 0)
 			return 0;
 		if (strcmp(ev->name, "thread_name") == 0) {
@@ -394,9 +495,21 @@ chrome_event(struct rd *r, struct event *ev)
 			mtab_put(&r->mp, ev->pid, pn, ev->argname);
 		return 0;
 	}
+	/* An instant event we wrote names its span; our flows are the
+	 * parents again, which the spans carry. */
+	if ((ev->ph[0] == 'i' || ev->ph[0] == 'I') && ev->ph[1] == '\0' &&
+	    (ev->given & GIVEN_ID) && ev->has_ts) {
+		struct spans_note n = { .kind = SPANS_EVENT, .id = ev->id,
+		    .key = ev->has_name ? ev->name : "", .nkey = ev->has_name ? ev->namen : 0,
+		    .num = ev->ts };
+
+		spanset_note(r->s, &n);
+		return 0;
+	}
 	if (strcmp(ev->ph, "X") != 0 && strcmp(ev->ph, "B") != 0 &&
 	    strcmp(ev->ph, "E") != 0) {
-		r->s->other_phases++;
+		if (!(ev->given & GIVEN_OURS))
+			r->s->other_phases++;
 		return 0;
 	}
 	if (!ev->has_ts)
@@ -418,11 +531,13 @@ chrome_event(struct rd *r, struct event *ev)
 			return range_err(r, "\"dur\"", rg);
 		sp = new_span(r, t, ev->ts, ev);
 		sp->dur = (uint64_t)ev->dur;
+		add_props(r, ev, sp->id);
 		if (ev->ts + ev->dur > r->maxts)
 			r->maxts = ev->ts + ev->dur;
 	} else if (ev->ph[0] == 'B') {
 		struct span *sp = new_span(r, t, ev->ts, ev);
 
+		add_props(r, ev, sp->id);
 		if (th->nopen == th->capopen) {
 			th->capopen = th->capopen ? th->capopen * 2 : 64;
 			th->open = xrealloc(th->open, th->capopen * sizeof *th->open);
@@ -477,6 +592,8 @@ chrome_events(struct rd *r)
 	free(ev.name);
 	free(ev.argname);
 	free(ev.track);
+	free(ev.args);
+	free(ev.abuf);
 	return ret;
 }
 
@@ -528,6 +645,21 @@ chrome_finish(struct rd *r)
 	}
 	if (ret < 0)
 		return -1;
+	/* Times we wrote from an origin are the trace's own again. */
+	for (size_t i = r->first; r->origin && i < s->n; i++) {
+		struct span *sp = &s->v[i];
+
+		if ((r->origin > 0 && sp->start > SPAN_TIME_MAX - r->origin) ||
+		    span_range_check(sp->start + r->origin, sp->dur) != SPAN_IN_RANGE) {
+			warn_at(r->path, sp->line, "span outside -2^62 to 2^62 ns once "
+			    "time-origin-ns (%lld) is added", (long long)r->origin);
+			return -1;
+		}
+		sp->start += r->origin;
+	}
+	for (size_t i = r->firstnote; r->origin && i < s->nnotes; i++)
+		if (s->notes[i].kind == SPANS_EVENT)
+			s->notes[i].num += r->origin;
 	/*
 	 * A thread's label, for its spans with no track given; interned in
 	 * thread order as before, and only when used, so that tracks given
@@ -800,6 +932,7 @@ spanset_read_json(struct spanset *s, struct input *in, enum span_format fmt)
 	r.s = s;
 	r.path = in->name;
 	r.first = s->n;
+	r.firstnote = s->nnotes;
 	r.maxts = INT64_MIN;
 	intern_init(&r.thrkeys);
 	intern_init(&r.mt_exact.keys);

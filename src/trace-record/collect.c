@@ -28,6 +28,10 @@
  * written before the program ends: the output is sorted by start time,
  * ids are renumbered 1, 2, ... in that order, so ids are unique across
  * processes and the file is the same whatever order packets came in.
+ *
+ * Properties and events (notes) are kept apart with their span's id as
+ * made, and written after their span's line once every begin is in: the
+ * span of a property set from another thread may come later.
  */
 #include "collect.h"
 
@@ -53,6 +57,16 @@ struct cspan {
 	uint32_t	out;		/* output id */
 	uint32_t	pid, tid;
 	uint8_t		ended, kind;
+};
+
+/* A property or event (proto.h's notes), until the spans are written. */
+struct cnote {
+	uint64_t	id, key;	/* the span's id as made; key or name */
+	uint64_t	val;		/* an event's clock value, an integer */
+	size_t		off;		/* a string's bytes in collect.text */
+	uint32_t	pid, type, len;
+	uint32_t	out;		/* its span's output id; 0: none came */
+	size_t		seq;		/* order of arrival */
 };
 
 struct name {
@@ -126,7 +140,12 @@ struct collect {
 	size_t		 nraws, capraws;
 	unsigned char	*block;		/* the block being filled */
 	size_t		 blockused;
+	struct cnote	*notes;
+	size_t		 nnotes, capnotes;
+	char		*text;		/* string values */
+	size_t		 ntext, captext;
 	uint64_t	 dup, orphan_ends, open, dropped, clamped, wild;
+	uint64_t	 lost_notes;
 };
 
 static uint64_t
@@ -474,8 +493,9 @@ keep(struct collect *c, const struct tr_pk *h, const struct tr_ev *ev)
 		c->blockused = 0;
 	}
 	unsigned char *start = c->block + c->blockused, *p = start;
+	uint32_t packed = 0;
 
-	for (uint32_t i = 0; i < h->count; i++) {
+	for (uint32_t i = 0; i < h->count; packed++) {
 		/* Read once: the program may be writing there (it owns the buffer). */
 		struct tr_ev e;
 		unsigned kind;
@@ -483,6 +503,31 @@ keep(struct collect *c, const struct tr_pk *h, const struct tr_ev *ev)
 		memcpy(&e, &ev[i], sizeof e);
 		kind = TR_KIND(e.id);
 		e.id = TR_ID(e.id);
+		if (kind == TR_NOTE) {
+			uint32_t k = tr_ev_slots(e.id | (uint64_t)kind << 62, e.parent);
+			uint64_t len = k > 1 ? TR_NOTE_LEN(e.parent) : 0;
+
+			if (k > h->count - i) {
+				c->wild++;	/* a string past the buffer's events */
+				break;
+			}
+			if (len > TR_VALUE_MAX)
+				len = TR_VALUE_MAX;
+			*p++ = (unsigned char)kind;
+			p = put_varint(p, zigzag(ts, e.ts));
+			if (TR_NOTE_TYPE(e.parent) == TR_NOTE_EVENT)
+				ts = e.ts;
+			p = put_varint(p, zigzag(id, e.id));
+			id = e.id;
+			p = put_varint(p, zigzag(name, e.name));
+			name = e.name;
+			p = put_varint(p, TR_NOTE_TYPE(e.parent) | len << 8);
+			memcpy(p, &ev[i + 1], (size_t)len);
+			p += len;
+			i += k;
+			continue;
+		}
+		i++;
 		*p++ = (unsigned char)(kind | (kind != TR_END && e.parent == 0 ? TAG_ROOT : 0));
 		p = put_varint(p, zigzag(ts, e.ts));
 		p = put_varint(p, zigzag(id, e.id));
@@ -496,9 +541,35 @@ keep(struct collect *c, const struct tr_pk *h, const struct tr_ev *ev)
 		id = e.id;
 	}
 	c->raws = xgrow(c->raws, &c->capraws, c->nraws + 1, sizeof *c->raws);
-	c->raws[c->nraws++] = (struct raw){ start, h->pid, h->tid, h->count,
+	c->raws[c->nraws++] = (struct raw){ start, h->pid, h->tid, packed,
 	    h->dropped, c->block };
 	c->blockused += (size_t)(p - start);
+}
+
+/* A note, kept to be written after its span; bytes: a string's. */
+static void
+note(struct collect *c, uint32_t pid, uint64_t id, uint64_t key, uint64_t val,
+    uint64_t type, const unsigned char *bytes)
+{
+	struct cnote *n;
+	size_t len = (size_t)TR_NOTE_LEN(type);
+
+	c->notes = xgrow(c->notes, &c->capnotes, c->nnotes + 1, sizeof *c->notes);
+	n = &c->notes[c->nnotes];
+	memset(n, 0, sizeof *n);
+	n->id = id;
+	n->key = key;
+	n->val = val;
+	n->pid = pid;
+	n->type = TR_NOTE_TYPE(type);
+	n->seq = c->nnotes++;
+	if (n->type == TR_NOTE_STR) {
+		c->text = xgrow(c->text, &c->captext, c->ntext + len + 1, 1);
+		memcpy(c->text + c->ntext, bytes, len);
+		n->off = c->ntext;
+		n->len = (uint32_t)len;
+		c->ntext += len;
+	}
 }
 
 /* Unpack and pair the events kept, in the order they came, freeing as we go. */
@@ -517,9 +588,20 @@ pair_all(struct collect *c)
 			unsigned tag = *p++, kind = tag & TAG_KIND;
 
 			p = get_varint(p, &z);
-			ts = e.ts = unzigzag(ts, z);
+			e.ts = unzigzag(ts, z);
 			p = get_varint(p, &z);
 			id = unzigzag(id, z);
+			if (kind == TR_NOTE) {
+				p = get_varint(p, &z);
+				name = unzigzag(name, z);
+				p = get_varint(p, &z);
+				if (TR_NOTE_TYPE(z) == TR_NOTE_EVENT)
+					ts = e.ts;
+				note(c, r->pid, id, name, e.ts, z, p);
+				p += TR_NOTE_LEN(z);
+				continue;
+			}
+			ts = e.ts;
 			if (kind != TR_END) {
 				p = get_varint(p, &z);
 				name = e.name = unzigzag(name, z);
@@ -639,6 +721,60 @@ by_start(const void *a, const void *b, const void *ctx)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+static int
+by_out(const void *a, const void *b)
+{
+	const struct cnote *x = a, *y = b;
+
+	if (x->out != y->out)
+		return x->out < y->out ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Each note's span, by its output id, and the notes sorted by it (in the
+ * order made within a span); a note whose span never came (dropped) is
+ * counted and not written.  Resolved only now: a property set on another
+ * thread's span may come before the span's begin.
+ */
+static void
+notes_resolve(struct collect *c)
+{
+	for (size_t i = 0; i < c->nnotes; i++) {
+		struct cnote *n = &c->notes[i];
+		uint32_t *slot = seq_slot(c, n->pid, n->id);
+
+		n->out = slot && *slot ? c->spans[*slot - 1].out : 0;
+		if (n->out == 0 || n->type > TR_NOTE_STR)
+			c->lost_notes++;
+	}
+	if (c->nnotes > 1)
+		qsort(c->notes, c->nnotes, sizeof *c->notes, by_out);
+}
+
+/* The note n of span s as a line. */
+static void
+note_put(const struct collect *c, const struct cnote *n, const struct cspan *s,
+    const struct clockcal *cal)
+{
+	static const enum spans_note_kind kinds[] = { [TR_NOTE_EVENT] = SPANS_EVENT,
+	    [TR_NOTE_INT] = SPANS_PROP_INT, [TR_NOTE_STR] = SPANS_PROP };
+	struct spans_note sn = { .kind = kinds[n->type], .id = n->out };
+	const struct name *nm = name_get(c, s->pid, n->key);
+
+	sn.key = nm ? nm->text : "?";
+	sn.nkey = nm ? nm->len : 1;
+	if (n->type == TR_NOTE_EVENT)
+		sn.num = clock_to_ns(cal, n->val);
+	else if (n->type == TR_NOTE_INT)
+		sn.num = (int64_t)n->val;
+	else {
+		sn.val = c->text + n->off;
+		sn.nval = n->len;
+	}
+	spans_put_note(&sn);
+}
+
 void
 collect_write(struct collect *c, const struct clockcal *cal, char **argv,
     uint64_t bad_packets, int64_t elapsed)
@@ -662,6 +798,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		sort_ctx(order, c->nspans, sizeof *order, by_start, c->spans);
 	for (i = 0; i < c->nspans; i++)
 		c->spans[order[i]].out = i + 1;
+	notes_resolve(c);
 	for (i = 0; i < c->ndrops; i++)
 		c->dropped += c->drops[i].dropped;
 	for (i = 0; i < c->nprocs; i++)
@@ -675,7 +812,8 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 				c->dropped += c->procs[i].dropped_bye - sum;
 		}
 
-	out_str("# spans v1\n# command:");
+	out_str(c->nnotes ? "# spans v1\n" SPANS_REVISION_LINE "\n# command:"
+	    : "# spans v1\n# command:");
 	for (; argv && *argv; argv++) {
 		out_char(' ');
 		spans_put_escaped(*argv, strlen(*argv));
@@ -714,9 +852,15 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 		out_fmt("# bad-packets: %" PRIu64 "\n", bad_packets);
 	if (c->wild)
 		out_fmt("# bad-events: %" PRIu64 "\n", c->wild);
+	if (c->lost_notes)
+		out_fmt("# notes-without-span: %" PRIu64 "\n", c->lost_notes);
 	out_str("# ID\tPARENT\tSTART_NS\tDURATION_NS\tTRACK\tNAME\n");
 	const struct name *nm = NULL;
+	size_t ni = 0;
 
+	/* Notes of no span sort first. */
+	while (ni < c->nnotes && c->notes[ni].out == 0)
+		ni++;
 	for (i = 0; i < c->nspans; i++) {
 		const struct cspan *s = &c->spans[order[i]];
 		struct spans_rec rec = { .id = s->out, .open = !s->ended };
@@ -755,6 +899,9 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 			    s->name);
 		}
 		spans_put(&rec, 0);
+		for (; ni < c->nnotes && c->notes[ni].out == s->out; ni++)
+			if (c->notes[ni].type <= TR_NOTE_STR)
+				note_put(c, &c->notes[ni], s, cal);
 	}
 	free(order);
 	/* Known only now: at the end, where the spans' readers skip it. */
@@ -781,6 +928,8 @@ collect_free(struct collect *c)
 	free(c->procs);
 	free(c->drops);
 	free(c->raws);
+	free(c->notes);
+	free(c->text);
 	free(c);
 }
 

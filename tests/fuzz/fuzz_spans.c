@@ -68,13 +68,14 @@ run(const char *path, enum span_format fmt)
 
 	spanset_init(&s);
 	if (spanset_read(&s, path, fmt) == 0 && tree_build(&t, &s, BANDS_AUTO) == 0) {
+		spanset_notes(&s);
 		uint32_t *row = malloc((t.n + 1) * sizeof *row);
 
 		layout_rows(&t, &s, row);
 		check(&s, &t, row);
 		free(row);
 		fold_write(&t, &s, 0, t.by_track);
-		chrome_write(&s);
+		chrome_write(&s, &t);
 		out_flush();
 		tree_free(&t);
 	}

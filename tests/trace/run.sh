@@ -34,6 +34,8 @@ build lifecycle $lib "$top/tests/trace/lifecycle.c" "$BUILD/libtracerecord.a"
 build lifecycle-race $lib -DTR_TEST_RACE "$top/tests/trace/lifecycle.c" \
     "$top/src/libtracerecord/trace_record.c" "$BUILD/libtracerecord.a"
 build fn -O0 -finstrument-functions "$top/tests/trace/fn.c" "$BUILD/libtracerecord.a"
+build props $lib "$top/tests/trace/props.c" "$BUILD/libtracerecord.a"
+build propcost $lib "$top/tests/trace/propcost.c" "$BUILD/libtracerecord.a"
 build fn-shared -O0 -finstrument-functions "$top/tests/trace/fn.c" -L"$BUILD" -ltracerecord
 build clockcheck -I"$top/src" "$top/tests/trace/clockcheck.c" "$top/src/trace-record/clock.c"
 build elfcheck -I"$top/src" "$top/tests/trace/elfcheck.c" "$top/src/elf/elfimg.c"
@@ -94,6 +96,43 @@ if [ "$mode" = stress ]; then
 expect "migration stress: every span" "$(verify "$tmp/mig.spans")" 160005
 expect "migration stress: nothing clamped" "$(meta "$tmp/mig.spans" clamped-to-zero)" ""
 fi
+
+# Properties and events (props.c: 200 requests, each with user and rows,
+# every tenth query with a cache-miss), through spanlayout --to=chrome:
+# every request has exactly its args, the hostile name escaped as JSON
+# has it; every cache-miss is an instant event inside its query span.
+# One event a line, as chromeout.c writes them; times compared in ns.
+"$BIN/trace-record" -o "$tmp/props.spans" "$tmp/props" 200
+expect "props: exit status" $? 0
+expect "props: spans(5) well formed" "$(verify "$tmp/props.spans")" 400
+"$BIN/spanlayout" --to=chrome "$tmp/props.spans" > "$tmp/props.json"
+expect "props: spanlayout --to=chrome" $? 0
+expect "props: every request has its args" "$(C='carol \"c\"\t\\x\n<é>' awk '
+	function field(re, l) { return match(l, re) ? substr(l, RSTART, RLENGTH) : "" }
+	/"ph":"X","name":"request"/ {
+		n++
+		r = field("\"rows\":[0-9]+", $0); sub(/.*:/, "", r)
+		u = r % 3 == 0 ? "alice" : r % 3 == 1 ? "bob" : ENVIRON["C"]
+		if (index($0, "\"args\":{\"user\":\"" u "-" r "\",\"rows\":" r "},") && !(r in seen)) ok++
+		seen[r] = 1
+	}
+	END { print ok "/" n }' "$tmp/props.json")" 200/200
+expect "props: every cache-miss inside its query" "$(awk '
+	function field(re, l) { return match(l, re) ? substr(l, RSTART, RLENGTH) : "" }
+	function ns(s) { sub(/^[^:]*:/, "", s); if (s !~ /\./) s = s "."; s = s "000"
+		split(s, p, "."); return p[1] * 1000 + substr(p[2], 1, 3) }
+	/"ph":"X"/ { id = field("\"spanlayout\":{\"id\":[0-9]+", $0); sub(/.*:/, "", id)
+		name[id] = field("\"name\":\"[a-z]+\"", $0)
+		t0[id] = ns(field("\"ts\":[0-9.]+", $0)); t1[id] = t0[id] + ns(field("\"dur\":[0-9.]+", $0)) }
+	/"ph":"i"/ { n++; id = field("\"spanlayout\":{\"id\":[0-9]+", $0); sub(/.*:/, "", id)
+		t = ns(field("\"ts\":[0-9.]+", $0))
+		if (index($0, "\"name\":\"cache-miss\"") && name[id] == "\"name\":\"query\"" &&
+		    t >= t0[id] && t <= t1[id]) ok++ }
+	END { print ok "/" n }' "$tmp/props.json")" 20/20
+expect "props: the layout keeps them" "$("$BIN/spanlayout" "$tmp/props.spans" | grep -c '^# prop')" 400
+"$BIN/trace-record" -o /dev/null "$tmp/propcost" 1000 > "$tmp/propcost.out"
+expect "propcost runs (its times are for reading, not checked)" \
+    "$(awk '{ print $1, $3, $5, $7 }' "$tmp/propcost.out")" "span +prop +prop_int +event"
 
 # Crashes and signals: the program's status, the spans made, open ones flagged.
 for c in "crash 139" "abort 134" "signal 143" "overflow 139"; do

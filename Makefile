@@ -91,9 +91,9 @@ $(BUILD)/%.o: src/%.c Makefile
 # the graph's own.  The flame graph's files are parts of which svg.c
 # leaves out those its graph does not use: diffview.js (--diff), units.js
 # (a --countname other than samples), delta.js (three columns), frac.js
-# (fractional counts), links.js (--nameattr).
+# (fractional counts), links.js (--nameattr), hotcold.js (--colors=hotcold).
 FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js \
-	diffview.js units.js delta.js frac.js links.js views.js)
+	diffview.js units.js delta.js frac.js links.js hotcold.js views.js)
 TIMELINE_JS = $(addprefix src/flamegraph-svg/,ui.js timeline.js)
 $(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/js2c.awk
 	@mkdir -p $(dir $@)

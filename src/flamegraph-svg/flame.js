@@ -55,7 +55,8 @@ function titleOf(f) {
 	if (D.countname !== "samples") c = amount(f.n * D.factor) + ", ";
 	var t = f.name + " (" + c + fixed(100 * +fixed(f.n * D.factor, 0) / (total * D.factor), 2) + "%";
 	/* a classic differential graph's delta (f.d): delta.js, which scriptdata.c embeds with it */
-	return t + (f.d !== undefined ? deltaOf(f) : "") + ")";
+	/* a hot/cold graph's off-CPU share (f.o): hotcold.js, embedded with it */
+	return t + (f.o !== undefined ? offOf(f) : "") + (f.d !== undefined ? deltaOf(f) : "") + ")";
 }
 /* Whole numbers written as VLQ (see scriptdata.c): those of a, from a[at[0]]
  * on, or all of them; at[0] is left after the last digit read. */
@@ -132,6 +133,7 @@ function load() {
 				title: "", hit: false, chars: -1, label: ""
 			};
 			if (D.delta && D.delta[i] !== null) f.d = D.delta[i];
+			if (D.off) f.o = D.off[i];
 			end = f.s + f.n;
 			fillOf[x] = fillOf[x] || f.fill;
 			list.push(f);

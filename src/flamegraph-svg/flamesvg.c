@@ -503,6 +503,7 @@ write_frames(const struct flame *f, const struct svg_opts *o,
 		d->gap = fr->stime - prev_end;
 		d->n = etime - fr->stime;
 		d->delta = fr->has_delta ? (double)fr->delta : NAN;
+		d->off = o->pal == PAL_HOTCOLD ? (double)fr->off : 0;
 		if (m->to[fr->name] == 0) {
 			d->name = intern_put_h(&m->names, name, nlen,
 			    f->names.ents[fr->name].hash, &isnew);

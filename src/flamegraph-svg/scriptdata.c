@@ -471,6 +471,12 @@ write_data(const struct flame *f, const struct svg_opts *o,
 		}
 		out_char(']');
 	}
+	if (o->pal == PAL_HOTCOLD && !f->differential) {
+		out_str(",\n\"off\":[");
+		for (i = 0; i < n; i++)
+			out_fmt("%s%.17g", i ? "," : "", d->fd[i].off);
+		out_char(']');
+	}
 	if (d->fix)
 		write_fix(d, ord, nnames, (uint64_t)unit);
 	if (f->diff)
@@ -511,6 +517,8 @@ script_needs(const struct flame *f, const struct svg_opts *o,
 		return strcmp(o->countname, "samples") != 0;
 	case flame_js_delta:
 		return f->differential;
+	case flame_js_hotcold:
+		return o->pal == PAL_HOTCOLD && !f->differential;
 	case flame_js_frac:
 		return d->frac;
 	case flame_js_links:

@@ -21,6 +21,7 @@ struct fdata {
 	long double gap;	/* start minus the end of its left neighbour */
 	long double n;
 	double delta;		/* differential: after - before, or NaN */
+	double off;		/* hot/cold: its off-CPU time */
 	uint32_t name, color;	/* in jdata's names and colors */
 };
 

@@ -325,6 +325,20 @@ big += "main;heavy 20000\n";
 		rows = await page.eval(`T.rows()`);
 		check("units: bytes in GiB, KiB", rows[0][0].startsWith("3 GiB  ") && rows[1][0].startsWith("2 KiB  "), rows.map((r) => r[0]).join("|"));
 
+		// A hot/cold graph (the off-CPU mark chooses it): the tooltip says
+		// each frame's off-CPU share, in ns, as the static titles do.
+		const hc = svgOf("hotcold", "prog;main;parse 2000000\nprog;main;load;read;[off-cpu] 8000000\n");
+		await page.goto("file://" + hc);
+		await page.eval(helpers);
+		[x, y] = await page.eval(`T.center("main")`);
+		await page.mouse("mouseMoved", x, y);
+		d = await page.eval(`T.text(".d")`);
+		check("hot/cold: tooltip", d === "Function: main (10 ms, 100.00%; off-CPU 80.00%)", d);
+		[x, y] = await page.eval(`T.center("parse")`);
+		await page.mouse("mouseMoved", x, y);
+		d = await page.eval(`T.text(".d")`);
+		check("hot/cold: tooltip of an on-CPU frame", d === "Function: parse (2 ms, 20.00%; off-CPU 0.00%)", d);
+
 		// Fractional counts keep their digits.
 		const frac = svgOf("frac", "a;b 0.1\na;c 0.2\na 0.3\na;b;c 1.25\n");
 		await page.goto("file://" + frac + "?v=table");

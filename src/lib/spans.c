@@ -127,6 +127,24 @@ spans_put(const struct spans_rec *r, int rows)
 }
 
 void
+spans_put_sample(const struct spans_sample *x)
+{
+	out_str("# sample\t");
+	out_u64(x->id);
+	out_char('\t');
+	out_i64(x->time);
+	out_char('\t');
+	out_write(x->track, x->ntrack);
+	out_char('\t');
+	out_u64(x->weight);
+	out_char('\t');
+	out_write(x->event, x->nevent);
+	out_char('\t');
+	spans_put_escaped(x->stack, x->nstack);
+	out_char('\n');
+}
+
+void
 spans_put_note(const struct spans_note *n)
 {
 	static const char *const kw[] = { [SPANS_PROP] = "# prop\t",
@@ -291,6 +309,49 @@ parse_span(struct spans_reader *r, const char *l, size_t n,
 }
 
 /*
+ * A sample line, c[0..n) without "# sample\t", into r->sample.  Returns
+ * SPANS_SAMPLE, or what bad() returned.
+ */
+static int
+parse_sample(struct spans_reader *r, const char *c, size_t n)
+{
+	const char *f[6], *p = c, *e = c + n;
+	size_t fn[6];
+	struct spans_sample *x = &r->sample;
+
+	for (int i = 0; i < 5; i++) {
+		const char *t = memchr(p, '\t', (size_t)(e - p));
+
+		if (t == NULL)
+			return bad(r, "expected 7 tab-separated fields in a sample "
+			    "line", NULL, 0);
+		f[i] = p;
+		fn[i] = (size_t)(t - p);
+		p = t + 1;
+	}
+	f[5] = p;
+	fn[5] = (size_t)(e - p);
+	if (parse_u64(f[0], fn[0], &x->id) < 0)
+		return bad(r, "bad ID (want 0 to 2^64-1):", f[0], fn[0]);
+	if (parse_i64(f[1], fn[1], &x->time) < 0 ||
+	    span_range_check(x->time, 0) != SPAN_IN_RANGE)
+		return bad(r, "bad TIME_NS (want ns within 2^62 of 0):", f[1], fn[1]);
+	if (parse_u64(f[3], fn[3], &x->weight) < 0)
+		return bad(r, "bad WEIGHT (want 0 to 2^64-1):", f[3], fn[3]);
+	x->track = fn[2] ? f[2] : "-";
+	x->ntrack = fn[2] ? fn[2] : 1;
+	x->event = f[4];
+	x->nevent = fn[4];
+	if (fn[5] + 1 > r->capnbuf) {
+		r->capnbuf = fn[5] * 2 + 64;
+		r->nbuf = xrealloc(r->nbuf, r->capnbuf);
+	}
+	x->stack = r->nbuf;
+	x->nstack = spans_unescape(r->nbuf, f[5], fn[5]);
+	return SPANS_SAMPLE;
+}
+
+/*
  * A property or event line, c[0..n) without "# ", into r->note.  Returns
  * SPANS_NOTE, or what bad() returned.
  */
@@ -376,7 +437,14 @@ comment(struct spans_reader *r, const char *c, size_t n)
 		r->revision = 1;
 	} else if (STARTS(c, n, "spans-revision: ")) {
 		/* A later revision adds lines this one skips: read on. */
-		r->revision = parse_u64(c + 16, n - 16, &id) == 0 && id >= 2 ? 2 : 1;
+		r->revision = parse_u64(c + 16, n - 16, &id) < 0 || id < 2 ? 1 :
+		    id >= 3 ? 3 : 2;
+	} else if (r->revision >= 3 && STARTS(c, n, "sample\t")) {
+		if (!(r->flags & SPANS_SAMPLES))
+			return 0;
+		int k = parse_sample(r, c + 7, n - 7);
+
+		return k == SPANS_SAMPLE ? k : k < 0 ? -1 : 0;
 	} else if (r->revision >= 2 && (STARTS(c, n, "prop\t") ||
 	    STARTS(c, n, "prop-int\t") || STARTS(c, n, "event\t"))) {
 		if (!(r->flags & SPANS_NOTES))

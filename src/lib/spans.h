@@ -104,6 +104,30 @@ struct spans_note {
 	int64_t num;		/* SPANS_PROP_INT: the value; SPANS_EVENT: its time */
 };
 
+/*
+ * A stack sample taken while the program ran (revision 3: trace-record
+ * --sample --spans), one comment line each, after the spans:
+ *	# sample<TAB>ID<TAB>TIME_NS<TAB>TRACK<TAB>WEIGHT<TAB>EVENT<TAB>STACK
+ * ID is the span innermost on the sampled thread when it was taken, or
+ * 0 for none; TIME_NS in the time base of START_NS; TRACK the thread's,
+ * as its spans'; WEIGHT what it stands for (ns of CPU time for
+ * cpu-clock, of blocked time for offcpu-time); STACK its frames, root
+ * first, as a folded(5) line's (escaped as NAME).
+ */
+#define SPANS_REVISION3_LINE "# spans-revision: 3"
+
+struct spans_sample {
+	uint64_t id;		/* the innermost span, or 0 */
+	int64_t time;
+	const char *track;
+	size_t ntrack;
+	uint64_t weight;
+	const char *event;
+	size_t nevent;
+	const char *stack;	/* unescaped */
+	size_t nstack;
+};
+
 /* Columns, in the order of a line, for spans_reject. */
 enum spans_field { SPANS_ID, SPANS_PARENT, SPANS_START, SPANS_DUR,
     SPANS_TRACK, SPANS_ROW, SPANS_NAME };
@@ -115,8 +139,10 @@ enum spans_field { SPANS_ID, SPANS_PARENT, SPANS_START, SPANS_DUR,
 				 * from 0 (the earliest start), ROW is read */
 #define SPANS_NOTES 4u		/* give properties and events (SPANS_NOTE);
 				 * without it they are skipped */
+#define SPANS_SAMPLES 8u	/* give samples (SPANS_SAMPLE); without it
+				 * they are skipped */
 
-enum spans_item { SPANS_END, SPANS_SPAN, SPANS_META, SPANS_NOTE };
+enum spans_item { SPANS_END, SPANS_SPAN, SPANS_META, SPANS_NOTE, SPANS_SAMPLE };
 
 struct spans_reader {
 	struct input *in;
@@ -137,8 +163,9 @@ struct spans_reader {
 	uint64_t pend_id;
 	char *name;		/* the unescaped NAME */
 	size_t capname;
-	int revision;		/* 2 after "# spans-revision: 2" */
+	int revision;		/* 2 or 3 after "# spans-revision: N" */
 	struct spans_note note;	/* SPANS_NOTE's */
+	struct spans_sample sample;	/* SPANS_SAMPLE's, its stack in nbuf */
 	char *nbuf;		/* its unescaped KEY and VALUE */
 	size_t capnbuf;
 };
@@ -149,7 +176,8 @@ void spans_reader_init(struct spans_reader *r, struct input *in, unsigned flags)
 /*
  * The next item: SPANS_SPAN with *rec filled, SPANS_META with r->meta
  * (a comment holding ':', or an "open: N" that marked no span),
- * SPANS_NOTE with r->note (with SPANS_NOTES), or SPANS_END.  The
+ * SPANS_NOTE with r->note (with SPANS_NOTES), SPANS_SAMPLE with
+ * r->sample (with SPANS_SAMPLES), or SPANS_END.  The
  * revision line is read, not given.  Returns -1 after reporting an error
  * that stops the reader.
  */
@@ -178,6 +206,9 @@ void spans_put_escaped(const char *s, size_t n);
 
 /* One property or event line to standard output. */
 void spans_put_note(const struct spans_note *n);
+
+/* One sample line to standard output. */
+void spans_put_sample(const struct spans_sample *x);
 
 /*
  * One span line to standard output, 6 columns or, with rows, 7, after

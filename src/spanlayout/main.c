@@ -75,7 +75,9 @@ write_layout(const struct spanset *s, const struct tree *t, const uint32_t *row,
     uint32_t rows)
 {
 	out_str(SPANS_LAID_OUT_MAGIC "\n");
-	if (s->nnotes)
+	if (s->nsamples)
+		out_str(SPANS_REVISION3_LINE "\n");
+	else if (s->nnotes)
 		out_str(SPANS_REVISION_LINE "\n");
 	for (size_t i = 0; i < s->nmeta; i++) {
 		out_str("# ");
@@ -107,6 +109,21 @@ write_layout(const struct spanset *s, const struct tree *t, const uint32_t *row,
 		for (uint32_t k = s->nnotes ? s->nfirst[x] : 0;
 		    s->nnotes && k < s->nfirst[x + 1]; k++)
 			note_put(s, &s->notes[k], sp->id, t->origin);
+	}
+	/* The samples as they came, after the spans, timed from the origin. */
+	for (size_t i = 0; i < s->nsamples; i++) {
+		const struct sample *y = &s->samples[i];
+		struct spans_sample x = {
+			.id = y->id, .time = y->time - t->origin, .weight = y->weight,
+			.track = intern_str(&s->strs, y->track),
+			.ntrack = intern_len(&s->strs, y->track),
+			.event = intern_str(&s->strs, y->event),
+			.nevent = intern_len(&s->strs, y->event),
+			.stack = intern_str(&s->stacks, y->stack),
+			.nstack = intern_len(&s->stacks, y->stack),
+		};
+
+		spans_put_sample(&x);
 	}
 }
 

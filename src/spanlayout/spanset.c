@@ -28,6 +28,7 @@ spanset_init(struct spanset *s)
 	intern_init(&s->names);
 	intern_init(&s->tracks);
 	intern_init(&s->strs);
+	intern_init(&s->stacks);
 }
 
 void
@@ -43,6 +44,8 @@ spanset_free(struct spanset *s)
 	intern_free(&s->strs);
 	free(s->notes);
 	free(s->nfirst);
+	free(s->samples);
+	intern_free(&s->stacks);
 }
 
 struct span *
@@ -69,6 +72,22 @@ spanset_meta(struct spanset *s, const char *text, size_t n)
 		s->meta = xrealloc(s->meta, s->capmeta * sizeof *s->meta);
 	}
 	s->meta[s->nmeta++] = m;
+}
+
+void
+spanset_sample(struct spanset *s, const struct spans_sample *x)
+{
+	struct sample *y;
+
+	s->samples = xgrow(s->samples, &s->capsamples, s->nsamples + 1,
+	    sizeof *s->samples);
+	y = &s->samples[s->nsamples++];
+	y->id = x->id;
+	y->time = x->time;
+	y->weight = x->weight;
+	y->track = intern_put(&s->strs, x->track, x->ntrack, NULL);
+	y->event = intern_put(&s->strs, x->event, x->nevent, NULL);
+	y->stack = intern_put(&s->stacks, x->stack, x->nstack, NULL);
 }
 
 void
@@ -201,10 +220,17 @@ read_text(struct spanset *s, struct input *in)
 	int64_t origin = 0;
 	int k;
 
-	spans_reader_init(&r, in, SPANS_NOTES);
+	spans_reader_init(&r, in, SPANS_NOTES | SPANS_SAMPLES);
 	while ((k = spans_next(&r, &rec)) > 0) {
 		struct span *sp;
 
+		if (k == SPANS_SAMPLE) {
+			/* As a start: laid-out times are from the origin. */
+			if (r.cols == 7)
+				r.sample.time += origin;
+			spanset_sample(s, &r.sample);
+			continue;
+		}
 		if (k == SPANS_NOTE) {
 			/* As a start: laid-out times are from the origin. */
 			if (r.note.kind == SPANS_EVENT && r.cols == 7)

@@ -40,6 +40,15 @@ struct note {
 	int64_t num;		/* SPANS_PROP_INT's value, SPANS_EVENT's time */
 };
 
+/* A stack sample (revision 3), passed through: spans(5)'s fields. */
+struct sample {
+	uint64_t id;		/* the innermost span, or 0 */
+	int64_t time;
+	uint64_t weight;
+	uint32_t track, event;	/* ids in spanset.strs */
+	uint32_t stack;		/* id in spanset.stacks, unescaped */
+};
+
 struct spanset {
 	struct span *v;
 	size_t n, cap;
@@ -51,6 +60,9 @@ struct spanset {
 	struct intern strs;	/* keys, values and event names */
 	uint32_t *nfirst;	/* span i's notes: notes[nfirst[i] .. nfirst[i+1]) */
 	uint64_t lost_notes;	/* of an id no span has */
+	struct sample *samples;
+	size_t nsamples, capsamples;
+	struct intern stacks;
 	const char **files;
 	size_t nfiles;
 	/* What the readers skipped or repaired, for the summary. */
@@ -66,6 +78,9 @@ struct span *spanset_add(struct spanset *s);
 void spanset_meta(struct spanset *s, const char *text, size_t n);
 
 struct spans_note;
+struct spans_sample;
+/* Add a sample, passed through (copied). */
+void spanset_sample(struct spanset *s, const struct spans_sample *x);
 /* Add a note for the span of id n->id (copied). */
 void spanset_note(struct spanset *s, const struct spans_note *n);
 /*

@@ -31,6 +31,7 @@ static const struct format folded_format = {
 };
 
 static const struct format *const formats[] = {
+	&spanprof_format,
 	&pprof_format, &xctrace_format, &chrome_format, &vsprof_format,
 	&vtune_format, &ghcprof_format, &sample_format, &gopprof_format,
 	&jstack_format, &elfutils_format, &faulthandler_format,

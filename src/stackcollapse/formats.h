@@ -243,6 +243,7 @@ int fmt_all_digits(const char *s, size_t n);
 size_t fmt_trim(const char **s, size_t n);
 
 /* The formats, each defined in its own file (perf's in perfrun.c). */
+extern const struct format spanprof_format;
 extern const struct format xctrace_format, chrome_format, vsprof_format,
     vtune_format, ghcprof_format, sample_format, gopprof_format,
     jstack_format, gdb_format, pmcstat_format, bpftrace_format, perf_format,

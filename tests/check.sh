@@ -96,7 +96,7 @@ random_trees 2000
 
 section "trace-record --sample"
 mkdir -p "$tmp/sample"
-sh "$top/tests/sample/run.sh" "$BIN" "$tmp/sample" > "$tmp/sample.out" 2>&1
+sh "$top/tests/sample/run.sh" "$BIN" "$tmp/sample" "$BUILD" > "$tmp/sample.out" 2>&1
 results sample "$tmp/sample.out"
 
 finish

@@ -146,6 +146,7 @@ struct collect {
 	size_t		 ntext, captext;
 	uint64_t	 dup, orphan_ends, open, dropped, clamped, wild;
 	uint64_t	 lost_notes;
+	int		 samples;	/* samples follow the spans: revision 3 */
 };
 
 static uint64_t
@@ -775,6 +776,51 @@ note_put(const struct collect *c, const struct cnote *n, const struct cspan *s,
 	spans_put_note(&sn);
 }
 
+/* A span's parent as written (its output id), or 0. */
+static uint64_t
+parent_out(struct collect *c, const struct cspan *s)
+{
+	uint32_t *slot = s->parent ? seq_slot(c, s->pid, s->parent) : NULL;
+
+	return slot && *slot ? c->spans[*slot - 1].out : 0;
+}
+
+/* A span's start and end on the trace's clock (an open one's end: the
+ * last its process recorded). */
+static void
+span_times(struct collect *c, const struct clockcal *cal, const struct cspan *s,
+    int64_t *start, int64_t *end)
+{
+	*start = clock_to_ns(cal, s->start);
+	*end = clock_to_ns(cal, s->ended ? s->end : proc_get(c, s->pid)->last);
+}
+
+void
+collect_with_samples(struct collect *c)
+{
+	c->samples = 1;
+}
+
+size_t
+collect_spans(struct collect *c, const struct clockcal *cal,
+    struct collect_span **v)
+{
+	struct collect_span *w = xcalloc(c->nspans ? c->nspans : 1, sizeof *w);
+
+	/* by output id: w[id - 1] */
+	for (size_t i = 0; i < c->nspans; i++) {
+		const struct cspan *s = &c->spans[i];
+		struct collect_span *x = &w[s->out - 1];
+
+		x->id = s->out;
+		x->parent = parent_out(c, s);
+		x->tid = s->tid;
+		span_times(c, cal, s, &x->start, &x->end);
+	}
+	*v = w;
+	return c->nspans;
+}
+
 void
 collect_write(struct collect *c, const struct clockcal *cal, char **argv,
     uint64_t bad_packets, int64_t elapsed)
@@ -812,8 +858,9 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 				c->dropped += c->procs[i].dropped_bye - sum;
 		}
 
-	out_str(c->nnotes ? "# spans v1\n" SPANS_REVISION_LINE "\n# command:"
-	    : "# spans v1\n# command:");
+	out_str(c->samples ? "# spans v1\n" SPANS_REVISION3_LINE "\n# command:" :
+	    c->nnotes ? "# spans v1\n" SPANS_REVISION_LINE "\n# command:" :
+	    "# spans v1\n# command:");
 	for (; argv && *argv; argv++) {
 		out_char(' ');
 		spans_put_escaped(*argv, strlen(*argv));
@@ -868,15 +915,10 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 
 		if (nm == NULL || nm->pid != s->pid || nm->key != s->name)
 			nm = name_get(c, s->pid, s->name);
-		if (s->parent) {
-			uint32_t *slot = seq_slot(c, s->pid, s->parent);
+		int64_t start, end;
 
-			if (slot && *slot)
-				rec.parent = c->spans[*slot - 1].out;
-		}
-		int64_t start = clock_to_ns(cal, s->start),
-		    end = clock_to_ns(cal, s->ended ? s->end : proc_get(c, s->pid)->last);
-
+		rec.parent = parent_out(c, s);
+		span_times(c, cal, s, &start, &end);
 		rec.start = start;
 		/* Unsigned: times the program made up may be far apart. */
 		rec.dur = (uint64_t)end - (uint64_t)start;

@@ -42,4 +42,19 @@ void		 collect_free(struct collect *c);
 /* Spans dropped, after collect_write. */
 uint64_t	 collect_dropped(const struct collect *c);
 
+/* Samples will follow the spans collect_write writes: revision 3. */
+void		 collect_with_samples(struct collect *c);
+
+/* A span as written, for the samples taken in it. */
+struct collect_span {
+	uint64_t	 id, parent;	/* output ids; parent 0: none */
+	uint32_t	 tid;
+	int64_t		 start, end;	/* ns on the trace's clock */
+};
+
+/* After collect_write: every span written, in *v by id, v[id - 1] (to
+ * free). */
+size_t		 collect_spans(struct collect *c, const struct clockcal *cal,
+		    struct collect_span **v);
+
 #endif

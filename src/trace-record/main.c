@@ -39,7 +39,7 @@ static const char usage_text[] =
 "usage: trace-record [-o FILE] [--clock auto|tsc|tscp|mono] [--buffers N]\n"
 "                    [--] PROGRAM [ARG...]\n"
 "       trace-record --sample [-g | --call-graph=fp|dwarf] [--stack-size N]\n"
-"                    [-F HZ] [--wall] [--folded] [-o FILE]\n"
+"                    [-F HZ] [--wall] [--spans] [--folded] [-o FILE]\n"
 "                    [--mechanism auto|perf|signal] [--] PROGRAM [ARG...]\n"
 "       trace-record --sample [-g] [-F HZ] [--folded] [-o FILE] -p PID\n"
 "       trace-record --clock-info [--clock auto|tsc|tscp|mono]\n"
@@ -65,6 +65,8 @@ static const char usage_text[] =
 "                      8192; 8 to 65528, a multiple of 8)\n"
 "      --wall          also the time each thread spends blocked, off the\n"
 "                      CPU (offcpu-time samples; perf only)\n"
+"      --spans         with the program's spans too: a span profile\n"
+"                      (spans(5) with each sample and its span)\n"
 "      --folded        write folded stacks, not perf script text\n"
 "      --mechanism M   auto (default): perf_event_open, else timer signals\n"
 "                      in the program (LD_PRELOAD); or force perf or signal\n"
@@ -113,6 +115,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "sample", no_argument, NULL, 's' },
+		{ "spans", no_argument, NULL, 'P' },
 		{ "stack-size", required_argument, NULL, 'S' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "wall", no_argument, NULL, 'w' },
@@ -153,6 +156,10 @@ parse_options(int argc, char **argv, struct opts *o)
 			break;
 		case 'w':
 			so->wall = 1;
+			o->sample_only = 1;
+			break;
+		case 'P':
+			so->spans = 1;
 			o->sample_only = 1;
 			break;
 		case 'g':
@@ -213,8 +220,11 @@ parse_options(int argc, char **argv, struct opts *o)
 		}
 	}
 	if (!o->sampling && o->sample_only)
-		usage_fail("-F, -g, -p, --call-graph, --folded, --mechanism and "
-		    "--stack-size need --sample", NULL);
+		usage_fail("-F, -g, -p, --call-graph, --folded, --mechanism, "
+		    "--spans, --stack-size and --wall need --sample", NULL);
+	if (so->spans && so->folded)
+		usage_fail("--spans writes a span profile (spans(5)), not folded "
+		    "stacks: stackcollapse folds it", NULL);
 	if (so->attach && argc > optind)
 		usage_fail("-p takes no program to run", NULL);
 	if (!o->rec.info && argc == optind && !so->attach)
@@ -254,6 +264,7 @@ main(int argc, char **argv)
 	if (o.sampling && !o.rec.info) {
 		o.sample.clock = o.rec.clock;
 		o.sample.output = o.rec.output;
+		o.sample.nbufs = o.rec.nbufs;
 		out_init();
 		return sample_run(&o.sample, argv);
 	}

@@ -33,42 +33,42 @@
  * stay silent before trace-record stops waiting for it. */
 #define GRACE_MS 500
 
-/* The channel to the program: its end of the socket, and the buffers. */
-struct channel {
-	int		 sock[2];	/* ours, the program's */
-	int		 shmfd;
-	struct tr_shm	*shm;
-	size_t		 shmsize;
-};
+void
+record_child_env(const struct channel *ch, const struct clockcal *cal)
+{
+	char fd[16], sfd[16], offs[CLOCK_MAX_CPUS * 24 + 1] = "";
+	static const char *modes[] = { "", "tsc", "tscp", "mono" };
+	size_t used = 0;
+
+	snprintf(fd, sizeof fd, "%d", ch->sock[1]);
+	snprintf(sfd, sizeof sfd, "%d", ch->shmfd);
+	for (int i = 0; i < cal->ncpus && used + 48 < sizeof offs; i++)
+		used += (size_t)snprintf(offs + used, sizeof offs - used, "%s%d:%lld",
+		    i ? "," : "", cal->cpu[i], (long long)cal->offset[i]);
+	setenv("TRACE_RECORD_FD", fd, 1);
+	setenv("TRACE_RECORD_CLOCK", modes[cal->mode], 1);
+	setenv("TRACE_RECORD_OFFSETS", offs, 1);
+	setenv("TRACE_RECORD_SHM", sfd, 1);
+}
 
 /*
  * The program, started with its environment saying where to send spans;
  * *failed is its exit status when it could not be.
  */
 static pid_t
-spawn(char **argv, int sock, int shm, const struct clockcal *cal, int *failed)
+spawn(char **argv, const struct channel *ch, const struct clockcal *cal,
+    int *failed)
 {
-	char fd[16], sfd[16], offs[CLOCK_MAX_CPUS * 24 + 1] = "";
-	static const char *modes[] = { "", "tsc", "tscp", "mono" };
 	int report[2];
 	pid_t pid;
-	size_t used = 0;
 
-	snprintf(fd, sizeof fd, "%d", sock);
-	snprintf(sfd, sizeof sfd, "%d", shm);
-	for (int i = 0; i < cal->ncpus && used + 48 < sizeof offs; i++)
-		used += (size_t)snprintf(offs + used, sizeof offs - used, "%s%d:%lld",
-		    i ? "," : "", cal->cpu[i], (long long)cal->offset[i]);
 	if (pipe2(report, O_CLOEXEC) < 0)
 		die(EXIT_SELF, "pipe:");
 	if ((pid = fork()) < 0)
 		die(EXIT_SELF, "fork:");
 	if (pid == 0) {
 		close(report[0]);
-		setenv("TRACE_RECORD_FD", fd, 1);
-		setenv("TRACE_RECORD_CLOCK", modes[cal->mode], 1);
-		setenv("TRACE_RECORD_OFFSETS", offs, 1);
-		setenv("TRACE_RECORD_SHM", sfd, 1);
+		record_child_env(ch, cal);
 		spawn_exec(argv, report[1]);
 	}
 	close(report[1]);
@@ -93,10 +93,29 @@ on_signal(int sig)
  * stops at the last packet queued.  Returns the program's wait status,
  * and in *ended when the program ended.
  */
+int
+record_take(int sock, struct collect *c, uint64_t *bad)
+{
+	static unsigned char pk[TR_PACKET_MAX + 64];
+
+	for (;;) {
+		ssize_t n = recv(sock, pk, sizeof pk, MSG_DONTWAIT | MSG_TRUNC);
+
+		if (n == 0)
+			return 0;
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return 1;
+			die(EXIT_SELF, "recv:");
+		}
+		if ((size_t)n > sizeof pk || collect_packet(c, pk, (size_t)n) != NULL)
+			++*bad;
+	}
+}
+
 static int
 receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
 {
-	static unsigned char pk[TR_PACKET_MAX + 64];
 	int status = 0, running = 1, stop = 0;
 
 	for (;;) {
@@ -121,17 +140,8 @@ receive(int sock, pid_t child, struct collect *c, uint64_t *bad, int64_t *ended)
 			break;
 		if (r <= 0)
 			continue;
-		ssize_t n = recv(sock, pk, sizeof pk, MSG_DONTWAIT | MSG_TRUNC);
-
-		if (n == 0)
+		if (record_take(sock, c, bad) == 0)
 			break;
-		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				continue;
-			die(EXIT_SELF, "recv:");
-		}
-		if ((size_t)n > sizeof pk || collect_packet(c, pk, (size_t)n) != NULL)
-			++*bad;
 	}
 	if (running) {
 		while (waitpid(child, &status, 0) < 0) {
@@ -159,8 +169,8 @@ clock_info(const struct clockcal *cal)
 	return 0;
 }
 
-static void
-channel_open(struct channel *ch, uint32_t nbufs)
+void
+record_channel_open(struct channel *ch, uint32_t nbufs)
 {
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, ch->sock) < 0)
 		die(EXIT_SELF, "socketpair:");
@@ -209,13 +219,13 @@ record_run(const struct record_opts *o, char **argv)
 	if (o->info)
 		return clock_info(&cal);
 	output_open(&of, o->output);
-	channel_open(&ch, o->nbufs);
+	record_channel_open(&ch, o->nbufs);
 	signals_forward();
 
 	struct collect *c = collect_new(ch.shm, o->nbufs);
 	int64_t t0 = clock_mono(), t1 = t0;
 	int failed;
-	pid_t child = spawn(argv, ch.sock[1], ch.shmfd, &cal, &failed);
+	pid_t child = spawn(argv, &ch, &cal, &failed);
 
 	if (failed) {
 		output_abandon(&of);

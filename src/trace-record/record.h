@@ -22,4 +22,25 @@ struct record_opts {
  */
 int	record_run(const struct record_opts *o, char **argv);
 
+/*
+ * The channel libtracerecord writes to, for trace-record --sample
+ * --spans too: a socket for packets, shared memory for the buffers.
+ */
+struct channel {
+	int		 sock[2];	/* ours, the program's */
+	int		 shmfd;
+	struct tr_shm	*shm;
+	size_t		 shmsize;
+};
+
+struct clockcal;
+struct collect;
+
+void	record_channel_open(struct channel *ch, uint32_t nbufs);
+/* In the child, before exec: the environment that names the channel. */
+void	record_child_env(const struct channel *ch, const struct clockcal *cal);
+/* Take every packet queued on sock into c (the malformed counted in
+ * *bad); 0 when every writer has closed it, else 1. */
+int	record_take(int sock, struct collect *c, uint64_t *bad);
+
 #endif

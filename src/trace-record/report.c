@@ -54,8 +54,10 @@
 #include "../lib/folded.h"
 #include "../lib/intern.h"
 #include "../lib/out.h"
+#include "../lib/spans.h"
 #include "../elf/cfi.h"
 #include "../elf/elfsym.h"
+#include "spanjoin.h"
 #include "symtab.h"
 
 struct map {
@@ -591,7 +593,7 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 	}
 	size_t n = strnlen(comm, 16);
 
-	if (!o->folded) {
+	if (!o->folded && !o->join) {
 		out_fmt("%s %u/%u %lld.%09lld: %llu %s: \n", text_name(p, comm, n, 1),
 		    e->pid, e->tid,
 		    (long long)(e->time / 1000000000), (long long)(e->time % 1000000000),
@@ -626,6 +628,20 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 		p->line = xgrow(p->line, &p->linecap, n + sizeof mark, 1);
 		memcpy(p->line + n, mark, sizeof mark - 1);
 		n += sizeof mark - 1;
+	}
+	if (o->join) {
+		char track[4 + 10 + 1];
+		struct spans_sample x = {
+			.id = spanjoin_find(o->join, e->tid, e->time), .time = e->time,
+			.track = track, .weight = s->period,
+			.event = s->kind == REC_OFFCPU ? "offcpu-time" : o->event,
+			.stack = p->line, .nstack = n,
+		};
+
+		x.ntrack = (size_t)snprintf(track, sizeof track, "tid:%u", e->tid);
+		x.nevent = strlen(x.event);
+		spans_put_sample(&x);
+		return;
 	}
 	struct count c = { s->period, 0 };
 

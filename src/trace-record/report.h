@@ -7,9 +7,14 @@
 
 #include "recs.h"
 
+struct spanjoin;
+
 struct report_opts {
 	int		 folded;	/* folded stacks instead of perf script */
 	const char	*event;		/* the event name perf script shows */
+	/* --spans: each sample as a spans(5) "# sample" line, with the
+	 * span innermost on its thread */
+	const struct spanjoin *join;
 };
 
 /* What the replay saw besides the samples. */

@@ -49,6 +49,7 @@
 #include "recs.h"
 #include "report.h"
 #include "sigsample.h"
+#include "spanrx.h"
 #include "spawn.h"
 #include "symtab.h"
 
@@ -62,7 +63,8 @@ on_signal(int sig)
 
 /* A child that execs argv when told which mechanism to prepare for. */
 static pid_t
-spawn_held(char **argv, const struct sigsample *ss, int *go, int *report)
+spawn_held(char **argv, const struct sigsample *ss, const struct spanrx *sx,
+    const struct clockcal *cal, int *go, int *report)
 {
 	int g[2], r[2];
 	pid_t pid;
@@ -80,6 +82,8 @@ spawn_held(char **argv, const struct sigsample *ss, int *go, int *report)
 			_exit(EXIT_SELF);
 		if (ss && how == 's')
 			sigsample_child(ss);
+		if (sx)
+			spanrx_child(sx, cal);
 		spawn_exec(argv, r[1]);
 	}
 	close(g[0]);
@@ -151,6 +155,7 @@ struct live {
 	struct replay	*rp;
 	int64_t		 last;		/* when the drain before started */
 	int64_t		 to_real;
+	struct spanrx	*sx;		/* --spans, or NULL */
 };
 
 static void
@@ -165,6 +170,8 @@ drain(struct perfev *pe, struct sigsample *ss, struct recs *r, struct live *lv)
 	}
 	if (ss)
 		sigsample_read(ss, r);
+	if (lv->sx)
+		spanrx_take(lv->sx);
 }
 
 /* Wait, draining, until the child ends; its wait status, and in *cpu_ns
@@ -177,9 +184,11 @@ run(pid_t child, struct perfev *pe, struct sigsample *ss, struct recs *r,
 	struct rusage ru;
 
 	for (;;) {
-		struct pollfd p[256];
+		struct pollfd p[257];
 		int n = pe ? perfev_pollfds(pe, p, 256) : 0;
 
+		if (lv->sx)
+			p[n++] = (struct pollfd){ .fd = spanrx_fd(lv->sx), .events = POLLIN };
 		if (poll(p, (nfds_t)n, pe ? 50 : 10) < 0 && errno != EINTR)
 			die(EXIT_SELF, "poll:");
 		drain(pe, ss, r, lv);
@@ -272,7 +281,7 @@ sample_run(const struct sample_opts *o, char **argv)
 	struct sigsample *ss = NULL;
 	struct sigaction sa;
 	int kernel = 0, status = 0, go = -1, report = -1, e = 0, partial = 0, empty = 0;
-	int64_t cpu_ns = 0;
+	int64_t cpu_ns = 0, t0 = 0, t1 = 0;
 	uint64_t runnable = 0;
 	pid_t child = 0;
 	struct outfile of;
@@ -294,6 +303,11 @@ sample_run(const struct sample_opts *o, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	if (o->attach) {
 		sigaction(SIGINT, &sa, NULL);
+		if (o->spans) {
+			output_abandon(&of);
+			die(EXIT_SELF, "-p: --spans needs the program started by "
+			    "trace-record, which gives it the channel for its spans");
+		}
 		if (strcmp(o->mechanism, "signal") == 0) {
 			output_abandon(&of);
 			die(EXIT_SELF, "-p: the signal mechanism cannot attach to a "
@@ -320,7 +334,12 @@ sample_run(const struct sample_opts *o, char **argv)
 		}
 		if (strcmp(o->mechanism, "perf") != 0 && !o->wall)
 			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, &cal);
-		child = spawn_held(argv, ss, &go, &report);
+		if (o->spans)
+			lv.sx = spanrx_open(o->nbufs);
+		t0 = clock_mono();
+		child = spawn_held(argv, ss, lv.sx, &cal, &go, &report);
+		if (lv.sx)
+			spanrx_started(lv.sx);
 		if (strcmp(o->mechanism, "signal") != 0) {
 			pe = perfev_open(child, 0, o->hz, o->callchain, o->stack,
 			    cal.mono_to_real, o->wall, &kernel);
@@ -360,9 +379,13 @@ sample_run(const struct sample_opts *o, char **argv)
 			recs_free(&r);
 			recs_free(&lv.pend);
 			replay_free(lv.rp);
+			spanrx_free(lv.sx);
 			return status;
 		}
 		status = run(child, pe, ss, &r, &lv, &cpu_ns);
+		if (lv.sx)
+			spanrx_finish(lv.sx);
+		t1 = clock_mono();
 	}
 	if (ss)
 		empty = sigsample_end(ss, &r, cpu_ns);
@@ -373,11 +396,15 @@ sample_run(const struct sample_opts *o, char **argv)
 	replay_free(lv.rp);
 
 	output_start(&of);
-	struct report_opts ro = { o->folded, "cpu-clock" };
+	struct report_opts ro = { o->folded, "cpu-clock", NULL };
 	struct report_stats st;
 
-	report_write(&r, &ro, &st);
+	if (lv.sx)
+		spanrx_write(lv.sx, &cal, argv, t1 - t0, &r, &ro, &st);
+	else
+		report_write(&r, &ro, &st);
 	out_flush();
+	spanrx_free(lv.sx);
 	guard_files_said();
 	/* Nothing in the report shows them: a thread's first sample comes
 	 * after a whole period of its own CPU time. */

@@ -5,6 +5,7 @@
 #ifndef TR_SAMPLE_H
 #define TR_SAMPLE_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 struct sample_opts {
@@ -13,6 +14,8 @@ struct sample_opts {
 	unsigned	 stack;		/* --stack-size: bytes of stack per sample */
 	int		 folded;	/* --folded */
 	int		 wall;		/* --wall: off-CPU time too (perf) */
+	int		 spans;		/* --spans: a span profile */
+	uint32_t	 nbufs;		/* --buffers, for --spans */
 	const char	*mechanism;	/* "auto", "perf" or "signal" */
 	const char	*clock;		/* --clock */
 	const char	*output;	/* -o, or NULL */

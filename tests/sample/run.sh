@@ -17,10 +17,11 @@
 # sample is said.  Samples differ run to run, so the checks are
 # properties with tolerances, not golden files.
 # Prints "ok NAME", "FAIL NAME: why" or "skip NAME: why", then "done".
-#	sh run.sh BIN TMP   (CC from the environment)
+#	sh run.sh BIN TMP [BUILD]   (CC from the environment; BUILD holds
+#				     libtracerecord.a, build/rel by default)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-BIN=$1 tmp=$2
+BIN=$1 tmp=$2 BUILD=${3:-$top/build/rel}
 CC=${CC:-cc}
 TR=$BIN/trace-record
 
@@ -656,6 +657,9 @@ fi
 
 # Wall-clock sampling: on- and off-CPU time (wall.sh).
 . "$top/tests/sample/wall.sh"
+
+# Span profiles: the samples of each span (spanprof.sh).
+. "$top/tests/sample/spanprof.sh"
 
 # A library truncated while trace-record has it mapped (trunc.c calls
 # through trunclib.c, truncates it, and runs on with a frame of it on

@@ -31,7 +31,8 @@ static const struct format folded_format = {
 };
 
 static const struct format *const formats[] = {
-	&pprof_format, &xctrace_format, &chrome_format, &vsprof_format,
+	&pprof_format, &xctrace_format, &svg_format, &flamebearer_format,
+	&chrome_format, &vsprof_format,
 	&vtune_format, &ghcprof_format, &sample_format, &gopprof_format,
 	&jstack_format, &elfutils_format, &faulthandler_format,
 	&perfsched_format, &javaexc_format, &ibmjava_format,

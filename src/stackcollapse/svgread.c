@@ -889,11 +889,14 @@ plf_cmp(const void *pa, const void *pb)
 }
 
 /*
- * flamegraph.pl's rounded positions: each row's frames given parents in
- * the row below (exact starts known), in order, the first that holds the
- * frame within the rounding and has room for its count; then the exact
- * starts of the row, callees ending where their parent ends.  Frames
- * that more than one parent could hold are counted in *guessed.
+ * flamegraph.pl's rounded positions: a frame's callees end exactly where
+ * it ends (its self is on its left, its stacks sorting first), so each
+ * row is read from the right, every frame of the row below keeping a
+ * cursor where its next callee must end: a frame goes to the first
+ * frame below, from the right, whose cursor its rounded end meets and
+ * that has room for its count; failing that, to the nearest with room.
+ * Its exact start is that cursor less its count.  Frames that more than
+ * one could take are counted in *guessed.
  */
 static int
 place(struct svg *s, struct bars *b, const double *x, double tol,
@@ -914,58 +917,52 @@ place(struct svg *s, struct bars *b, const double *x, double tol,
 			below[nbelow++] = i;
 	}
 	for (uint32_t d = 1; d <= maxrow && ret == 0; d++) {
-		size_t n = 0, j = 0;
+		size_t n = 0, j = nbelow;
 
 		for (size_t i = 0; i < b->n; i++)
 			if (b->b[i].row == d)
 				row[n++] = (struct plf){ i, x[i] };
 		qsort(row, n, sizeof *row, plf_cmp);
-		for (size_t k = 0; k < n && ret == 0; k++) {
+		for (size_t k = n; k-- > 0 && ret == 0; ) {
 			struct bar *c = &b->b[row[k].i];
-			double cs = row[k].est, cn = (double)count_ld(&c->tot[0]);
+			double ce = row[k].est + (double)count_ld(&c->tot[0]);
+			double best = 0;
 			size_t pick = nbelow, fits = 0;
 
-			for (size_t q = j; q < nbelow; q++) {
+			for (size_t q = j; q-- > 0; ) {
 				const struct bar *p = &b->b[below[q]];
 				double ps = (double)count_ld(&p->start);
-				double pe = ps + (double)count_ld(&p->tot[0]);
+				double cur = ps + (double)count_ld(&room[below[q]]);
 
-				if (ps - tol > cs)
+				/* wholly left of the frame: none further left holds it */
+				if (ps + (double)count_ld(&p->tot[0]) + tol <
+				    row[k].est && pick != nbelow)
 					break;
-				if (cs < ps - tol || cs + cn > pe + tol ||
-				    count_cmp(&room[below[q]], &c->tot[0]) < 0)
+				if (count_cmp(&room[below[q]], &c->tot[0]) < 0)
 					continue;
-				if (fits++ == 0)
+				if (fabs(cur - ce) <= tol) {
+					if (fits++ == 0)
+						pick = q;
+				} else if (!fits && (pick == nbelow ||
+				    fabs(cur - ce) < best)) {
 					pick = q;
-			}
-			for (size_t q = 0; pick == nbelow && q < nbelow; q++)
-				if (count_cmp(&room[below[q]], &c->tot[0]) >= 0) {
-					pick = q;
-					fits = 2;
+					best = fabs(cur - ce);
 				}
+			}
 			if (pick == nbelow) {
 				ret = fail(s, c->line, "a frame that no frame below "
 				    "has room for: the counts do not add up");
 				break;
 			}
-			if (fits > 1) {
+			if (fits != 1) {
 				++*guessed;
 				*gweight += c->tot[0].whole;
 			}
 			c->parent = (uint32_t)below[pick];
 			(void)count_sub(&room[below[pick]], &c->tot[0]);
-			j = pick;
-		}
-		/* exact starts: a parent's callees end where it ends */
-		for (size_t k = n; k-- > 0 && ret == 0; ) {
-			struct bar *c = &b->b[row[k].i], *p = &b->b[c->parent];
-			struct count e = p->start;
-
-			(void)count_add(&e, &p->tot[0]);
-			if (k + 1 < n && b->b[row[k + 1].i].parent == c->parent)
-				e = b->b[row[k + 1].i].start;
-			(void)count_sub(&e, &c->tot[0]);
-			c->start = e;
+			c->start = b->b[below[pick]].start;
+			(void)count_add(&c->start, &room[below[pick]]);
+			j = pick + 1;
 		}
 		nbelow = 0;
 		for (size_t k = 0; k < n; k++)

@@ -252,7 +252,10 @@ section "svg: flame graphs read back"
 # read back exactly; flamegraph.pl's (FLAMEGRAPH_DIR, a checkout of
 # brendangregg/FlameGraph) with the exact total, the share of weight on
 # the right stacks noted (tests/svgread/score.awk).  flamegraph-svg's
-# default graph read back and drawn again draws the same frames.
+# default graph read back and drawn again draws the same frames (titles:
+# names, counts, rows): frames too narrow to draw come back as the root's
+# self, the empty stack, which is drawn first, so positions and the
+# rounding of widths may move by a tenth of a pixel.
 for in in "$top"/tests/data/*.collapsed-default.txt.gz "$top"/tests/data/*.collapsed-kernel.txt.gz \
     ${CORPUS:+"$CORPUS"/captures/*.collapsed-default.txt.gz}; do
 	[ -f "$in" ] || continue
@@ -264,8 +267,8 @@ for in in "$top"/tests/data/*.collapsed-default.txt.gz "$top"/tests/data/*.colla
 	"$BIN/flamegraph-svg" "$tmp/exp" | sed 's/id="fg[0-9a-f]*/id="fg/g' > "$tmp/g1.svg"
 	"$BIN/flamegraph-svg" "$tmp/exp" | "$BIN/stackcollapse" --format=svg 2>/dev/null |
 	    "$BIN/flamegraph-svg" | sed 's/id="fg[0-9a-f]*/id="fg/g' > "$tmp/g2.svg"
-	grep '<title>' "$tmp/g1.svg" > "$tmp/exp"
-	grep '<title>' "$tmp/g2.svg" > "$tmp/out"
+	grep '<title>' "$tmp/g1.svg" | sed 's/<rect [^>]*>//g; s/<text [^<]*<.text>//g' > "$tmp/exp"
+	grep '<title>' "$tmp/g2.svg" | sed 's/<rect [^>]*>//g; s/<text [^<]*<.text>//g' > "$tmp/out"
 	check "svg $b: default graph redrawn, same frames" "$tmp/exp" "$tmp/out"
 	# inferno drops a frame's trailing blanks and its _[k] annotation
 	# from what it draws: compared on the kernel-less inputs, blanks cut

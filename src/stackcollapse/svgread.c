@@ -15,12 +15,12 @@
  *    start and width in samples: exact too.
  *  - flamegraph.pl's: the <title> gives the name and the count exactly,
  *    the <rect>'s x to a tenth of a pixel.  A frame's parent is the frame
- *    of the row below that holds it; where rounding leaves two that can,
- *    the counts decide (a parent holds no more than its count, and its
- *    callees end where it ends, its self being on its left), then the
- *    sorted order of siblings.  Frames placed by counts alone are said
- *    on stderr, and weight is never made up or dropped: a frame that no
- *    frame below has room for is an error.
+ *    of the row below whose end its callees end at; where rounding lets
+ *    tiny neighbours meet more than one, the counts (a parent holds no
+ *    more than its count) and the sorted order of siblings decide, by a
+ *    search per row (place() below).  Frames placed where another choice
+ *    was open are counted on stderr; weight is never made up or dropped:
+ *    every frame keeps its count, so the total is the root's.
  * The root ("all") is no frame; a self it keeps (frames too narrow to
  * draw) comes back as the empty stack, so that the total is the root's.
  * Rows are told by y, whether the graph grows up or down.  Titles are
@@ -42,6 +42,7 @@
 #include "../lib/compat.h"
 #include "../lib/err.h"
 #include "../lib/json.h"
+#include "../lib/sort.h"
 #include "bars.h"
 #include "formats.h"
 
@@ -869,108 +870,287 @@ from_data(struct svg *s, struct bars *b, struct count **self)
 	return ret;
 }
 
-/* flamegraph.pl's frames of one row, by estimated start, then name. */
-struct plf {
-	size_t i;		/* in bars */
-	double est;
+/*
+ * flamegraph.pl's rounded positions.  Its frames come from stacks sorted
+ * as text, so a frame's self is on its left and its callees tile the rest
+ * of it, ending exactly where it ends, in the order of their names.  A
+ * row is placed from the right, parent by parent of the row below (whose
+ * exact spans are known): the parent's next callee is a frame whose
+ * estimated end meets the parent's cursor, fits in what is left of it and
+ * sorts before the callee placed last; or the parent is done, its self
+ * what is left, when no frame still to place must end past its start.
+ * Rounding lets tiny neighbours meet more than one cursor, so this is a
+ * search: a choice that leaves a frame nowhere to go is undone and the
+ * next one tried, names in descending order first, then "done".  Frames
+ * placed where another choice was open are counted in *guessed.  A row
+ * whose search runs past its budget (hostile input) is placed greedily,
+ * each frame on the parent with room whose cursor is nearest; a frame
+ * that no parent has room for is an error: the counts do not add up.
+ */
+struct prow {
+	struct bars *b;
+	const double *x;	/* estimated starts, in count units */
+	double tol;
+	size_t *par, np;	/* the row below, by start */
+	size_t *ch, nch;	/* the row, by estimated end */
+	double *ee;		/* ch's estimated ends */
+	char *placed;		/* by position in ch */
+	size_t *opt;		/* options of one step, positions in ch */
+	double *dist;		/* and how far each is from where it would go */
 };
 
-static const struct bars *plf_bars;
+/* One decision of the search, with the state it was taken in. */
+struct pstep {
+	size_t pi;		/* the parent being filled, in par */
+	struct count cur;	/* where its next callee ends */
+	uint32_t prev;		/* the callee placed last, BAR_NONE for none */
+	size_t hi;		/* ch[hi..] are all placed */
+	size_t k, nopt;		/* option taken, options there were */
+	size_t took;		/* its frame, in ch; SIZE_MAX: the parent done */
+};
 
 static int
-plf_cmp(const void *pa, const void *pb)
+place_by_end(const void *pa, const void *pb, const void *ctx)
 {
-	const struct plf *a = pa, *b = pb;
-	const struct bars *bs = plf_bars;
+	const struct prow *pr = ctx;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	double ea = pr->x[a] + (double)count_ld(&pr->b->b[a].tot[0]);
+	double eb = pr->x[b] + (double)count_ld(&pr->b->b[b].tot[0]);
 
-	if (a->est != b->est)
-		return a->est < b->est ? -1 : 1;
-	return intern_cmp(&bs->names, bs->b[a->i].name, bs->b[b->i].name);
+	return ea < eb ? -1 : ea > eb;
+}
+
+static int
+place_by_start(const void *pa, const void *pb, const void *ctx)
+{
+	const struct bar *bs = ctx;
+
+	return count_cmp(&bs[*(const size_t *)pa].start,
+	    &bs[*(const size_t *)pb].start);
 }
 
 /*
- * flamegraph.pl's rounded positions: a frame's callees end exactly where
- * it ends (its self is on its left, its stacks sorting first), so each
- * row is read from the right, every frame of the row below keeping a
- * cursor where its next callee must end: a frame goes to the first
- * frame below, from the right, whose cursor its rounded end meets and
- * that has room for its count; failing that, to the nearest with room.
- * Its exact start is that cursor less its count.  Frames that more than
- * one could take are counted in *guessed.
+ * May a callee named a lie left of its sibling b?  flamegraph.pl sorts
+ * "NAME;..." and "NAME COUNT" lines, and its titles drop a "_[k]"-style
+ * annotation, so where one name is the other's prefix and the longer
+ * goes on with a byte from ' ' to '_', either order can be.
  */
+static int
+name_left_of(const struct intern *t, uint32_t a, uint32_t b)
+{
+	const unsigned char *sa = (const unsigned char *)intern_str(t, a);
+	const unsigned char *sb = (const unsigned char *)intern_str(t, b);
+	size_t la = intern_len(t, a), lb = intern_len(t, b), i;
+
+	for (i = 0; i < la && i < lb; i++)
+		if (sa[i] != sb[i])
+			return sa[i] < sb[i];
+	if (la == lb)
+		return 1;
+	i = la < lb ? sb[la] : sa[lb];
+	if (i >= ' ' && i <= '_')
+		return 1;
+	return (la < lb) == (i > '_');
+}
+
+/*
+ * The options at st, best first: callees by how near their estimated
+ * end is to the cursor, then by descending name (equal estimates: the
+ * rightmost of siblings sorts last); then "done" (SIZE_MAX), when no
+ * frame still to place must end right of the parent's start.
+ */
+static size_t
+place_options(struct prow *pr, const struct pstep *st)
+{
+	const struct bar *p = &pr->b->b[pr->par[st->pi]];
+	double cur = (double)count_ld(&st->cur);
+	struct count room = st->cur;
+	size_t n = 0, lo = 0, hi = st->hi;
+
+	(void)count_sub(&room, &p->start);
+	/* the first with an estimated end past cur - tol */
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+
+		if (pr->ee[m] < cur - pr->tol)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	for (size_t j = lo; j < st->hi && pr->ee[j] <= cur + pr->tol; j++) {
+		const struct bar *c = &pr->b->b[pr->ch[j]];
+		double d = fabs(pr->ee[j] - cur);
+		size_t k;
+
+		if (pr->placed[j] || count_cmp(&c->tot[0], &room) > 0 ||
+		    (st->prev != BAR_NONE &&
+		    !name_left_of(&pr->b->names, c->name, st->prev)))
+			continue;
+		for (k = n; k > 0 && (pr->dist[k - 1] > d ||
+		    (pr->dist[k - 1] == d && intern_cmp(&pr->b->names,
+		    pr->b->b[pr->ch[pr->opt[k - 1]]].name, c->name) < 0)); k--) {
+			pr->opt[k] = pr->opt[k - 1];
+			pr->dist[k] = pr->dist[k - 1];
+		}
+		pr->opt[k] = j;
+		pr->dist[k] = d;
+		n++;
+	}
+	if (st->hi == 0 || pr->ee[st->hi - 1] - pr->tol <=
+	    (double)count_ld(&p->start))
+		pr->opt[n++] = SIZE_MAX;
+	return n;
+}
+
+/* Search one row; 1 when placed, 0 when the budget ran out or no way is. */
+static int
+place_search(struct prow *pr, struct pstep *stk, uint64_t budget,
+    size_t *guessed, uint64_t *gweight)
+{
+	struct bars *b = pr->b;
+	size_t depth = 0;
+	struct pstep st;
+
+	if (pr->np == 0)
+		return pr->nch == 0;
+	st = (struct pstep){ pr->np - 1, b->b[pr->par[pr->np - 1]].start,
+	    BAR_NONE, pr->nch, 0, 0, 0 };
+	(void)count_add(&st.cur, &b->b[pr->par[pr->np - 1]].tot[0]);
+	for (;;) {
+		while (st.hi > 0 && pr->placed[st.hi - 1])
+			st.hi--;
+		if (st.pi == SIZE_MAX && st.hi == 0)
+			break;
+		/* a frame left that must end right of the cursor: dead end */
+		st.nopt = st.pi == SIZE_MAX || (st.hi > 0 && pr->ee[st.hi - 1] -
+		    pr->tol > (double)count_ld(&st.cur)) ? 0 :
+		    place_options(pr, &st);
+		st.k = 0;
+		while (st.k == st.nopt) {
+			if (depth == 0 || budget-- == 0)
+				return 0;
+			st = stk[--depth];
+			if (st.took != SIZE_MAX)
+				pr->placed[st.took] = 0;
+			if (++st.k < st.nopt)
+				place_options(pr, &st);
+		}
+		st.took = pr->opt[st.k];
+		stk[depth++] = st;
+		if (st.took == SIZE_MAX) {
+			if (st.pi-- > 0) {
+				st.cur = b->b[pr->par[st.pi]].start;
+				(void)count_add(&st.cur, &b->b[pr->par[st.pi]].tot[0]);
+			} else
+				st.pi = SIZE_MAX;
+			st.prev = BAR_NONE;
+		} else {
+			pr->placed[st.took] = 1;
+			(void)count_sub(&st.cur, &b->b[pr->ch[st.took]].tot[0]);
+			st.prev = b->b[pr->ch[st.took]].name;
+		}
+	}
+	/* the way found: parents and exact starts along it */
+	for (size_t i = 0; i < depth; i++) {
+		struct bar *c;
+
+		if (stk[i].took == SIZE_MAX)
+			continue;
+		c = &b->b[pr->ch[stk[i].took]];
+		c->parent = (uint32_t)pr->par[stk[i].pi];
+		c->start = stk[i].cur;
+		(void)count_sub(&c->start, &c->tot[0]);
+		if (stk[i].nopt > 1) {
+			++*guessed;
+			*gweight += c->tot[0].whole;
+		}
+	}
+	return 1;
+}
+
+/* The greedy fallback: each frame, from the right, on the nearest cursor. */
+static int
+place_greedy(struct svg *s, struct prow *pr, struct count *cur,
+    size_t *guessed, uint64_t *gweight)
+{
+	struct bars *b = pr->b;
+
+	for (size_t i = 0; i < pr->np; i++) {
+		cur[i] = b->b[pr->par[i]].start;
+		(void)count_add(&cur[i], &b->b[pr->par[i]].tot[0]);
+	}
+	for (size_t j = pr->nch; j-- > 0; ) {
+		struct bar *c = &b->b[pr->ch[j]];
+		size_t pick = SIZE_MAX;
+		double best = 0;
+
+		for (size_t i = 0; i < pr->np; i++) {
+			struct count room = cur[i];
+			double d = fabs((double)count_ld(&cur[i]) - pr->ee[j]);
+
+			if (count_sub(&room, &b->b[pr->par[i]].start) < 0 ||
+			    count_cmp(&room, &c->tot[0]) < 0)
+				continue;
+			if (pick == SIZE_MAX || d < best) {
+				pick = i;
+				best = d;
+			}
+		}
+		if (pick == SIZE_MAX)
+			return fail(s, c->line, "a frame that no frame below "
+			    "has room for: the counts do not add up");
+		(void)count_sub(&cur[pick], &c->tot[0]);
+		c->parent = (uint32_t)pr->par[pick];
+		c->start = cur[pick];
+		++*guessed;
+		*gweight += c->tot[0].whole;
+	}
+	return 0;
+}
+
 static int
 place(struct svg *s, struct bars *b, const double *x, double tol,
     size_t *guessed, uint64_t *gweight)
 {
-	struct plf *row = xmalloc((b->n + 1) * sizeof *row);
-	size_t *below = xmalloc((b->n + 1) * sizeof *below), nbelow = 0;
-	struct count *room = xmalloc((b->n + 1) * sizeof *room);
+	struct prow pr = { b, x, tol, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL };
+	struct pstep *stk = xmalloc((2 * b->n + 2) * sizeof *stk);
+	struct count *cur = xmalloc((b->n + 1) * sizeof *cur);
 	uint32_t maxrow = 0;
 	int ret = 0;
 
-	plf_bars = b;
-	for (size_t i = 0; i < b->n; i++) {
-		room[i] = b->b[i].tot[0];
+	pr.par = xmalloc((b->n + 1) * sizeof *pr.par);
+	pr.ch = xmalloc((b->n + 1) * sizeof *pr.ch);
+	pr.ee = xmalloc((b->n + 1) * sizeof *pr.ee);
+	pr.placed = xmalloc(b->n + 1);
+	pr.opt = xmalloc((b->n + 2) * sizeof *pr.opt);
+	pr.dist = xmalloc((b->n + 2) * sizeof *pr.dist);
+	for (size_t i = 0; i < b->n; i++)
 		if (b->b[i].row > maxrow)
 			maxrow = b->b[i].row;
-		if (b->b[i].row == 0)
-			below[nbelow++] = i;
-	}
 	for (uint32_t d = 1; d <= maxrow && ret == 0; d++) {
-		size_t n = 0, j = nbelow;
-
+		pr.np = pr.nch = 0;
 		for (size_t i = 0; i < b->n; i++)
-			if (b->b[i].row == d)
-				row[n++] = (struct plf){ i, x[i] };
-		qsort(row, n, sizeof *row, plf_cmp);
-		for (size_t k = n; k-- > 0 && ret == 0; ) {
-			struct bar *c = &b->b[row[k].i];
-			double ce = row[k].est + (double)count_ld(&c->tot[0]);
-			double best = 0;
-			size_t pick = nbelow, fits = 0;
-
-			for (size_t q = j; q-- > 0; ) {
-				const struct bar *p = &b->b[below[q]];
-				double ps = (double)count_ld(&p->start);
-				double cur = ps + (double)count_ld(&room[below[q]]);
-
-				/* wholly left of the frame: none further left holds it */
-				if (ps + (double)count_ld(&p->tot[0]) + tol <
-				    row[k].est && pick != nbelow)
-					break;
-				if (count_cmp(&room[below[q]], &c->tot[0]) < 0)
-					continue;
-				if (fabs(cur - ce) <= tol) {
-					if (fits++ == 0)
-						pick = q;
-				} else if (!fits && (pick == nbelow ||
-				    fabs(cur - ce) < best)) {
-					pick = q;
-					best = fabs(cur - ce);
-				}
-			}
-			if (pick == nbelow) {
-				ret = fail(s, c->line, "a frame that no frame below "
-				    "has room for: the counts do not add up");
-				break;
-			}
-			if (fits != 1) {
-				++*guessed;
-				*gweight += c->tot[0].whole;
-			}
-			c->parent = (uint32_t)below[pick];
-			(void)count_sub(&room[below[pick]], &c->tot[0]);
-			c->start = b->b[below[pick]].start;
-			(void)count_add(&c->start, &room[below[pick]]);
-			j = pick + 1;
-		}
-		nbelow = 0;
-		for (size_t k = 0; k < n; k++)
-			below[nbelow++] = row[k].i;
+			if (b->b[i].row == d - 1)
+				pr.par[pr.np++] = i;
+			else if (b->b[i].row == d)
+				pr.ch[pr.nch++] = i;
+		sort_ctx(pr.par, pr.np, sizeof *pr.par, place_by_start, b->b);
+		sort_ctx(pr.ch, pr.nch, sizeof *pr.ch, place_by_end, &pr);
+		for (size_t j = 0; j < pr.nch; j++)
+			pr.ee[j] = x[pr.ch[j]] + (double)count_ld(&b->b[pr.ch[j]].tot[0]);
+		memset(pr.placed, 0, pr.nch);
+		if (!place_search(&pr, stk, 1000 * (uint64_t)pr.nch + 100000,
+		    guessed, gweight))
+			ret = place_greedy(s, &pr, cur, guessed, gweight);
 	}
-	free(row);
-	free(below);
-	free(room);
+	free(pr.par);
+	free(pr.ch);
+	free(pr.ee);
+	free(pr.placed);
+	free(pr.opt);
+	free(pr.dist);
+	free(stk);
+	free(cur);
 	return ret;
 }
 
@@ -1039,13 +1219,16 @@ from_frames(struct svg *s, struct bars *b, struct count **self)
 			x[i] = (s->fr[i].x - s->fr[root].x) * c / w;
 		ret = place(s, b, x, 0.06 * c / w + 1e-9 * c, &guessed, &gweight);
 		free(x);
-		if (ret == 0 && guessed)
-			warn_at(s->r->name, 0, "%zu frame%s (%llu of %s) could "
+		if (ret == 0 && guessed) {
+			char t[COUNT_TEXT_MAX];
+
+			warn_at(s->r->name, 0, "%zu frame%s (%llu of %.*s) could "
 			    "lie on more than one frame below: placed by counts "
-			    "and names, maybe wrongly (draw with a wider --width "
-			    "to read back exactly)", guessed, guessed == 1 ? "" :
-			    "s", (unsigned long long)gweight,
-			    s->fr[root].title);
+			    "and the order of names, maybe wrongly (draw with a "
+			    "wider --width to read back exactly)", guessed,
+			    guessed == 1 ? "" : "s", (unsigned long long)gweight,
+			    (int)count_fmt(t, &b->b[root].tot[0]), t);
+		}
 	}
 	if (ret == 0) {
 		self[has_delta] = xmalloc((b->n + 1) * sizeof **self);

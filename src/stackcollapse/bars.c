@@ -71,9 +71,15 @@ fail_at(struct reader *r, uint64_t line, const char *what, const struct bars *b,
 {
 	char q[4 * 60 + 8];
 
+	err_quote(q, intern_str(&b->names, x->name), intern_len(&b->names,
+	    x->name), 60);
+	if (b->at_byte) {
+		r->line = 0;
+		return rd_fail(r, "byte %llu: %s: %s", (unsigned long long)line,
+		    what, q);
+	}
 	r->line = line;
-	return rd_fail(r, "%s: %s", what, err_quote(q, intern_str(&b->names,
-	    x->name), intern_len(&b->names, x->name), 60));
+	return rd_fail(r, "%s: %s", what, q);
 }
 
 int
@@ -164,7 +170,7 @@ bars_emit(const struct bars *b, struct reader *r, const struct count *self0,
 		while (k-- > 0)
 			fs_push(&fs, intern_str(&b->names, b->b[chain[k]].name),
 			    intern_len(&b->names, b->b[chain[k]].name));
-		r->line = b->b[i].line;
+		r->line = b->at_byte ? 0 : b->b[i].line;
 		sink_put2(r->sink, fs.buf, fs.len, &self0[i],
 		    self1 ? &self1[i] : NULL);
 		fs_truncate(&fs, 0);

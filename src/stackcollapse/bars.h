@@ -35,6 +35,7 @@ struct bars {
 	struct bar *b;
 	size_t n, cap;
 	struct intern names;
+	int at_byte;		/* bar.line is a byte offset (one-line JSON) */
 };
 
 void bars_init(struct bars *b);

@@ -21,6 +21,7 @@
  * not a multiple of the bar, and a name index outside names are errors
  * at their line.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,21 +40,50 @@ struct fb {
 	size_t nnames, ncap;
 	uint64_t *v;		/* every level's numbers, in order */
 	size_t nv, vcap;
-	uint64_t *vline;	/* the line of each number */
-	size_t vlcap;
+	uint64_t *vline, *voff;	/* the line and byte offset of each number */
+	size_t vlcap, vocap;
 	size_t *rowend;		/* level d ends at v[rowend[d]] */
 	size_t nrows, rcap;
 	int dbl, names_seen, levels_seen;
 };
 
+/*
+ * An error while reading, at its line; on the first line, where one-line
+ * JSON (what Pyroscope serves) has everything, at its byte offset.
+ */
 static int
 bad(struct fb *f, const char *what)
 {
+	uint64_t line = f->j.err ? f->j.errline : f->j.line;
+	uint64_t off = f->j.err ? f->j.erroff : json_offset(&f->j);
+
 	if (f->j.err)
-		warn_at(f->r->name, f->j.errline, "%s", f->j.err);
+		what = f->j.err;
+	if (line == 1)
+		warn_at(f->r->name, 0, "byte %llu: %s", (unsigned long long)off,
+		    what);
 	else
-		warn_at(f->r->name, f->j.line, "%s", what);
+		warn_at(f->r->name, line, "%s", what);
 	return -1;
+}
+
+/* An error in the levels read, at the line or byte of their k-th number. */
+static int
+bad_at(struct fb *f, size_t k, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (f->b.at_byte) {
+		f->r->line = 0;
+		return rd_fail(f->r, "byte %llu: %s", (unsigned long long)
+		    (k < f->nv ? f->voff[k] : json_offset(&f->j)), msg);
+	}
+	f->r->line = k < f->nv ? f->vline[k] : 0;
+	return rd_fail(f->r, "%s", msg);
 }
 
 static int
@@ -88,7 +118,10 @@ levels(struct fb *f)
 			f->v = xgrow(f->v, &f->vcap, f->nv + 1, sizeof *f->v);
 			f->vline = xgrow(f->vline, &f->vlcap, f->nv + 1,
 			    sizeof *f->vline);
+			f->voff = xgrow(f->voff, &f->vocap, f->nv + 1,
+			    sizeof *f->voff);
 			f->vline[f->nv] = f->j.line;
+			f->voff[f->nv] = json_offset(&f->j) - f->j.n;
 			f->v[f->nv++] = v;
 		}
 		if (t != JSON_ARR_END)
@@ -146,41 +179,42 @@ make_bars(struct fb *f)
 {
 	size_t step = f->dbl ? 7 : 4, from = 0;
 
+	/* levels on one line: bars are placed by byte (bars.h) */
+	f->b.at_byte = f->nv > 0 && f->vline[f->nv - 1] == 1;
+
 	for (size_t d = 0; d < f->nrows; d++) {
 		uint64_t end[2] = { 0, 0 };
 
-		if ((f->rowend[d] - from) % step) {
-			f->r->line = f->nv > from ? f->vline[from] : 0;
-			return rd_fail(f->r, "levels[%zu]: %zu numbers, not a "
+		if ((f->rowend[d] - from) % step)
+			return bad_at(f, from, "levels[%zu]: %zu numbers, not a "
 			    "multiple of %zu (a bar's)", d, f->rowend[d] - from,
 			    step);
-		}
 		for (size_t k = from; k < f->rowend[d]; k += step) {
 			const uint64_t *v = f->v + k;
 			uint64_t name = v[step - 1], off[2];
 			struct bar *x;
 
-			f->r->line = f->vline[k];
 			if (name >= f->nnames)
-				return rd_fail(f->r, "levels[%zu]: name index "
+				return bad_at(f, k, "levels[%zu]: name index "
 				    "%llu outside names (%zu of them)", d,
 				    (unsigned long long)name, f->nnames);
 			for (int c = 0; c < (f->dbl ? 2 : 1); c++) {
 				if (v[3 * c] > UINT64_MAX - end[c] ||
 				    end[c] + v[3 * c] > UINT64_MAX - v[3 * c + 1])
-					return rd_fail(f->r, "levels[%zu]: an "
+					return bad_at(f, k, "levels[%zu]: an "
 					    "offset past 2^64", d);
 				off[c] = end[c] + v[3 * c];
 				end[c] = off[c] + v[3 * c + 1];
 			}
-			x = bars_add(&f->b, "", 0, (uint32_t)d, f->vline[k]);
+			x = bars_add(&f->b, "", 0, (uint32_t)d, f->b.at_byte ?
+			    f->voff[k] : f->vline[k]);
 			x->name = f->nameid[name];
 			x->tot[0] = (struct count){ v[1], 0 };
 			if (f->dbl) {
 				x->tot[1] = (struct count){ v[4], 0 };
 				if (sum(&x->start, off[0], off[1]) < 0 ||
 				    sum(&x->w, v[1], v[4]) < 0)
-					return rd_fail(f->r, "levels[%zu]: an "
+					return bad_at(f, k, "levels[%zu]: an "
 					    "offset past 2^64", d);
 			} else {
 				x->start = (struct count){ off[0], 0 };
@@ -229,6 +263,7 @@ flamebearer_collapse(struct reader *r)
 	free(f.nameid);
 	free(f.v);
 	free(f.vline);
+	free(f.voff);
 	free(f.rowend);
 	return ret;
 }

@@ -6,7 +6,8 @@
 # Environment: BIN (programs), BUILD (unit and replay binaries),
 # CORPUS (peer corpus, default ../shared/corpus next to the checkout),
 # SPEEDSCOPE_DIR (speedscope's npm package, default
-# ~/.cache/flametools-npm/node_modules/speedscope).
+# ~/.cache/flametools-npm/node_modules/speedscope), PYROSCOPE_DIR (the
+# same for @pyroscope/models).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$(cd "$top/${BIN:-bin}" && pwd)
@@ -14,6 +15,7 @@ BUILD="$top/${BUILD:-build/rel}"
 CORPUS=${CORPUS:-$top/../shared/corpus}
 # speedscope's npm package (its schema and app), where .ci/run installs it
 SPEEDSCOPE_DIR=${SPEEDSCOPE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/flametools-npm/node_modules/speedscope}
+PYROSCOPE_DIR=${PYROSCOPE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/flametools-npm/node_modules/@pyroscope/models}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 passed=0 failed=0

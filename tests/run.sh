@@ -302,6 +302,103 @@ else
 	results speedscope "$tmp/ss.out"
 fi
 
+section "flamebearer: stackcollapse --to=flamebearer against @pyroscope/models"
+# Pyroscope's npm package (.ci/run installs it beside speedscope's):
+# tests/flamebearer/check.js validates our JSON with its
+# FlamebearerProfileSchema, decodes it with decodeFlamebearer and rebuilds
+# the stacks from the decoded levels: the folded stacks of the same input,
+# and a --diff's both sides.  Then the JSON read back is the input.
+if [ ! -f "$PYROSCOPE_DIR/package.json" ] || ! command -v node > /dev/null 2>&1; then
+	printf 'SKIP flamebearer schema: needs node and %s (npm install @pyroscope/models)\n' "$PYROSCOPE_DIR"
+else
+	mkdir -p "$tmp/fb"
+	set --
+	for in in "$top"/tests/data/*.collapsed-default.txt.gz "$top"/tests/data/*.collapsed-kernel.txt.gz; do
+		b=$tmp/fb/$(basename "$in" .txt.gz)
+		"$BIN/stackcollapse" "$in" > "$b.folded" 2>/dev/null
+		"$BIN/stackcollapse" --to=flamebearer "$in" > "$b.json" 2>/dev/null
+		set -- "$@" "$(basename "$in")" "$b.json" "$b.folded"
+	done
+	d=$top/tests/data
+	"$BIN/stackcollapse" --diff "$d/diff-before.folded" "$d/diff-after.folded" > "$tmp/fb/diff.folded"
+	"$BIN/stackcollapse" --diff --to=flamebearer "$d/diff-before.folded" "$d/diff-after.folded" > "$tmp/fb/diff.json"
+	set -- "$@" diff "$tmp/fb/diff.json" "$tmp/fb/diff.folded"
+	node "$top/tests/flamebearer/check.js" "$PYROSCOPE_DIR" "$@" > "$tmp/fb.out" 2>&1
+	results flamebearer "$tmp/fb.out"
+	while [ $# -gt 0 ]; do
+		"$BIN/stackcollapse" "$2" > "$tmp/out" 2>&1
+		check "flamebearer $1 read back" "$3" "$tmp/out"
+		shift 3
+	done
+fi
+
+section "svg: flame graphs read back"
+# Real profiles drawn with --minwidth 0 read back: flamegraph-svg's and
+# inferno's exactly; flamegraph.pl's with the exact total and at least 99%
+# of the weight on the right stacks (tests/svgread/score.awk).
+# flamegraph-svg's default graph read back and drawn again draws the same
+# frames (titles: names, counts, rows): frames too narrow to draw come
+# back as the root's self, the empty stack, which is drawn first, so
+# positions and the rounding of widths may move by a tenth of a pixel.
+for in in "$top"/tests/data/*.collapsed-default.txt.gz "$top"/tests/data/*.collapsed-kernel.txt.gz \
+    "$CORPUS"/captures/*.collapsed-default.txt.gz; do
+	[ -f "$in" ] || continue
+	b=$(basename "$in" .txt.gz)
+	"$BIN/stackcollapse" "$in" > "$tmp/exp" 2>/dev/null
+	"$BIN/flamegraph-svg" --minwidth 0 "$tmp/exp" > "$tmp/g.svg"
+	"$BIN/stackcollapse" "$tmp/g.svg" > "$tmp/out" 2>&1
+	check "svg $b: flamegraph-svg's, exact" "$tmp/exp" "$tmp/out"
+	"$BIN/flamegraph-svg" "$tmp/exp" | sed 's/id="fg[0-9a-f]*/id="fg/g' > "$tmp/g1.svg"
+	"$BIN/flamegraph-svg" "$tmp/exp" | "$BIN/stackcollapse" --format=svg 2>/dev/null |
+	    "$BIN/flamegraph-svg" | sed 's/id="fg[0-9a-f]*/id="fg/g' > "$tmp/g2.svg"
+	grep '<title>' "$tmp/g1.svg" | sed 's/<rect [^>]*>//g; s/<text [^<]*<.text>//g' > "$tmp/exp"
+	grep '<title>' "$tmp/g2.svg" | sed 's/<rect [^>]*>//g; s/<text [^<]*<.text>//g' > "$tmp/out"
+	check "svg $b: default graph redrawn, same frames" "$tmp/exp" "$tmp/out"
+done
+# flamegraph.pl's SVGs, recorded by tests/record-svgread.sh (FlameGraph
+# is not on a fresh machine), against the folded files they were drawn
+# from (the corpus captures' are read from $CORPUS).
+for svg in "$top"/tests/svgread/flamegraph-pl/*.svg.gz; do
+	b=$(basename "$svg" .svg.gz)
+	in=$top/tests/data/$b.txt.gz
+	[ -f "$in" ] || in=$CORPUS/captures/$b.txt.gz
+	if [ ! -f "$in" ]; then
+		printf 'SKIP svg %s: flamegraph.pl'"'"'s: %s not found\n' "$b" "$in"
+		continue
+	fi
+	gzip -dc "$in" > "$tmp/exp"
+	if gzip -dc "$svg" | "$BIN/stackcollapse" --format=svg > "$tmp/out" 2> "$tmp/err" &&
+	    awk -f "$top/tests/svgread/score.awk" "$tmp/exp" "$tmp/out" > "$tmp/score"; then
+		pass
+	else
+		awk -f "$top/tests/svgread/score.awk" "$tmp/exp" "$tmp/out" >> "$tmp/err"
+		fail "svg $b: flamegraph.pl's, 99% right, total exact" "$tmp/err"
+	fi
+done
+# inferno's, drawn live: inferno-flamegraph from INFERNO_DIR (as make
+# bench finds it; tests/build-inferno.sh builds it offline) or PATH.
+# inferno drops a frame's trailing blanks and its _[k] annotation from
+# what it draws: compared on the kernel-less inputs, blanks cut.
+inferno=
+if [ -n "${INFERNO_DIR:-}" ] && [ -x "$INFERNO_DIR/inferno-flamegraph" ]; then
+	inferno=$INFERNO_DIR/inferno-flamegraph
+elif command -v inferno-flamegraph > /dev/null 2>&1; then
+	inferno=inferno-flamegraph
+fi
+if [ -z "$inferno" ]; then
+	printf 'SKIP svg: inferno'"'"'s: no inferno-flamegraph in INFERNO_DIR or PATH (tests/build-inferno.sh)\n'
+else
+	for in in "$top"/tests/data/*.collapsed-default.txt.gz "$CORPUS"/captures/*.collapsed-default.txt.gz; do
+		[ -f "$in" ] || continue
+		b=$(basename "$in" .txt.gz)
+		"$BIN/stackcollapse" "$in" 2>/dev/null | sed 's/ *;/;/g; s/ * \([0-9]*\)$/ \1/' |
+		    "$BIN/stackcollapse" --format=folded > "$tmp/exp"
+		"$inferno" --minwidth 0 "$tmp/exp" > "$tmp/i.svg" 2>/dev/null
+		"$BIN/stackcollapse" "$tmp/i.svg" > "$tmp/out" 2>&1
+		check "svg $b: inferno's, exact" "$tmp/exp" "$tmp/out"
+	done
+fi
+
 section "trace-record and libtracerecord"
 mkdir -p "$tmp/trace"
 sh "$top/tests/trace/run.sh" "$BIN" "$BUILD" "$tmp/trace" > "$tmp/trace.out" 2>&1

@@ -57,6 +57,29 @@ count_add(struct count *a, const struct count *b)
 	return 0;
 }
 
+int
+count_sub(struct count *a, const struct count *b)
+{
+	if (count_cmp(a, b) < 0)
+		return -1;
+	if (a->frac < b->frac) {
+		a->frac += COUNT_ONE - b->frac;
+		a->whole -= b->whole + 1;
+	} else {
+		a->frac -= b->frac;
+		a->whole -= b->whole;
+	}
+	return 0;
+}
+
+int
+count_cmp(const struct count *a, const struct count *b)
+{
+	if (a->whole != b->whole)
+		return a->whole < b->whole ? -1 : 1;
+	return (a->frac > b->frac) - (a->frac < b->frac);
+}
+
 size_t
 count_fmt(char *buf, const struct count *c)
 {

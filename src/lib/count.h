@@ -58,6 +58,12 @@ count_add_u64(uint64_t *a, uint64_t b)
 	return 0;
 }
 
+/* *a -= *b.  Returns 0, or -1 (and *a unchanged) when *b is larger. */
+int count_sub(struct count *a, const struct count *b);
+
+/* -1, 0 or 1 as *a is less than, equal to or greater than *b. */
+int count_cmp(const struct count *a, const struct count *b);
+
 /*
  * Write c in decimal to buf (no NUL): the whole part, then the fraction
  * without its trailing zeros, if it has one.  buf must hold

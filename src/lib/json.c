@@ -32,6 +32,17 @@ json_init(struct json *j, struct input *in)
 }
 
 void
+json_init_mem(struct json *j, const char *p, size_t n, uint64_t line)
+{
+	memset(j, 0, sizeof *j);
+	j->blk = j->p = p;
+	j->e = p + n;
+	j->eof = 1;
+	j->line = line;
+	j->state = S_VALUE;
+}
+
+void
 json_free(struct json *j)
 {
 	free(j->s);

@@ -59,6 +59,11 @@ struct json {
  * yet read by input_next.  The caller closes it after json_free.
  */
 void json_init(struct json *j, struct input *in);
+/*
+ * Parse p[0..n), text already in memory (a JSON block inside another
+ * file), whose first line is line `line` of that file; p must outlive j.
+ */
+void json_init_mem(struct json *j, const char *p, size_t n, uint64_t line);
 /* Free the parser's memory; safe to call twice. */
 void json_free(struct json *j);
 

@@ -32,7 +32,8 @@ static const struct format folded_format = {
 
 static const struct format *const formats[] = {
 	&spanprof_format,
-	&pprof_format, &xctrace_format, &chrome_format, &vsprof_format,
+	&pprof_format, &xctrace_format, &svg_format, &flamebearer_format,
+	&chrome_format, &vsprof_format,
 	&vtune_format, &ghcprof_format, &sample_format, &gopprof_format,
 	&jstack_format, &elfutils_format, &faulthandler_format,
 	&perfsched_format, &javaexc_format, &ibmjava_format,

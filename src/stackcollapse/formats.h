@@ -44,6 +44,9 @@ struct sink {
 	const struct fmt_run *run;	/* how to write the sums (--to) */
 	const struct reader *rd;	/* the input read, for messages */
 	int failed;		/* a sum did not fit: nothing is written */
+	int two;		/* stacks came with two columns (sink_put2) */
+	char *buf;
+	size_t cap;
 };
 
 void sink_init(struct sink *s, const struct fmt_run *run);
@@ -54,6 +57,13 @@ void sink_init(struct sink *s, const struct fmt_run *run);
  */
 void sink_put(struct sink *s, const char *st, size_t n, uint64_t count,
     int replace);
+/*
+ * Add exact counts to the stack s[0..n): c0 alone, or with c1 non-NULL
+ * a differential input's before (c0) and after (c1), which makes the
+ * output differential too (folded(5)'s "STACK BEFORE AFTER").
+ */
+void sink_put2(struct sink *s, const char *st, size_t n,
+    const struct count *c0, const struct count *c1);
 /*
  * Write the aggregated stacks (nothing with noagg, with write 0, or after
  * a failure) and free.  Returns 0, or -1 when the table or the profile
@@ -67,6 +77,8 @@ int sink_finish(struct sink *s, int write);
  * (speedscope.c).  Returns 0, or -1 after saying why nothing was written.
  */
 int sink_write_sum(struct folded_sum *a, const struct fmt_run *run);
+/* The same for two columns (before, after): what --diff writes. */
+int sink_write_diff(struct merge *m, const struct fmt_run *run);
 
 /* A stack of frames; index 0 is the bottom. */
 struct fstack {
@@ -151,6 +163,7 @@ struct fmt_run {
 	int table;		/* --to=table: table_write, not folded text */
 	int pprof;		/* --to=pprof: pprof_write */
 	int speedscope;		/* --to=speedscope: speedscope_write */
+	int flamebearer;	/* --to=flamebearer: flamebearer_write */
 	const char *unit;	/* --unit: pprof_unit's argument, or as
 				 * speedscope_unit gives it */
 };
@@ -250,6 +263,6 @@ extern const struct format xctrace_format, chrome_format, vsprof_format,
     stap_format, dtrace_format, pprof_format, elfutils_format,
     faulthandler_format, perfsched_format, javaexc_format, ibmjava_format,
     instruments_format, ljp_format, xdebug_format, wcp_format, aix_format,
-    vtunemc_format;
+    vtunemc_format, svg_format, flamebearer_format;
 
 #endif

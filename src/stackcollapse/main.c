@@ -33,6 +33,7 @@
 #include "../lib/num.h"
 #include "../lib/opt.h"
 #include "../lib/out.h"
+#include "flamebearer.h"
 #include "formats.h"
 #include "merge.h"
 #include "pprofout.h"
@@ -42,10 +43,11 @@
 
 static const char usage_text[] =
 "usage: stackcollapse [--format=FORMAT] [TRANSFORM...] [--no-aggregate]\n"
-"                     [--to=folded|table|pprof|speedscope] [--unit=UNIT]\n"
-"                     [FORMAT OPTIONS] [FILE...]\n"
+"                     [--to=folded|table|pprof|speedscope|flamebearer]\n"
+"                     [--unit=UNIT] [FORMAT OPTIONS] [FILE...]\n"
 "       stackcollapse --diff [-n] [-s] [TRANSFORM...] BEFORE AFTER\n"
-"       stackcollapse --diff --to=table [-s] [TRANSFORM...] BEFORE AFTER\n"
+"       stackcollapse --diff --to=table|flamebearer [-s] [TRANSFORM...]\n"
+"                     BEFORE AFTER\n"
 "       stackcollapse --diff --to=table [-s] [TRANSFORM...] [DIFF_FILE]\n"
 "\n"
 "Fold a profiler's stack samples into folded stacks (see folded(5)); merge\n"
@@ -57,8 +59,10 @@ static const char usage_text[] =
 "                        vtune, vsprof, ghcprof, xctrace, pmcstat, go, chrome,\n"
 "                        pprof, elfutils, faulthandler, perf-sched,\n"
 "                        java-exceptions, ibmjava, instruments, ljp, xdebug,\n"
-"                        wcp, aix, vtune-mc, spans (the samples of a span\n"
-"                        profile: trace-record --sample --spans),\n"
+"                        wcp, aix, vtune-mc, svg (a flame graph drawn by\n"
+"                        flamegraph.pl, inferno or flamegraph-svg),\n"
+"                        flamebearer (Pyroscope's JSON), spans (the\n"
+"                        samples of trace-record --sample --spans),\n"
 "                        folded (sum and sort folded files)\n"
 "  --no-aggregate        one line per sample, in input order, nothing merged\n"
 "  --to=OUTPUT           folded (default), or table: per function\n"
@@ -67,12 +71,14 @@ static const char usage_text[] =
 "                        \"SELF_BEFORE\\tTOTAL_BEFORE\\tSELF_AFTER\\tTOTAL_AFTER\\tNAME\"\n"
 "                        largest growth of self share first; or pprof: a\n"
 "                        profile.proto (gzip when built with zlib); or\n"
-"                        speedscope: a speedscope JSON file (speedscope.app)\n"
+"                        speedscope: a speedscope JSON file (speedscope.app);\n"
+"                        or flamebearer: Pyroscope's profile JSON\n"
 "  --unit=UNIT           what a count is: samples (default; nanoseconds\n"
 "                        for perf's cpu-clock and task-clock), nanoseconds,\n"
 "                        bytes; for speedscope also microseconds,\n"
 "                        milliseconds, seconds; for pprof also objects or\n"
-"                        TYPE/UNIT (--sample-unit is the same option)\n"
+"                        TYPE/UNIT (--sample-unit is the same option); for\n"
+"                        flamebearer Pyroscope's units or a time\n"
 "  --diff                BEFORE and AFTER folded files to \"STACK N1 N2\"\n"
 "  -n, --normalize       --diff: scale BEFORE's counts to AFTER's total\n"
 "  -s, --strip-hex       --diff: write every 0x<hex> as 0x...; -s without\n"
@@ -142,28 +148,27 @@ static const char usage_text[] =
  * 0 for standard input) and keeps fractions.
  */
 static int
-fold_diff(int argc, char **argv, struct xform *xf, int normalize, int strip,
-    int table)
+fold_diff(int argc, char **argv, const struct fmt_run *run, int normalize,
+    int strip)
 {
 	char *stdin_only[] = { "-", NULL };
 	struct merge m;
-	int status = 0;
+	int status = 0, table = run->table || run->flamebearer;
 
 	merge_init(&m);
 	m.striphex = strip;
-	m.integral = !table;
+	m.integral = !run->table;
 	if (argc == 0)
 		argv = stdin_only;
 	for (int i = 0; i < (argc == 2 ? 2 : 1); i++)
 		if (merge_read(&m, argv[i], argc == 2 ? i : MERGE_BOTH) < 0)
 			status = EXIT_INPUT;
-	if (status == 0 && xform_sum(xf, &m.sum) < 0) {
+	if (status == 0 && xform_sum(run->xf, &m.sum) < 0) {
 		warn_msg("a transformed stack's counts sum to 2^64 or more");
 		status = EXIT_INPUT;
-	} else if (status == 0 && table && table_write_diff(&m.sum) < 0) {
-		warn_msg(TABLE_RANGE_WHAT);
+	} else if (status == 0 && table && sink_write_diff(&m, run) < 0)
 		status = EXIT_INPUT;
-	} else if (status == 0 && !table && merge_write(&m, 1, normalize) < 0)
+	else if (status == 0 && !table && merge_write(&m, 1, normalize) < 0)
 		status = EXIT_INPUT;
 	out_flush();
 	merge_free(&m);
@@ -384,10 +389,12 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->run.table = strcmp(optarg, "table") == 0;
 			o->run.pprof = strcmp(optarg, "pprof") == 0;
 			o->run.speedscope = strcmp(optarg, "speedscope") == 0;
+			o->run.flamebearer = strcmp(optarg, "flamebearer") == 0;
 			if (!o->run.table && !o->run.pprof &&
-			    !o->run.speedscope && strcmp(optarg, "folded") != 0)
+			    !o->run.speedscope && !o->run.flamebearer &&
+			    strcmp(optarg, "folded") != 0)
 				die(EXIT_USAGE, "unknown output \"%s\" (folded, "
-				    "table, pprof, speedscope)", optarg);
+				    "table, pprof, speedscope, flamebearer)", optarg);
 			break;
 		case OPT_UNIT:
 			unitarg = optarg;	/* checked once --to is known */
@@ -423,6 +430,11 @@ parse_options(int argc, char **argv, struct opts *o)
 	if (o->run.table && o->normalize)
 		die(EXIT_USAGE, "--to=table compares shares: --normalize goes "
 		    "with --to=folded");
+	if (o->run.flamebearer && o->run.noagg)
+		die(EXIT_USAGE, "--to=flamebearer does not go with --no-aggregate");
+	if (o->run.flamebearer && o->normalize)
+		die(EXIT_USAGE, "--to=flamebearer keeps both sides' counts: "
+		    "--normalize goes with --to=folded");
 	if ((o->run.speedscope || o->run.pprof) && (o->diff || o->run.noagg))
 		die(EXIT_USAGE, "--to=%s goes with neither --diff nor "
 		    "--no-aggregate", o->run.pprof ? "pprof" : "speedscope");
@@ -437,13 +449,24 @@ parse_options(int argc, char **argv, struct opts *o)
 			die(EXIT_USAGE, "unknown unit \"%s\" for pprof (count, "
 			    "nanoseconds, bytes, objects, or TYPE/UNIT)", unitarg);
 		o->run.unit = unitarg;
+	} else if (unitarg && o->run.flamebearer) {
+		if (!flamebearer_unit(unitarg))
+			die(EXIT_USAGE, "unknown unit \"%s\" for flamebearer "
+			    "(samples, objects, goroutines, bytes, lock_samples, "
+			    "lock_nanoseconds, trace_samples, exceptions, "
+			    "nanoseconds, microseconds, milliseconds, seconds)",
+			    unitarg);
+		o->run.unit = unitarg;
 	} else if (unitarg)
-		die(EXIT_USAGE, "--unit goes with --to=pprof or --to=speedscope");
-	if (o->diff && !o->run.table && argc - optind != 2)
+		die(EXIT_USAGE, "--unit goes with --to=pprof, speedscope or "
+		    "flamebearer");
+	if (o->diff && !o->run.table && !o->run.flamebearer &&
+	    argc - optind != 2)
 		die(EXIT_USAGE, "--diff takes two folded files, BEFORE and AFTER");
-	if (o->diff && o->run.table && argc - optind > 2)
-		die(EXIT_USAGE, "--diff --to=table takes BEFORE and AFTER, or one "
-		    "file of \"STACK BEFORE AFTER\" lines");
+	if (o->diff && (o->run.table || o->run.flamebearer) && argc - optind > 2)
+		die(EXIT_USAGE, "--diff --to=%s takes BEFORE and AFTER, or one "
+		    "file of \"STACK BEFORE AFTER\" lines", o->run.table ?
+		    "table" : "flamebearer");
 	return optind;
 }
 
@@ -525,8 +548,7 @@ main(int argc, char **argv)
 	argc -= n;
 	argv += n;
 	if (o.diff)
-		status = fold_diff(argc, argv, &o.xf, o.normalize, o.strip,
-		    o.run.table);
+		status = fold_diff(argc, argv, &o.run, o.normalize, o.strip);
 	else
 		status = collapse_all(&o, argc, argv);
 	xform_end(&o.xf);

@@ -17,6 +17,7 @@
 #include "../lib/err.h"
 #include "../lib/folded.h"
 #include "formats.h"
+#include "flamebearer.h"
 #include "pprofout.h"
 #include "speedscope.h"
 #include "table.h"
@@ -50,12 +51,37 @@ sink_put(struct sink *s, const char *st, size_t n, uint64_t count, int replace)
 	}
 }
 
+void
+sink_put2(struct sink *s, const char *st, size_t n, const struct count *c0,
+    const struct count *c1)
+{
+	int bad;
+
+	if (s->noagg) {
+		folded_write(st, n, c0, c1);
+		return;
+	}
+	bad = merge_add(&s->m, st, n, c0, 0) < 0;
+	if (c1) {
+		bad |= merge_add(&s->m, st, n, c1, 1) < 0;
+		s->two = 1;
+	}
+	if (bad && !s->failed) {
+		if (!s->rd || !s->rd->quiet)
+			warn_at(s->rd ? s->rd->name : NULL, s->rd ? s->rd->line : 0,
+			    "a stack's counts sum to 2^64 or more");
+		s->failed = 1;
+	}
+}
+
 int
 sink_finish(struct sink *s, int write)
 {
 	int ret = 0;
 
-	if (!s->noagg && write && !s->failed)
+	if (!s->noagg && write && !s->failed && s->two)
+		ret = sink_write_diff(&s->m, s->run);
+	else if (!s->noagg && write && !s->failed)
 		ret = sink_write_sum(&s->m.sum, s->run);
 	merge_free(&s->m);
 	return ret;
@@ -72,12 +98,41 @@ sink_write_sum(struct folded_sum *a, const struct fmt_run *run)
 	}
 	if (run->pprof)
 		return pprof_write(a, run->unit);
+	if (run->flamebearer)
+		return flamebearer_write(a, 0, run->unit);
 	if (!run->table && !run->speedscope) {
 		folded_sum_write(a);
 		return 0;
 	}
 	ret = run->table ? table_write(a) :
 	    speedscope_write(a, run->unit ? run->unit : "none");
+	if (ret < 0)
+		warn_msg(TABLE_RANGE_WHAT);
+	return ret;
+}
+
+/*
+ * Two columns, as --diff writes them: folded "STACK BEFORE AFTER", the
+ * table of both, or a double flamebearer; pprof and speedscope have no
+ * place for a second column.
+ */
+int
+sink_write_diff(struct merge *m, const struct fmt_run *run)
+{
+	int ret;
+
+	if (run->pprof || run->speedscope) {
+		warn_msg("the input has two columns (before, after): --to=%s "
+		    "holds one; use --to=folded, table or flamebearer",
+		    run->pprof ? "pprof" : "speedscope");
+		return -1;
+	}
+	if (run->flamebearer)
+		return flamebearer_write(&m->sum, 1, run->unit);
+	if (run->table)
+		ret = table_write_diff(&m->sum);
+	else
+		return merge_write(m, 1, 0);
 	if (ret < 0)
 		warn_msg(TABLE_RANGE_WHAT);
 	return ret;

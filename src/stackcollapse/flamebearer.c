@@ -68,6 +68,8 @@ bad(struct fb *f, const char *what)
 }
 
 /* An error in the levels read, at the line or byte of their k-th number. */
+static int bad_at(struct fb *f, size_t k, const char *fmt, ...) PRINTFLIKE(3, 4);
+
 static int
 bad_at(struct fb *f, size_t k, const char *fmt, ...)
 {

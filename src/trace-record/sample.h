@@ -7,6 +7,8 @@
 
 #include <sys/types.h>
 
+#include "heap.h"
+
 struct sample_opts {
 	unsigned	 hz;
 	int		 callchain;	/* CG_* of perfev.h: -g, --call-graph */
@@ -17,6 +19,8 @@ struct sample_opts {
 	const char	*clock;		/* --clock */
 	const char	*output;	/* -o, or NULL */
 	pid_t		 attach;	/* -p, or 0 */
+	int		 alloc;		/* --alloc: allocations, not CPU time */
+	struct heap_opts heap;		/* --alloc=TYPE, --alloc-interval */
 };
 
 /* Returns trace-record's exit status. */

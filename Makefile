@@ -132,11 +132,13 @@ all: $(TRLIB)
 # The signal sampler trace-record preloads: never sanitized (it is
 # loaded into programs that are not), with frame pointers, and carried
 # inside trace-record as a byte array.
-SAMPLER_SRC = src/libtrsample/sampler.c src/elf/cfi.c src/elf/elfimg.c
-$(BUILD)/libtrsample.so: $(SAMPLER_SRC) src/libtrsample/sring.h src/elf/cfi.h src/elf/elfimg.h Makefile
+SAMPLER_SRC = src/libtrsample/sampler.c src/libtrsample/alloc.c src/elf/cfi.c \
+    src/elf/elfimg.c
+$(BUILD)/libtrsample.so: $(SAMPLER_SRC) src/libtrsample/sring.h src/libtrsample/sampler.h \
+    src/elf/cfi.h src/elf/elfimg.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -fPIC -fno-omit-frame-pointer \
-	    -fvisibility=hidden -shared -o $@ $(SAMPLER_SRC) -lpthread
+	    -fvisibility=hidden -shared -o $@ $(SAMPLER_SRC) -lpthread -lm
 $(BUILD)/trace-record/sampler_so.h: $(BUILD)/libtrsample.so
 	@mkdir -p $(dir $@)
 	od -An -v -tx1 $< | awk 'BEGIN { print "static const unsigned char sampler_so[] = {" } \

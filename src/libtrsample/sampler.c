@@ -77,7 +77,7 @@
 #endif
 
 #include "../elf/cfi.h"
-#include "sring.h"
+#include "sampler.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
@@ -297,6 +297,42 @@ emit(struct sr_rec *h, const void *body, size_t n)
 	put(at, h, sizeof *h);
 	put(at + sizeof *h, body, n);
 	__atomic_store_n((uint32_t *)(void *)(data + (at & mask)), l, __ATOMIC_RELEASE);
+}
+
+void
+sampler_emit(struct sr_rec *h, const void *body, size_t n)
+{
+	emit(h, body, n);
+}
+
+void
+sampler_header(struct sr_rec *h, uint32_t type)
+{
+	unsigned g = __atomic_load_n(&names_gen, __ATOMIC_RELAXED);
+
+	memset(h, 0, sizeof *h);
+	/* A thread not started through our pthread_create wrapper yet. */
+	if (self_tid == 0) {
+		self_tid = (uint32_t)gettid();
+		comm_gen = g + 1;
+	}
+	if (comm_gen != g && !sealed) {
+		prctl(PR_GET_NAME, comm, 0, 0, 0);
+		comm_gen = g;
+	}
+	h->type = type;
+	h->pid = self_pid;
+	h->tid = self_tid;
+	h->time = now(&h->cpu);
+	memcpy(h->comm, comm, sizeof h->comm);
+}
+
+int
+sampler_stack(uintptr_t *lo, uintptr_t *hi)
+{
+	*lo = stack_lo;
+	*hi = stack_hi;
+	return stack_hi != 0;
 }
 
 /*
@@ -790,6 +826,8 @@ thread_start(void)
 		}
 		pthread_attr_destroy(&a);
 	}
+	if (ring->period == 0)		/* --alloc: no timer */
+		return;
 	if (tick_stack == NULL) {	/* (a forked child keeps its parent's) */
 		size_t page = (size_t)getpagesize();
 		unsigned char *m = mmap(NULL, TICK_STACK + page, PROT_READ | PROT_WRITE,
@@ -1383,7 +1421,7 @@ sampler_init(void)
 	if (size != 0 && (size & (size - 1)) == 0)
 		r = mmap(NULL, SR_HEAD + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
-	if (r == MAP_FAILED || r->period == 0)
+	if (r == MAP_FAILED || (r->period == 0 && r->alloc_interval == 0))
 		return;
 	data = (unsigned char *)r + SR_HEAD;
 	mask = size - 1;
@@ -1407,4 +1445,5 @@ sampler_init(void)
 		load_cfi();
 	pthread_atfork(NULL, NULL, after_fork);
 	thread_start();
+	alloc_init(r);
 }

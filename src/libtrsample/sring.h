@@ -28,7 +28,8 @@
 #define SR_ENV		"TRACE_RECORD_SAMPLE"	/* "RING CLOCK SAMPLER": paths in
 						 * trace-record's /proc/PID/fd */
 
-enum { SR_SAMPLE = 1, SR_MAPS = 2, SR_FORK = 3, SR_TASKTIME = 4 };
+enum { SR_SAMPLE = 1, SR_MAPS = 2, SR_FORK = 3, SR_TASKTIME = 4, SR_ALLOC = 5,
+    SR_FREE = 6 };
 
 struct sr_ring {
 	uint64_t	magic;
@@ -43,6 +44,10 @@ struct sr_ring {
 					 * pointers (--call-graph=dwarf) */
 	uint64_t	started;	/* processes the sampler started in */
 	uint64_t	blocked;	/* threads seen blocking its signal */
+	uint64_t	alloc_interval;	/* --alloc: mean bytes between samples;
+					 * 0: no allocation sampling (and
+					 * period 0: no timer either) */
+	uint64_t	alloc_frees;	/* 1: say when a sampled block is freed */
 };
 
 /*
@@ -53,7 +58,11 @@ struct sr_ring {
  * rate one signal covers several periods.  SR_MAPS: the text of /proc/self/maps's executable
  * file mappings after it, n bytes, replacing the process's.  SR_FORK:
  * tid is the parent process.  SR_TASKTIME: a thread ending without a
- * sample, its CPU time after it (n 1: a uint64_t of ns).
+ * sample, its CPU time after it (n 1: a uint64_t of ns).  SR_ALLOC: a
+ * sampled allocation, struct sr_alloc and then n frames, the caller of
+ * malloc first.  SR_FREE: a sampled block freed, its address after it
+ * (n 1: a uint64_t), written before the block is handed back, so that
+ * its address reused later comes after it in time.
  */
 struct sr_rec {
 	uint32_t	len;		/* bytes; 0 until published */
@@ -64,6 +73,11 @@ struct sr_rec {
 	uint32_t	periods;	/* timer periods it stands for (overruns + 1) */
 	uint32_t	size;		/* len to be, written with the header */
 	char		comm[16];
+};
+
+struct sr_alloc {
+	uint64_t	addr;		/* the block */
+	uint64_t	size;		/* bytes asked for */
 };
 
 #endif

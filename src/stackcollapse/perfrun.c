@@ -274,22 +274,39 @@ perf_input(struct input *in)
 /*
  * What the counts are, for an output that says it (--to=pprof,
  * speedscope): nanoseconds when the event is a clock (cpu-clock,
- * task-clock: perf's period is the time between samples) and every
+ * task-clock: perf's period is the time between samples); for
+ * trace-record --alloc's events (alloc_space, inuse_objects, ...) the
+ * heap profile's sample type and unit as Go writes them, "TYPE/bytes"
+ * or "TYPE/count" (speedscope: bytes, or none); all only when every
  * sample kept had its period; else unknown (NULL).
  */
 static const char *
 perf_unit(void)
 {
-	const char *ev = drv.sh.event;
+	static const char *const heap[] = {
+		"alloc_space", "alloc_objects", "inuse_space", "inuse_objects",
+		"peak_space", "peak_objects",
+	};
+	static char typed[32];
+	const char *ev = drv.sh.event, *unit = NULL;
 	size_t n = ev ? strcspn(ev, ":") : 0;
 
-	if (ev == NULL || !((n == 9 && memcmp(ev, "cpu-clock", 9) == 0) ||
-	    (n == 10 && memcmp(ev, "task-clock", 10) == 0)))
+	if (ev == NULL)
 		return NULL;
-	for (int i = 0; i < drv.nctx; i++)
+	if ((n == 9 && memcmp(ev, "cpu-clock", 9) == 0) ||
+	    (n == 10 && memcmp(ev, "task-clock", 10) == 0))
+		unit = "nanoseconds";
+	for (size_t i = 0; i < sizeof heap / sizeof heap[0]; i++)
+		if (n == strlen(heap[i]) && memcmp(ev, heap[i], n) == 0) {
+			int bytes = i % 2 == 0;
+
+			snprintf(typed, sizeof typed, "%s/%s", heap[i], bytes ? "bytes" : "count");
+			unit = drv.run.pprof ? typed : bytes ? "bytes" : "none";
+		}
+	for (int i = 0; unit && i < drv.nctx; i++)
 		if (drv.ctx[i].no_period)
 			return NULL;
-	return "nanoseconds";
+	return unit;
 }
 
 static void

@@ -10,10 +10,12 @@
  * program and every process that inherited the socket are done, it pairs
  * them into spans and writes them in spans(5) text, times in Unix-epoch
  * nanoseconds.  The clock is chosen and calibrated before the program
- * starts (clock.c).  That run is record.c's; --sample's, sample.c's.
+ * starts (clock.c).  That run is record.c's; --sample's and --alloc's,
+ * sample.c's.
  *
  *	trace-record -o run.spans -- ./server --once
  *	trace-record ./prog | spanlayout | flamegraph-svg --timeline > t.svg
+ *	trace-record --alloc=inuse_space --folded ./prog | flamegraph-svg > leaks.svg
  *
  * Exit status: the program's, or 128+N if signal N killed it; 125 if
  * trace-record itself failed, 126 if the program could not be run, 127
@@ -42,6 +44,8 @@ static const char usage_text[] =
 "                    [-F HZ] [--wall] [--spans] [--folded] [-o FILE]\n"
 "                    [--mechanism auto|perf|signal] [--] PROGRAM [ARG...]\n"
 "       trace-record --sample [-g] [-F HZ] [--folded] [-o FILE] -p PID\n"
+"       trace-record --alloc[=TYPE] [--alloc-interval BYTES] [--folded]\n"
+"                    [-o FILE] [--] PROGRAM [ARG...]\n"
 "       trace-record --clock-info [--clock auto|tsc|tscp|mono]\n"
 "\n"
 "Run PROGRAM and write the spans it records (spans(5)) to standard output;\n"
@@ -56,6 +60,12 @@ static const char usage_text[] =
 "                      counted (default 1024)\n"
 "      --clock-info    print the chosen clock and its calibration, and exit\n"
 "      --sample        sample the stacks of PROGRAM (its threads and children)\n"
+"      --alloc[=TYPE]  sample its allocations instead, by bytes (LD_PRELOAD);\n"
+"                      TYPE alloc_space (default), alloc_objects, inuse_space,\n"
+"                      inuse_objects (not freed at the end), peak_space,\n"
+"                      peak_objects (live when the heap was largest)\n"
+"      --alloc-interval BYTES\n"
+"                      mean bytes between samples (default 524288)\n"
 "  -F, --freq HZ       samples per second of CPU time per thread (default 99)\n"
 "  -g, --call-graph[=fp|dwarf]\n"
 "                      whole stacks, not just the function: fp (-g) walks\n"
@@ -104,6 +114,8 @@ static int
 parse_options(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
+		{ "alloc", optional_argument, NULL, 'A' },
+		{ "alloc-interval", required_argument, NULL, 'I' },
 		{ "buffers", required_argument, NULL, 'b' },
 		{ "call-graph", optional_argument, NULL, 'G' },
 		{ "clock", required_argument, NULL, 'c' },
@@ -123,10 +135,25 @@ parse_options(int argc, char **argv, struct opts *o)
 	};
 	struct sample_opts *so = &o->sample;
 	uint64_t v;
-	int ch;
+	int ch, hz_set = 0, interval_set = 0;
 
 	while ((ch = getopt_long(argc, argv, "+:F:ghp:o:V", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'A':
+			if (heap_type(optarg ? optarg : "alloc_space", &so->heap) != 0)
+				usage_fail("--alloc wants alloc_space, alloc_objects, "
+				    "inuse_space, inuse_objects, peak_space or peak_objects, "
+				    "not ", optarg);
+			so->alloc = 1;
+			o->sampling = 1;
+			break;
+		case 'I':
+			if (num_parse_arg(optarg, 1, (uint64_t)1 << 40, &v) != 0)
+				usage_fail("--alloc-interval wants bytes from 1 to 2^40, "
+				    "not ", optarg);
+			so->heap.interval = v;
+			interval_set = 1;
+			break;
 		case 'b':
 			if (num_parse_arg(optarg, 1, 1000000, &v) != 0)
 				usage_fail("--buffers wants a count from 1 to 1000000, "
@@ -148,6 +175,7 @@ parse_options(int argc, char **argv, struct opts *o)
 				usage_fail("-F wants samples per second from 1 to 100000, "
 				    "not ", optarg);
 			so->hz = (unsigned)v;
+			hz_set = 1;
 			o->sample_only = 1;
 			break;
 		case 'f':
@@ -225,6 +253,13 @@ parse_options(int argc, char **argv, struct opts *o)
 	if (so->spans && so->folded)
 		usage_fail("--spans writes a span profile (spans(5)), not folded "
 		    "stacks: stackcollapse folds it", NULL);
+	if (interval_set && !so->alloc)
+		usage_fail("--alloc-interval needs --alloc", NULL);
+	if (so->alloc && (hz_set || so->wall || so->attach || so->callchain == CG_DWARF ||
+	    strcmp(so->mechanism, "perf") == 0))
+		usage_fail("--alloc samples in the program, walking frame pointers: "
+		    "-F, -p, --wall, --call-graph=dwarf and --mechanism=perf do not "
+		    "go with it", NULL);
 	if (so->attach && argc > optind)
 		usage_fail("-p takes no program to run", NULL);
 	if (!o->rec.info && argc == optind && !so->attach)
@@ -253,7 +288,8 @@ main(int argc, char **argv)
 {
 	struct opts o = {
 		.rec = { .clock = "auto", .nbufs = DEFAULT_BUFFERS },
-		.sample = { .hz = 99, .mechanism = "auto", .stack = 8192 },
+		.sample = { .hz = 99, .mechanism = "auto", .stack = 8192,
+		    .heap = { .interval = 512 << 10 } },
 	};
 
 	if (std_fds_hold() != 0)

@@ -21,6 +21,7 @@ enum {
 			 * (perf: one per CPU's event it ran under; they add) */
 	REC_SWITCH,	/* no payload: the thread left (REC_OUT) or took the
 			 * CPU; REC_PREEMPT: it left runnable */
+	REC_FREE,	/* uint64_t: a sampled block's address, freed */
 };
 
 #define REC_EXEC	1u
@@ -29,8 +30,10 @@ enum {
 
 /* A sample's kind: on the CPU (cpu-clock), or taken as its thread left
  * the CPU, its period the time until it came back (offcpu-time), or not
- * to be written (it left preempted, still runnable). */
-enum { REC_ONCPU, REC_OFFCPU, REC_NOSHOW };
+ * to be written (it left preempted, still runnable, or an allocation
+ * not live at the instant asked for), or an allocation (its period the
+ * bytes or objects it stands for, set by heap.c). */
+enum { REC_ONCPU, REC_OFFCPU, REC_NOSHOW, REC_ALLOC };
 
 struct rec {
 	int64_t		time;
@@ -48,6 +51,7 @@ struct rec_sample {
 	char		comm[16];	/* empty: the thread's last REC_COMM */
 	uint32_t	ustack;		/* bytes of user stack after the frames */
 	uint32_t	kind;		/* REC_ONCPU, ... */
+	uint64_t	addr, size;	/* REC_ALLOC: the block */
 };
 
 /*

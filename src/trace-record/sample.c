@@ -272,6 +272,31 @@ say_signal(unsigned hz, const char *perf_why)
 	    "", perf_why ? perf_why : "");
 }
 
+/*
+ * What an allocation run's samples stand for.  None at all, from a
+ * program the sampler was loaded into: its calls never reached the
+ * wrappers (a malloc of its own in the executable comes first in the
+ * lookup order), or it allocated too little.
+ */
+static void
+say_heap(const struct sample_opts *o, const struct heap_stats *hs, const struct recs *r,
+    int empty)
+{
+	const char *ev = heap_event(&o->heap);
+
+	if (hs->samples == 0 && !empty)
+		warn_msg("no allocation was sampled: the program allocated less than "
+		    "about --alloc-interval (%llu bytes), or its malloc is its own, "
+		    "defined in the executable, which the preloaded wrappers cannot "
+		    "come before", (unsigned long long)o->heap.interval);
+	if (o->heap.when == HEAP_PEAK && hs->peak_time)
+		warn_msg("%s: the sampled heap was largest at %lld.%09lld", ev,
+		    (long long)(hs->peak_time / 1000000000),
+		    (long long)(hs->peak_time % 1000000000));
+	warn_msg("%llu allocation samples, %llu lost; %s: %.0f bytes", (unsigned long long)
+	    hs->samples, (unsigned long long)r->lost, ev, hs->bytes);
+}
+
 int
 sample_run(const struct sample_opts *o, char **argv)
 {
@@ -332,15 +357,19 @@ sample_run(const struct sample_opts *o, char **argv)
 			die(EXIT_SELF, "--wall: the signal mechanism samples CPU time "
 			    "only; off-CPU time needs perf_event_open");
 		}
-		if (strcmp(o->mechanism, "perf") != 0 && !o->wall)
+		if (o->alloc) {
+			ss = sigsample_new(o->hz, 0, &cal);
+			sigsample_alloc(ss, o->heap.interval, o->heap.when != HEAP_ALLOC);
+		} else if (strcmp(o->mechanism, "perf") != 0 && !o->wall) {
 			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, &cal);
+		}
 		if (o->spans)
 			lv.sx = spanrx_open(o->nbufs);
 		t0 = clock_mono();
 		child = spawn_held(argv, ss, lv.sx, &cal, &go, &report);
 		if (lv.sx)
 			spanrx_started(lv.sx);
-		if (strcmp(o->mechanism, "signal") != 0) {
+		if (!o->alloc && strcmp(o->mechanism, "signal") != 0) {
 			pe = perfev_open(child, 0, o->hz, o->callchain, o->stack,
 			    cal.mono_to_real, o->wall, &kernel);
 			e = errno;
@@ -362,8 +391,13 @@ sample_run(const struct sample_opts *o, char **argv)
 		} else {
 			const char *why;
 
-			say_signal(o->hz, strcmp(o->mechanism, "auto") == 0 ?
-			    strerror(e) : NULL);
+			if (o->alloc)
+				warn_msg("sampling allocations every %llu bytes on average "
+				    "in the program (LD_PRELOAD)",
+				    (unsigned long long)o->heap.interval);
+			else
+				say_signal(o->hz, strcmp(o->mechanism, "auto") == 0 ?
+				    strerror(e) : NULL);
 			if ((why = sigsample_check(ss, argv[0])) != NULL)
 				warn_msg("%s cannot be sampled: %s; only what it executes "
 				    "can be", argv[0], why);
@@ -398,6 +432,12 @@ sample_run(const struct sample_opts *o, char **argv)
 	output_start(&of);
 	struct report_opts ro = { o->folded, "cpu-clock", NULL };
 	struct report_stats st;
+	struct heap_stats hs;
+
+	if (o->alloc) {
+		heap_weigh(&r, &o->heap, &hs);
+		ro.event = heap_event(&o->heap);
+	}
 
 	if (lv.sx)
 		spanrx_write(lv.sx, &cal, argv, t1 - t0, &r, &ro, &st);
@@ -406,9 +446,11 @@ sample_run(const struct sample_opts *o, char **argv)
 	out_flush();
 	spanrx_free(lv.sx);
 	guard_files_said();
+	if (o->alloc)
+		say_heap(o, &hs, &r, empty);
 	/* Nothing in the report shows them: a thread's first sample comes
 	 * after a whole period of its own CPU time. */
-	if (st.unsampled && !st.untimed)
+	else if (st.unsampled && !st.untimed)
 		warn_msg("%llu thread%s ended without a sample, having run %.3f s of "
 		    "CPU time in all: each less than a period (1/%u s)",
 		    (unsigned long long)st.unsampled, st.unsampled == 1 ? "" : "s",
@@ -424,8 +466,9 @@ sample_run(const struct sample_opts *o, char **argv)
 	if (o->wall && pe)
 		warn_msg("--wall: %.3f s spent preempted, waiting for a CPU, is "
 		    "in no sample", (double)runnable / 1e9);
-	warn_msg("%llu samples, %llu lost", (unsigned long long)r.samples,
-	    (unsigned long long)r.lost);
+	if (!o->alloc)
+		warn_msg("%llu samples, %llu lost", (unsigned long long)r.samples,
+		    (unsigned long long)r.lost);
 	recs_free(&r);
 	if (o->attach)
 		return partial ? EXIT_SELF : 0;

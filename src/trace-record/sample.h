@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "heap.h"
+
 struct sample_opts {
 	unsigned	 hz;
 	int		 callchain;	/* CG_* of perfev.h: -g, --call-graph */
@@ -20,6 +22,8 @@ struct sample_opts {
 	const char	*clock;		/* --clock */
 	const char	*output;	/* -o, or NULL */
 	pid_t		 attach;	/* -p, or 0 */
+	int		 alloc;		/* --alloc: allocations, not CPU time */
+	struct heap_opts heap;		/* --alloc=TYPE, --alloc-interval */
 };
 
 /* Returns trace-record's exit status. */

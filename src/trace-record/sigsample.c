@@ -103,6 +103,14 @@ sigsample_new(unsigned hz, int unwind, const struct clockcal *cal)
 }
 
 void
+sigsample_alloc(struct sigsample *s, uint64_t interval, int frees)
+{
+	s->ring->period = s->period = 0;
+	s->ring->alloc_interval = interval;
+	s->ring->alloc_frees = (uint64_t)frees;
+}
+
+void
 sigsample_child(const struct sigsample *s)
 {
 	setenv("LD_PRELOAD", s->preload, 1);
@@ -236,6 +244,20 @@ read_ring(struct sigsample *s, struct recs *r, int dead)
 			memcpy(&ns, body, 8);
 			s->sampled_ns += ns;
 			recs_add(r, REC_TASKTIME, t, h.pid, h.tid, 0, body, 8);
+		} else if (h.type == SR_ALLOC && h.n > 0 &&
+		    sizeof(struct sr_alloc) + (size_t)h.n * 8 <= room) {
+			struct rec_sample rs = { .kind = REC_ALLOC };
+			struct sr_alloc a;
+
+			memcpy(&a, body, sizeof a);
+			rs.addr = a.addr;
+			rs.size = a.size;
+			memcpy(rs.comm, h.comm, sizeof rs.comm);
+			rs.comm[15] = '\0';
+			recs_sample(r, t, h.pid, h.tid, &rs, NULL,
+			    (const uint64_t *)(const void *)(body + sizeof a), h.n);
+		} else if (h.type == SR_FREE && h.n == 1 && room >= 8) {
+			recs_add(r, REC_FREE, t, h.pid, h.tid, 0, body, 8);
 		} else if (h.type == SR_FORK) {
 			uint32_t par[2] = { h.tid, h.tid };
 
@@ -378,7 +400,8 @@ sigsample_end(struct sigsample *s, struct recs *r, int64_t cpu_ns)
 		    why_not ? why_not : "LD_PRELOAD was not honoured (a static or "
 		    "set-user-ID program?), or the environment was replaced");
 		why = 1;
-	} else if (cpu_ns >= 20 * (int64_t)period && (uint64_t)cpu_ns > 2 * sampled_ns) {
+	} else if (period && cpu_ns >= 20 * (int64_t)period &&
+	    (uint64_t)cpu_ns > 2 * sampled_ns) {
 		/*
 		 * What the sampler could not see: a signal blocked with the
 		 * system call, programs run by system or popen, ...  The

@@ -14,6 +14,12 @@ struct sigsample;
  * the sampler walks with DWARF CFI instead of frame pointers. */
 struct sigsample *sigsample_new(unsigned hz, int unwind, const struct clockcal *cal);
 
+/*
+ * Sample allocations instead of CPU time: every interval bytes on
+ * average; frees: the frees of sampled blocks too (inuse, peak).
+ */
+void		 sigsample_alloc(struct sigsample *s, uint64_t interval, int frees);
+
 /* In the child, before exec: the environment that loads the sampler. */
 void		 sigsample_child(const struct sigsample *s);
 

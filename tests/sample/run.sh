@@ -661,6 +661,9 @@ fi
 # Span profiles: the samples of each span (spanprof.sh).
 . "$top/tests/sample/spanprof.sh"
 
+# Allocations: shares, leaks, the peak (alloc.sh).
+. "$top/tests/sample/alloc.sh"
+
 # A library truncated while trace-record has it mapped (trunc.c calls
 # through trunclib.c, truncates it, and runs on with a frame of it on
 # the stack; -z now, or its own _exit would be looked up in the lost

@@ -185,7 +185,7 @@ function drawTable() {
 		COLS.forEach((k) => {
 			if (k === "name") return;
 			var a = cellOf(r, k);
-			setAttr(el("span", row, "flex:1;min-width:0;overflow:hidden;padding:0 4px;background:" + a[2], a[0]), "title", a[1]);
+			setAttr(el("span", row, "flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;padding:0 4px;background:" + a[2], a[0]), "title", a[1]);
 		});
 		el("span", row, "flex:2;overflow:hidden;text-overflow:ellipsis;padding:0 4px", r.name);
 	}

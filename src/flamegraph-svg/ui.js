@@ -8,7 +8,8 @@
  *
  * Here: the SVG, its data (the JSON block scriptdata.c or timeline.c writes)
  * and its buttons; canvases in a foreignObject, scaled to the device and
- * capped at what a canvas may be; a redraw once per frame; search (the
+ * capped at what a canvas may be; a redraw once per frame; the width of
+ * the window (fitWindow); search (the
  * prompt, the case toggle, the buttons); the view in the URL; keys.  The
  * graph's file defines what differs:
  *   PROMPT      the search prompt
@@ -77,6 +78,7 @@ function visible(m, top, bot) {
  */
 function fit(fo, c, g, top, bot, px, local) {
 	var w = Math.ceil(width * px), h = Math.ceil((bot - top) * px);
+	setAttr(fo, "width", width);
 	setAttr(fo, "y", top);
 	setAttr(fo, "height", bot - top);
 	if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
@@ -131,6 +133,18 @@ function toggleCase() {
 
 /* The view and the search term (?s=) in the URL of a standalone SVG. */
 function standalone() { return document.documentElement === svg; }
+/*
+ * A standalone SVG as wide as the window, as a page is: the file's width
+ * (1200 by default, the picture without scripts) left a third of a
+ * 1920-pixel window blank and cut a 900-pixel one off.  An SVG in a page
+ * keeps the width the page gave it.  Returns whether width changed.
+ */
+function fitWindow() {
+	var w = standalone() ? Math.max(document.documentElement.clientWidth, 300) : width;
+	if (w === width) return false;
+	width = w;
+	return true;
+}
 function saveState() {
 	if (!standalone() || !window.history || !history.replaceState) return;
 	var p = new URLSearchParams(location.search);

@@ -21,18 +21,19 @@
  * select(x) selects the name of index x (-1: none).
  */
 var TB, TMIN = 500, VIEWS = { flame: "Flame graph", table: "Table", both: "Both", sandwich: "Sandwich" },
-	cview = "flame", H0, detY, bar, btn = {}, head, menuFo = null, vtop, barsNow;
+	cview = "flame", H0, detY, bar, tbFo, btn = {}, head, menuFo = null, vtop, barsNow;
 
 function views() {
-	var fo = el("foreignObject");
+	tbFo = el("foreignObject");
 	H0 = vbox.height;
 	detY = [details, matched].map((e) => +e.getAttribute("y"));
-	vtop = fontsize * (q(".st") ? 5 : 3);
-	setAttr(fo, "width", width);
-	bar = el("div", fo, "display:flex;flex-wrap:wrap;align-items:center;gap:3px 4px;padding:3px " + XPAD +
-		"px;white-space:nowrap;font:12px " + family);
+	/* Below the title, the subtitle and a --diff graph's legend. */
+	vtop = fontsize * (q(".dl") ? 7 : q(".st") ? 5 : 3);
+	bar = el("div", tbFo, "display:flex;flex-wrap:wrap;align-items:center;gap:3px 4px;padding:3px " + XPAD +
+		"px;white-space:nowrap;background:rgba(238,238,238,.95);border-bottom:1px solid #ccc;font:12px " + family);
 	setAttr(bar, "class", "tbar");
-	svg.insertBefore(fo, svg.firstChild);
+	/* Last, so that it stays above the graph it is scrolled over. */
+	svg.appendChild(tbFo);
 	var button = (key, text, f) => {
 		var b = btn[key] = el("button", bar, "font:inherit;padding:1px 6px", text);
 		listen(b, "click", (e) => { e.stopPropagation(); active = true; f(); });
@@ -48,12 +49,11 @@ function views() {
 	});
 	if (D.diff) diffButtons(button);
 	head = el("span", bar, "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
-	/* As tall as its buttons need: a narrow graph's wrap. */
-	setAttr(fo, "height", 500);
-	TB = Math.ceil(bar.offsetHeight);
-	setAttr(fo, "y", -TB);
-	setAttr(fo, "height", TB);
-	grow(H0);
+	TB = 0;
+	measureBar();
+	fitWidth();
+	listen(window, "resize", () => { if (fitWidth()) setView(cview); });
+	listen(window, "scroll", stick, true);
 	listen(window, "keydown", (e) => {
 		if ((!active && !standalone()) || e.ctrlKey || e.metaKey || e.altKey) return;
 		if (e.key === "Escape") closeMenu();
@@ -70,11 +70,42 @@ function views() {
 	});
 	bars();
 }
+/* The toolbar as tall as its buttons need: a narrow graph's wrap. */
+function measureBar() {
+	var h = vbox.height - TB;
+	setAttr(tbFo, "width", width);
+	setAttr(tbFo, "height", 500);
+	TB = Math.ceil(bar.offsetHeight);
+	setAttr(tbFo, "height", TB);
+	grow(h);
+}
+/*
+ * The graph as wide as the window (ui.js's fitWindow), its title in
+ * the middle; the caller lays the view out again.  Returns whether the
+ * width changed.
+ */
+function fitWidth() {
+	if (!fitWindow()) return false;
+	setAttr(svg, "width", width);
+	svg.querySelectorAll(".t, .st").forEach((t) => setAttr(t, "x", width / 2));
+	measureBar();
+	return true;
+}
+/*
+ * The toolbar at the window's top while the SVG's top is scrolled away,
+ * as a sticky header, which SVG has not: a tall graph opens scrolled to
+ * its root, and there the views would be out of sight.
+ */
+function stick() {
+	var m = svg.getScreenCTM();
+	if (m && m.d) setAttr(tbFo, "y", Math.max(-TB, Math.min(-m.f / m.d, vbox.y + vbox.height - TB)));
+}
 /* The SVG h units tall under its toolbar, the details line at its bottom. */
 function grow(h) {
 	setAttr(svg, "viewBox", "0 " + -TB + " " + width + " " + (h + TB));
 	if (svg.getAttribute("height") !== null && !/%/.test(svg.getAttribute("height"))) setAttr(svg, "height", h + TB);
 	[details, matched].forEach((e, i) => setAttr(e, "y", detY[i] + h - H0));
+	stick();
 }
 /* The buttons' state: pressed for the view shown and the toggles on. */
 function bars() {

@@ -62,7 +62,8 @@ function stats() {
 	if (tab) return tab;
 	if (D.diff) return diffStats();
 	tree();
-	var r, i, fix = D.tfix;
+	/* (the frames left out are the file's, not a transform's) */
+	var r, i, fix = !xf.length && D.tfix;
 	walk({ self: 0, total: 0 }, (f) => f.kids, (r, f, first) => {
 		r.self += f.kids.reduce((c, k) => c - k.n, f.n);
 		if (first) r.total += f.n;

@@ -14,14 +14,17 @@
  * The URL (ui.js's saveState) keeps, besides zoom and search: v= the
  * view, fn= the selected function, o= the table's order (a column, "-"
  * first when the other way than its first click), l=tail; and a --diff
- * graph's toggles (diffview.js).
+ * graph's toggles (diffview.js); and t= the transforms (xform.js).
+ *
+ * The transforms: the frame menu's and the toolbar's Invert add a step
+ * (apply), shown as a breadcrumb under the buttons, whose × removes it.
  *
  * Contract: views() builds it all, before ui.js's begin(); viewState(p)
  * and viewRestore(p) are flame.js's view() and restore() for it;
  * select(x) selects the name of index x (-1: none).
  */
 var TB, TMIN = 500, VIEWS = { flame: "Flame graph", table: "Table", both: "Both", sandwich: "Sandwich" },
-	cview = "flame", H0, detY, bar, tbFo, btn = {}, head, menuFo = null, vtop, barsNow;
+	cview = "flame", H0, detY, bar, tbFo, btn = {}, head, crumbs, menuFo = null, menuH, vtop, barsNow;
 
 function views() {
 	tbFo = el("foreignObject");
@@ -48,7 +51,10 @@ function views() {
 		draw();
 	});
 	if (D.diff) diffButtons(button);
+	else button("invert", "Invert", () => (last("invert") ? unapply(xf.length - 1) : apply({ k: "invert", x: -1 })));
 	head = el("span", bar, "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
+	crumbs = el("div", bar, "flex:1 0 100%;display:none;flex-wrap:wrap;gap:3px 4px;align-items:center");
+	setAttr(crumbs, "class", "crumbs");
 	TB = 0;
 	measureBar();
 	fitWidth();
@@ -109,10 +115,11 @@ function grow(h) {
 }
 /* The buttons' state: pressed for the view shown and the toggles on. */
 function bars() {
-	var now = cview + tail + ignorecase + term + sel + (D.diff && diffBars());
+	var now = cview + tail + ignorecase + term + sel + (D.diff ? diffBars() : last("invert"));
 	if (now === barsNow) return;
 	barsNow = now;
-	Object.keys(VIEWS).map((v) => [v, v === cview]).concat([["fit", tail], ["ic", ignorecase], ["search", term !== null]]).forEach((a) => {
+	Object.keys(VIEWS).map((v) => [v, v === cview]).concat([["fit", tail], ["ic", ignorecase], ["search", term !== null]],
+		D.diff ? [] : [["invert", last("invert")]]).forEach((a) => {
 		setAttr(btn[a[0]], "aria-pressed", a[1]);
 		btn[a[0]].style.fontWeight = a[1] ? "bold" : "";
 	});
@@ -165,6 +172,7 @@ function viewRestore(p) {
 	var o = p.get("o") || "", k = o.replace(/^-/, "");
 	if (COLS.indexOf(k) >= 0) { sortKey = k; sortDesc = (k !== "name") !== (o[0] === "-"); }
 	tail = p.get("l") === "tail";
+	showCrumbs();
 	if (p.get("fn") !== null) select(nm.indexOf(p.get("fn")));
 	setView(p.get("v"));
 }
@@ -178,11 +186,18 @@ function menu(g, f, e) {
 	var p = userPoint(e), items = [
 			["Copy name", () => copy(f.name)],
 			["Copy stack", () => copy(stackOf(g, f))],
-			["Focus on this function", () => { select(f.x); setView("sandwich"); }],
 			["Zoom", () => zoom(g, f)],
-			["Search for this name", () => search("^" + f.name.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&") + "$")]
+			["Search for this name", () => search("^" + f.name.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&") + "$")],
+			["Show callers and callees", () => { select(f.x); setView("sandwich"); }]
 		];
+	/* The transforms (xform.js): of the name, or of this frame's stacks (the main graph's). */
+	if (!D.diff) ["merge", "focus", "subtree", "drop", "collapse", "rec"].forEach((k) => {
+		if (k !== "subtree" || g === main) items.push([STEPS[k], () => apply(k === "subtree" ? { k: k, path: pathOf(f) } : { k: k, x: k === "rec" ? -1 : f.x })]);
+	});
 	menuFo = el("foreignObject");
+	/* A graph shorter than the menu grows while it is open: the SVG clips what is outside its viewBox. */
+	menuH = vbox.height - TB;
+	if (menuH < 22 * items.length + 6) grow(22 * items.length + 6);
 	var box = el("div", menuFo, "display:flex;flex-direction:column;background:#fff;border:1px solid #888;padding:2px;font:12px " + family);
 	setAttr(menuFo, "x", Math.min(p[0], width - 190));
 	/* Inside the SVG, which clips what is outside its viewBox. */
@@ -205,8 +220,53 @@ function menu(g, f, e) {
 	box.firstChild.focus();
 }
 function closeMenu() {
-	if (menuFo) menuFo.remove();
+	if (!menuFo) return;
+	menuFo.remove();
 	menuFo = null;
+	if (vbox.height - TB !== menuH) grow(menuH);
+}
+/*
+ * Add transform step t (xform.js) and lay the graph out again; remove
+ * the ith.  The view stays, the zoom does not (its frame may be gone).
+ */
+function apply(t) {
+	xf.push(t);
+	retransform();
+}
+function unapply(i) {
+	xf.splice(i, 1);
+	retransform();
+}
+function retransform() {
+	transform();
+	showReset();
+	showCrumbs();
+	if (term !== null) search(term);
+	setView(cview);
+}
+function last(k) { return xf.length > 0 && xf[xf.length - 1].k === k; }
+/* The steps as breadcrumbs, each with its remove button; names as text. */
+function showCrumbs() {
+	crumbs.textContent = "";
+	crumbs.style.display = xf.length ? "flex" : "none";
+	if (xf.length) el("span", crumbs, "color:#555", "Transforms:");
+	xf.forEach((t, i) => {
+		var c = el("span", crumbs, "border:1px solid #aaa;border-radius:3px;padding:0 0 0 4px;background:#fff"),
+			name = t.path ? nm[t.path[t.path.length - 1]] : t.x >= 0 ? nm[t.x] : "";
+		setAttr(c, "class", "crumb");
+		el("span", c, "", STEPS[t.k] + (name || t.path ? ": " + name : ""));
+		var b = el("button", c, "font:inherit;border:0;background:none;cursor:pointer;padding:0 4px", "×");
+		setAttr(b, "aria-label", "Remove " + STEPS[t.k]);
+		setAttr(b, "title", "Remove");
+		listen(b, "click", (e) => { e.stopPropagation(); active = true; unapply(i); });
+	});
+	measureBar();
+}
+/* A frame's names from the root's callee down to it. */
+function pathOf(f) {
+	tree();
+	for (var s = []; f && f !== rootFrame; f = f.p) s.push(f.x);
+	return s.reverse();
 }
 /* A frame's stack as folded text, root first: the callers' icicle reads down. */
 function stackOf(g, f) {

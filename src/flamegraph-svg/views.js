@@ -72,7 +72,9 @@ function views() {
 	Object.assign(svg.flamegraph, {
 		view: setView, select: (name) => select(nm.indexOf(name)),
 		table: () => shown.map((r) => [r.name].concat(tableRow(r).map((v) => +v.toPrecision(15)), r.places)),
-		sandwich: () => sw && [sw.up, sw.down]
+		sandwich: () => sw && [sw.up, sw.down],
+		/* a transform step of the name (xform.js's kinds), as the menu adds it; none: remove all */
+		transform: (k, name) => (k ? apply({ k: k, x: nm.indexOf(name) }) : (xf.length = 0, retransform()))
 	});
 	bars();
 }

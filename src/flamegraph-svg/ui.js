@@ -10,7 +10,8 @@
  * and its buttons; canvases in a foreignObject, scaled to the device and
  * capped at what a canvas may be; a redraw once per frame; the width of
  * the window (fitWindow); search (the
- * prompt, the case toggle, the buttons); the view in the URL; keys.  The
+ * prompt or the graph's search box, the case toggle, the buttons); the
+ * view in the URL and the history; keys.  The
  * graph's file defines what differs:
  *   PROMPT      the search prompt
  *   draw()      draw now
@@ -34,7 +35,7 @@ data.remove();
 var vbox = svg.viewBox.baseVal, width = vbox.width, fontsize = +svg.getAttribute("data-fontsize"),
 	cw = fontsize * +svg.getAttribute("data-fontwidth");
 var resetBtn = q(".u"), searchBtn = q(".s"), icBtn = q(".ic"), matched = q(".m");
-var term = null, ignorecase = false, queued = false, active = false;
+var term = null, ignorecase = false, queued = false, active = false, restoring = false, searchBox = null;
 
 /* The DOM calls both scripts make most, in short. */
 function setAttr(e, name, v) { e.setAttribute(name, v); }
@@ -120,7 +121,9 @@ function resetSearch(quiet) {
 	matched.classList.add("hide");
 	if (!quiet) { draw(); saveState(); }
 }
+/* The graph's search box if it has one (views.js), else a prompt. */
 function promptSearch() {
+	if (searchBox) { searchBox.focus(); searchBox.select(); return; }
 	var t = prompt(PROMPT + (ignorecase ? ", ignoring case" : "")
 		+ "\nPress Ctrl-I to toggle case sensitivity", term || "");
 	if (t !== null) search(t);
@@ -145,20 +148,28 @@ function fitWindow() {
 	width = w;
 	return true;
 }
-function saveState() {
+/*
+ * push: a new entry in the history (a zoom, a view), so that Back
+ * undoes it; not while restoring one.
+ */
+function saveState(push) {
 	if (!standalone() || !window.history || !history.replaceState) return;
 	var p = new URLSearchParams(location.search);
 	p.delete("s");
 	view(p);
 	if (term !== null) p.set("s", term);
-	var qs = p.toString();
-	history.replaceState(null, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
+	var qs = p.toString(), url = location.pathname + (qs ? "?" + qs : "") + location.hash;
+	if (push && !restoring && url !== location.pathname + location.search + location.hash) history.pushState(null, "", url);
+	else history.replaceState(null, "", url);
 }
 function restoreState() {
 	if (!standalone()) return;
 	var p = new URLSearchParams(location.search);
+	restoring = true;
 	restore(p);
 	if (p.get("s") !== null) search(p.get("s"));
+	else if (term !== null) resetSearch(true);
+	restoring = false;
 }
 
 /*
@@ -178,7 +189,8 @@ function begin() {
 		if (e.target === icBtn) return toggleCase();
 	});
 	listen(window, "keydown", (e) => {
-		if (!active && !standalone()) return;
+		/* (keys typed into the search box are its own, Ctrl's too are ours) */
+		if ((!active && !standalone()) || (e.target.localName === "input" && !e.ctrlKey)) return;
 		if ((e.ctrlKey && e.key === "f") || (e.key === "/" && !e.ctrlKey)) {
 			e.preventDefault();
 			promptSearch();

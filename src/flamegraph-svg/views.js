@@ -42,8 +42,7 @@ function views() {
 		listen(b, "click", (e) => { e.stopPropagation(); active = true; f(); });
 	};
 	Object.keys(VIEWS).forEach((v) => button(v, VIEWS[v], () => setView(v)));
-	button("search", "Search", () => (term === null ? promptSearch() : resetSearch()));
-	button("ic", "ic", toggleCase);
+	searchBar(button);
 	button("reset", "Reset zoom", reset);
 	button("fit", "Labels: head first", () => {
 		tail = !tail;
@@ -53,15 +52,17 @@ function views() {
 	if (D.diff) diffButtons(button);
 	else button("invert", "Invert", () => (last("invert") ? unapply(xf.length - 1) : apply({ k: "invert", x: -1 })));
 	head = el("span", bar, "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
+	setAttr(head, "class", "head");
 	crumbs = el("div", bar, "flex:1 0 100%;display:none;flex-wrap:wrap;gap:3px 4px;align-items:center");
 	setAttr(crumbs, "class", "crumbs");
 	TB = 0;
 	measureBar();
 	fitWidth();
 	listen(window, "resize", () => { if (fitWidth()) setView(cview); });
+	listen(window, "popstate", () => { restoreState(); draw(); });
 	listen(window, "scroll", stick, true);
 	listen(window, "keydown", (e) => {
-		if ((!active && !standalone()) || e.ctrlKey || e.metaKey || e.altKey) return;
+		if ((!active && !standalone()) || e.ctrlKey || e.metaKey || e.altKey || e.target.localName === "input") return;
 		if (e.key === "Escape") closeMenu();
 		if (e.key === "s") {
 			if (sel < 0 && hover && hover !== rootFrame) select(hover.x);
@@ -115,12 +116,59 @@ function grow(h) {
 	[details, matched].forEach((e, i) => setAttr(e, "y", detY[i] + h - H0));
 	stick();
 }
+/*
+ * The search box, where flamegraph.pl had a prompt and its Search, ic
+ * and Reset buttons in the graph (hidden here; the picture without
+ * scripts keeps them): the term, searched as typed; Enter and Next,
+ * Shift-Enter and Previous zoom to the next match and the one before;
+ * Match case; Escape clears.  The count of matches and their share
+ * after them.
+ */
+var caseBox, count;
+function searchBar(button) {
+	[resetBtn, searchBtn, icBtn, matched].forEach((e) => { e.style.display = "none"; });
+	searchBox = el("input", bar, "font:inherit;width:14em;padding:1px 4px");
+	setAttr(searchBox, "type", "search");
+	setAttr(searchBox, "placeholder", "Search (regexp)");
+	setAttr(searchBox, "aria-label", "Search, a regular expression");
+	listen(searchBox, "input", () => (searchBox.value ? search(searchBox.value) : resetSearch()));
+	listen(searchBox, "keydown", (e) => {
+		active = true;
+		if (e.key === "Enter") nextMatch(e.shiftKey ? -1 : 1);
+		else if (e.key === "Escape") {
+			e.stopPropagation();
+			searchBox.value = "";
+			resetSearch();
+			searchBox.blur();
+		}
+	});
+	button("prev", "Previous", () => nextMatch(-1));
+	button("next", "Next", () => nextMatch(1));
+	var label = el("label", bar, "display:flex;align-items:center;gap:2px");
+	caseBox = el("input", label);
+	setAttr(caseBox, "type", "checkbox");
+	el("span", label, "", "Match case");
+	listen(caseBox, "change", () => { if (caseBox.checked === ignorecase) toggleCase(); });
+	count = el("span", bar, "color:#555");
+}
+/* Zoom to the match k after the last (k = -1: before), in the graph. */
+function nextMatch(k) {
+	if (!matches.length) return;
+	mi = mi < 0 && k < 0 ? matches.length - 1 : (mi + k + matches.length) % matches.length;
+	if (cview !== "flame" && cview !== "both") setView("flame");
+	zoom(main, matches[mi]);
+}
 /* The buttons' state: pressed for the view shown and the toggles on. */
 function bars() {
-	var now = cview + tail + ignorecase + term + sel + (D.diff ? diffBars() : last("invert"));
+	var now = [cview, tail, ignorecase, term, sel, mi, matched.textContent, D.diff ? diffBars() : last("invert")].join("\n");
 	if (now === barsNow) return;
 	barsNow = now;
-	Object.keys(VIEWS).map((v) => [v, v === cview]).concat([["fit", tail], ["ic", ignorecase], ["search", term !== null]],
+	if (document.activeElement !== searchBox) searchBox.value = term === null ? "" : term;
+	caseBox.checked = !ignorecase;
+	count.textContent = term !== null ? (mi >= 0 ? mi + 1 + " of " : "") + matches.length + (matches.length === 1 ? " match, " : " matches, ") +
+		matched.textContent.replace(/^Matched: /, "") : matched.classList.contains("hide") ? "" : matched.textContent;
+	btn.prev.disabled = btn.next.disabled = !matches.length;
+	Object.keys(VIEWS).map((v) => [v, v === cview]).concat([["fit", tail]],
 		D.diff ? [] : [["invert", last("invert")]]).forEach((a) => {
 		setAttr(btn[a[0]], "aria-pressed", a[1]);
 		btn[a[0]].style.fontWeight = a[1] ? "bold" : "";
@@ -149,7 +197,7 @@ function setView(v) {
 	tableView(XPAD, vtop, v === "table" ? width - 2 * XPAD : v === "both" ? left - 1.5 * XPAD : 0, th - vtop - bot);
 	setHover(main, null);
 	draw();
-	saveState();
+	saveState(true);
 }
 
 /* Select the name of index x: its frames drawn in SEL, the header. */
@@ -176,6 +224,7 @@ function viewRestore(p) {
 	tail = p.get("l") === "tail";
 	showCrumbs();
 	if (p.get("fn") !== null) select(nm.indexOf(p.get("fn")));
+	else if (sel >= 0) select(-1);
 	setView(p.get("v"));
 }
 

@@ -144,6 +144,7 @@ function xfState(p) {
 	xf.forEach((t) => p.append("t", t.k + (t.path ? ":" + t.path.map((x) => nm[x]).join(";") : t.x >= 0 ? ":" + nm[t.x] : "")));
 }
 function xfRestore(p) {
+	var was = JSON.stringify(xf);
 	xf = [];
 	p.getAll("t").forEach((v) => {
 		var i = v.indexOf(":"), k = i < 0 ? v : v.slice(0, i), name = v.slice(i + 1), t = { k: k, x: -1 };
@@ -152,5 +153,6 @@ function xfRestore(p) {
 		else if (k !== "rec" && k !== "invert") t.x = nm.indexOf(name);
 		if (t.x >= 0 || !(i >= 0) || t.path) xf.push(t);
 	});
-	transform();
+	/* (Back to a zoom or a view: the same steps, laid out already) */
+	if (JSON.stringify(xf) !== was) transform();
 }

@@ -175,6 +175,8 @@ function bars() {
 	});
 	btn.fit.textContent = "Labels: " + (tail ? "tail" : "head") + " first";
 	btn.sandwich.disabled = sel < 0;
+	/* (the header's text may wrap the buttons to another line) */
+	if (Math.ceil(bar.offsetHeight) !== TB) measureBar();
 }
 
 function setView(v) {

@@ -92,7 +92,7 @@ $(BUILD)/%.o: src/%.c Makefile
 # leaves out those its graph does not use: diffview.js (--diff), units.js
 # (a --countname other than samples), delta.js (three columns), frac.js
 # (fractional counts), links.js (--nameattr), hotcold.js (--colors=hotcold).
-FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js \
+FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js xform.js \
 	diffview.js units.js delta.js frac.js links.js hotcold.js views.js)
 TIMELINE_JS = $(addprefix src/flamegraph-svg/,ui.js timeline.js)
 $(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/js2c.awk

@@ -74,6 +74,9 @@ else
 	}
 	browser_suite flamegraph.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
 	browser_suite views.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
+	browser_suite xform.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
+	browser_suite layout.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
+	browser_suite search.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
 	browser_suite deep.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
 	browser_suite diff.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
 	browser_suite timeline.test.js "$BIN" "$tmp/browser" \

@@ -17,13 +17,15 @@
  * zoomed by the same functions.  Here too what the views share: the
  * selected function (sel, a name's index), its frames drawn in SEL as
  * search draws its matches, and the label placement (tail first).
+ * The search's matches in the main graph, in place order, are matches;
+ * mi the one stepped to (views.js's search box), -1 before the first.
  */
 var PROMPT = "Enter a search term (regexp allowed, eg: ^ext4_)", MINW = 0.1;
 var root = q(".f"), details = q(".d");
 if (!root) return;
 var nametype = D.nametype, total = D.total, fh = D.fh, labelY = D.label;
 var rows = [], frames = [], nm, fillOf = [], rootFrame, main, graphs = [], hover = null, hoverG, font, family,
-	sel = -1, tail = false, curRe = null, SEL = "rgb(0,160,255)", link = null;
+	sel = -1, tail = false, curRe = null, SEL = "rgb(0,160,255)", link = null, matches = [], mi = -1;
 
 /*
  * printf's "%.Nf": toFixed rounds a tie away from zero, printf to even.
@@ -372,7 +374,7 @@ function zoom(g, f) {
 	if (g === main) showReset();
 	setHover(g, null);
 	draw();
-	saveState();
+	saveState(true);
 }
 /* The Reset button, shown while the main graph is zoomed. */
 function showReset() { resetBtn.classList.toggle("hide", main.zoomed === rootFrame); }
@@ -384,6 +386,8 @@ function match(re) {
 	var hits = frames.filter((f) => (f.hit = f !== rootFrame && re.test(f.name)));
 	graphs.forEach((g) => { if (g !== main) g.frames.forEach((f) => { f.hit = re.test(f.name); }); });
 	hits.sort((a, b) => a.s - b.s || b.n - a.n);
+	matches = hits;
+	mi = -1;
 	var sum = 0, end = -Infinity;
 	hits.forEach((f) => { if (f.s >= end) { sum += f.n; end = f.s + f.n; } });
 	var p = 100 * sum / total;
@@ -391,6 +395,7 @@ function match(re) {
 }
 function unmatch() {
 	curRe = null;
+	matches = [];
 	if (term !== null) graphs.forEach((g) => g.frames.forEach((f) => { f.hit = false; }));
 }
 
@@ -412,11 +417,14 @@ function view(p) {
 	p.delete("y");
 	var z = main.zoomed;
 	if (z !== rootFrame) { p.set("x", fixed(xOf(z), 1).replace(/\.0$/, "")); p.set("y", rows[z.row].y); }
+	if (!D.diff) xfState(p);
 	viewState(p);
 }
 function restore(p) {
 	var x = p.get("x"), y = p.get("y");
+	main.zoomed = rootFrame;
 	if (D.diff) diffRestore(p);
+	else xfRestore(p);
 	if (x !== null && y !== null)
 		frames.forEach((f) => {
 			if (f !== rootFrame && Math.abs(rows[f.row].y - y) < 0.051 && Math.abs(xOf(f) - x) < 0.051) main.zoomed = f;

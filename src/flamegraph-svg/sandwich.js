@@ -20,8 +20,10 @@
  *                  returns the y where they end
  *   unsandwich()   hide them (kept for the same function)
  *   sw             the graphs shown, { x, up, down }, or null
+ * Each half has its heading, "Callers of" and "Callees of" the function
+ * (swHeads, SVG text), in a row of its own above it.
  */
-var sw = null;
+var sw = null, swHeads = null;
 
 /* A merged frame: count, callees by name, and what a graph's frame has. */
 function node(x, p) {
@@ -106,14 +108,26 @@ function sandwich(top) {
 			sw[i ? "down" : "up"] = g;
 		});
 	}
-	/* The callers' rows from the top down to the function's, then the callees'. */
-	var u = sw.up.rows, d = sw.down.rows, y = top + (u.length - 1) * step;
+	if (!swHeads) swHeads = [0, 1].map(() => svg.insertBefore(el("text", null, "font-weight:bold"), details));
+	/* The callers' heading and rows from the top down to the function's, then the callees'. */
+	var u = sw.up.rows, d = sw.down.rows, y = top + u.length * step;
+	heading(0, "Callers of ", top);
 	u.forEach((r, i) => { r.y = y - i * step; });
 	y += 2 * step;
+	heading(1, "Callees of ", y - step);
 	d.forEach((r, i) => { r.y = y + i * step; });
-	sw.up.hidden = sw.down.hidden = false;
+	[sw.up, sw.down].forEach((g) => { g.hidden = false; g.w = width - 2 * XPAD; });
 	return y + d.length * step;
+}
+/* Heading i at row y: text, as names are (never markup). */
+function heading(i, text, y) {
+	var h = swHeads[i];
+	h.textContent = text + nm[sw.x];
+	setAttr(h, "x", XPAD);
+	setAttr(h, "y", y + labelY);
+	h.style.display = "";
 }
 function unsandwich() {
 	if (sw) sw.up.hidden = sw.down.hidden = true;
+	if (swHeads) swHeads.forEach((h) => { h.style.display = "none"; });
 }

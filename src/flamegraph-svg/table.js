@@ -62,7 +62,8 @@ function stats() {
 	if (tab) return tab;
 	if (D.diff) return diffStats();
 	tree();
-	var r, i, fix = D.tfix;
+	/* (the frames left out are the file's, not a transform's) */
+	var r, i, fix = !xf.length && D.tfix;
 	walk({ self: 0, total: 0 }, (f) => f.kids, (r, f, first) => {
 		r.self += f.kids.reduce((c, k) => c - k.n, f.n);
 		if (first) r.total += f.n;
@@ -185,7 +186,7 @@ function drawTable() {
 		COLS.forEach((k) => {
 			if (k === "name") return;
 			var a = cellOf(r, k);
-			setAttr(el("span", row, "flex:1;min-width:0;overflow:hidden;padding:0 4px;background:" + a[2], a[0]), "title", a[1]);
+			setAttr(el("span", row, "flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;padding:0 4px;background:" + a[2], a[0]), "title", a[1]);
 		});
 		el("span", row, "flex:2;overflow:hidden;text-overflow:ellipsis;padding:0 4px", r.name);
 	}

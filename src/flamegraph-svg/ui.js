@@ -8,8 +8,10 @@
  *
  * Here: the SVG, its data (the JSON block scriptdata.c or timeline.c writes)
  * and its buttons; canvases in a foreignObject, scaled to the device and
- * capped at what a canvas may be; a redraw once per frame; search (the
- * prompt, the case toggle, the buttons); the view in the URL; keys.  The
+ * capped at what a canvas may be; a redraw once per frame; the width of
+ * the window (fitWindow); search (the
+ * prompt or the graph's search box, the case toggle, the buttons); the
+ * view in the URL and the history; keys.  The
  * graph's file defines what differs:
  *   PROMPT      the search prompt
  *   draw()      draw now
@@ -33,7 +35,7 @@ data.remove();
 var vbox = svg.viewBox.baseVal, width = vbox.width, fontsize = +svg.getAttribute("data-fontsize"),
 	cw = fontsize * +svg.getAttribute("data-fontwidth");
 var resetBtn = q(".u"), searchBtn = q(".s"), icBtn = q(".ic"), matched = q(".m");
-var term = null, ignorecase = false, queued = false, active = false;
+var term = null, ignorecase = false, queued = false, active = false, restoring = false, searchBox = null;
 
 /* The DOM calls both scripts make most, in short. */
 function setAttr(e, name, v) { e.setAttribute(name, v); }
@@ -77,6 +79,7 @@ function visible(m, top, bot) {
  */
 function fit(fo, c, g, top, bot, px, local) {
 	var w = Math.ceil(width * px), h = Math.ceil((bot - top) * px);
+	setAttr(fo, "width", width);
 	setAttr(fo, "y", top);
 	setAttr(fo, "height", bot - top);
 	if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
@@ -118,7 +121,9 @@ function resetSearch(quiet) {
 	matched.classList.add("hide");
 	if (!quiet) { draw(); saveState(); }
 }
+/* The graph's search box if it has one (views.js), else a prompt. */
 function promptSearch() {
+	if (searchBox) { searchBox.focus(); searchBox.select(); return; }
 	var t = prompt(PROMPT + (ignorecase ? ", ignoring case" : "")
 		+ "\nPress Ctrl-I to toggle case sensitivity", term || "");
 	if (t !== null) search(t);
@@ -131,20 +136,40 @@ function toggleCase() {
 
 /* The view and the search term (?s=) in the URL of a standalone SVG. */
 function standalone() { return document.documentElement === svg; }
-function saveState() {
+/*
+ * A standalone SVG as wide as the window, as a page is: the file's width
+ * (1200 by default, the picture without scripts) left a third of a
+ * 1920-pixel window blank and cut a 900-pixel one off.  An SVG in a page
+ * keeps the width the page gave it.  Returns whether width changed.
+ */
+function fitWindow() {
+	var w = standalone() ? Math.max(document.documentElement.clientWidth, 300) : width;
+	if (w === width) return false;
+	width = w;
+	return true;
+}
+/*
+ * push: a new entry in the history (a zoom, a view), so that Back
+ * undoes it; not while restoring one.
+ */
+function saveState(push) {
 	if (!standalone() || !window.history || !history.replaceState) return;
 	var p = new URLSearchParams(location.search);
 	p.delete("s");
 	view(p);
 	if (term !== null) p.set("s", term);
-	var qs = p.toString();
-	history.replaceState(null, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
+	var qs = p.toString(), url = location.pathname + (qs ? "?" + qs : "") + location.hash;
+	if (push && !restoring && url !== location.pathname + location.search + location.hash) history.pushState(null, "", url);
+	else history.replaceState(null, "", url);
 }
 function restoreState() {
 	if (!standalone()) return;
 	var p = new URLSearchParams(location.search);
+	restoring = true;
 	restore(p);
 	if (p.get("s") !== null) search(p.get("s"));
+	else if (term !== null) resetSearch(true);
+	restoring = false;
 }
 
 /*
@@ -164,7 +189,8 @@ function begin() {
 		if (e.target === icBtn) return toggleCase();
 	});
 	listen(window, "keydown", (e) => {
-		if (!active && !standalone()) return;
+		/* (keys typed into the search box are its own, Ctrl's too are ours) */
+		if ((!active && !standalone()) || (e.target.localName === "input" && !e.ctrlKey)) return;
 		if ((e.ctrlKey && e.key === "f") || (e.key === "/" && !e.ctrlKey)) {
 			e.preventDefault();
 			promptSearch();

@@ -124,6 +124,12 @@ async function openPage(browser) {
 			await send("Input.dispatchKeyEvent", Object.assign({ type: "keyUp" }, p));
 		},
 		answerPrompts(text) { promptAnswer = text; },
+		// Text typed into the focused element, as a keyboard would.
+		async type(text) { await send("Input.insertText", { text }); },
+		// The window's size in CSS pixels, as a user's resize makes it.
+		async resize(width, height) {
+			await send("Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor: 1, mobile: false });
+		},
 		// Run src in every document from now on, before its own scripts.
 		async onNewDocument(source) {
 			await send("Page.addScriptToEvaluateOnNewDocument", { source });

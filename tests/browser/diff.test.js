@@ -168,7 +168,7 @@ const cases = [
 		// A plain graph and the classic three-column one have no toggles.
 		await page.goto("file://" + write("plain.svg", execFileSync(path.join(bin, "flamegraph-svg"), [], { input: "a;b 1\n" })));
 		bar = await page.eval(`Array.from(document.querySelectorAll(".tbar button")).map((b) => b.textContent).join("|")`);
-		check("plain graph: no diff toggles", bar === "Flame graph|Table|Both|Sandwich|Search|ic|Reset zoom|Labels: head first", bar);
+		check("plain graph: no diff toggles", bar === "Flame graph|Table|Both|Sandwich|Previous|Next|Reset zoom|Labels: head first|Invert", bar);
 		await page.goto("file://" + write("classic.svg", execFileSync(path.join(bin, "flamegraph-svg"), [], { input: "a;b 1 2\n" })));
 		bar = await page.eval(`Array.from(document.querySelectorAll(".tbar button")).map((b) => b.textContent).join("|")`);
 		check("classic differential graph: no diff toggles", !/Width|Palette/.test(bar), bar);

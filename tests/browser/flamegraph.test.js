@@ -102,9 +102,9 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 		const r = await page.eval(`[T.width("a"), T.width("b"), T.state("b"), T.cls(".u")]`);
 		check("Escape resets zoom", r[0] === 472 && r[1] === 708 && r[2] === "" && r[3] === "u hide", r.join(","));
 
-		// Search through "/" and the prompt; nested matches count once.
-		page.answerPrompts("^(x|y)$");
+		// Search through "/" and the search box; nested matches count once.
 		await page.key("/", "Slash", 0, "/");
+		await page.type("^(x|y)$");
 		let m = await page.eval(`T.text(".m")`);
 		check("search: Matched share", m === "Matched: 40.0%", m);
 		shot = pngPixels(await page.screenshot());
@@ -112,20 +112,21 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 		check("search: matches drawn in the search colour", pixel(shot, x, y) === "230,0,230", pixel(shot, x, y));
 		[x, y] = await page.eval(`T.center("b")`);
 		check("search: others keep their colour", pixel(shot, x, y) === rgb(await page.eval(`T.fill("b")`)), pixel(shot, x, y));
-		page.answerPrompts("^(a|x)$");
 		await page.key("Escape", "Escape");
 		await page.key("f", "KeyF", 2);
+		await page.type("^(a|x)$");
 		m = await page.eval(`T.text(".m")`);
 		check("search: nested matches counted once (Ctrl-F)", m === "Matched: 40.0%", m);
-		page.answerPrompts("(");
 		await page.key("/", "Slash", 0, "/");
+		await page.type("(");
 		m = await page.eval(`T.text(".m")`);
 		check("search: invalid regex gives a message", m === "Invalid regular expression", m);
 		const thrown = page.events.filter(e => e.method === "Runtime.exceptionThrown").length;
 		check("no script exception", thrown === 0, thrown + " exceptions");
+		await page.key("Escape", "Escape");
 		await page.key("i", "KeyI", 2);
-		page.answerPrompts("^B$");
 		await page.key("/", "Slash", 0, "/");
+		await page.type("^B$");
 		m = await page.eval(`T.text(".m")`);
 		check("search: Ctrl-I ignores case", m === "Matched: 60.0%", m);
 
@@ -133,8 +134,8 @@ const folded = "main;a;x 10\nmain;a;y 30\nmain;b 60\n";
 		await page.key("Escape", "Escape");
 		[x, y] = await page.eval(`T.center("a")`);
 		await page.click(x, y);
-		page.answerPrompts("^b$");
 		await page.key("/", "Slash", 0, "/");
+		await page.type("^b$");
 		const url = await page.eval(`location.href`);
 		await page.goto(url);
 		await page.eval(helpers);

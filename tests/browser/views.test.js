@@ -343,6 +343,14 @@ big += "main;heavy 20000\n";
 		await page.mouse("mouseMoved", x, y);
 		d = await page.eval(`T.text(".d")`);
 		check("hot/cold: tooltip of an on-CPU frame", d === "Function: parse (2 ms, 20.00%; off-CPU 0.00%)", d);
+		// Its table splits each function's time: an Off-CPU column.
+		await page.goto("file://" + hc + "?v=table");
+		await page.eval(helpers);
+		rows = await page.eval(`T.rows().map((r) => r.join("|"))`);
+		a = ["prog", "main", "load", "read", "parse"].map((n) => rows.find((r) => r.endsWith("|" + n)));
+		check("hot/cold: table's Off-CPU column", a[0] === "0 ns  0.00%|10 ms  100.00%|8 ms  80.00%|prog" &&
+			a[1] === "0 ns  0.00%|10 ms  100.00%|8 ms  80.00%|main" && a[2] === "0 ns  0.00%|8 ms  80.00%|8 ms  80.00%|load" &&
+			a[4] === "2 ms  20.00%|2 ms  20.00%|0 ns  0.00%|parse", a.join(" / "));
 
 		// Fractional counts keep their digits.
 		const frac = svgOf("frac", "a;b 0.1\na;c 0.2\na 0.3\na;b;c 1.25\n");

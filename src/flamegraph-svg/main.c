@@ -25,6 +25,7 @@
 #include "../lib/num.h"
 #include "../lib/opt.h"
 #include "../lib/out.h"
+#include "../lib/sniff.h"
 #include "diff.h"
 #include "diffsvg.h"
 #include "flame.h"
@@ -477,6 +478,45 @@ set_background(struct svg_opts *o, const char *bg)
 }
 
 /*
+ * Flame graph mode's first input when it is another step's (sniff.h):
+ * said with what to run, 1; else 0.
+ */
+static int
+wrong_step(const struct input *in, const char *p, size_t n)
+{
+	char q[SNIFF_NAME_MAX];
+	unsigned long long line;
+
+	switch (sniff_head(p, n, &line)) {
+	case SNIFF_PERF_DATA:
+		warn_at(in->name, 0, "this is perf.data, not folded stacks: run "
+		    "perf script -i %s | stackcollapse | flamegraph-svg",
+		    sniff_perf_name(q, in->name));
+		return 1;
+	case SNIFF_SPANS:
+		warn_at(in->name, line, "this is a spans file (spans(5)): lay "
+		    "it out with spanlayout first (a timeline), or fold it with "
+		    "spanlayout --fold (a flame graph)");
+		return 1;
+	case SNIFF_CHROME_TRACE:
+		warn_at(in->name, line, "this is a Chrome trace: lay it out "
+		    "with spanlayout first (a timeline), or fold it with "
+		    "spanlayout --fold (a flame graph)");
+		return 1;
+	case SNIFF_CHROME_PROFILE:
+		warn_at(in->name, line, "this is a Chrome CPU profile: fold it "
+		    "with stackcollapse first");
+		return 1;
+	case SNIFF_PERF_SCRIPT:
+		warn_at(in->name, line, "this is perf script text: fold it with "
+		    "stackcollapse first");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
  * Flame graph mode: every input's folded lines (the first already open
  * as in), merged into frames and drawn.  An input that cannot be read
  * makes the status 1 but the graph is drawn from the others.
@@ -653,10 +693,13 @@ main(int argc, char **argv)
 			return EXIT_INPUT;
 		op.svg.nameattr = &na;
 	}
-	/* The first input says which mode: "# spanlayout v1" is a timeline. */
+	/*
+	 * The first input says which mode: "# spanlayout v1" is a timeline;
+	 * a file of another step (perf.data, spans) is an error.
+	 */
 	if (input_open(&in, argc ? argv[0] : "-", "\n") < 0)
 		return EXIT_INPUT;
-	if (input_head(&in, 64, &head, &headlen) < 0) {
+	if (input_head(&in, SNIFF_HEAD, &head, &headlen) < 0) {
 		input_close(&in);
 		return EXIT_INPUT;
 	}
@@ -666,6 +709,10 @@ main(int argc, char **argv)
 			die(EXIT_USAGE, "a timeline is drawn from one file, not %d",
 			    argc);
 		return timeline(&in, &op.svg);
+	}
+	if (!op.is_diff && wrong_step(&in, head, headlen)) {
+		input_close(&in);
+		return EXIT_INPUT;
 	}
 	status = op.is_diff ? diff_graph(&in, argc, argv, &op) :
 	    flame_graph(&in, argc, argv, &op);

@@ -432,9 +432,11 @@ comment(struct spans_reader *r, const char *c, size_t n)
 		}
 		r->cols = 6;
 		r->revision = 1;
+		r->vline = r->line;
 	} else if (n == 13 && memcmp(c, "spanlayout v1", 13) == 0) {
 		r->cols = 7;
 		r->revision = 1;
+		r->vline = r->line;
 	} else if (STARTS(c, n, "spans-revision: ")) {
 		/* A later revision adds lines this one skips: read on. */
 		r->revision = parse_u64(c + 16, n - 16, &id) < 0 || id < 2 ? 1 :

@@ -149,6 +149,7 @@ struct spans_reader {
 	unsigned flags;
 	int cols;		/* 6: spans v1, 7: spanlayout v1 */
 	uint64_t line;		/* of the item last returned */
+	uint64_t vline;		/* of the version line, 0 before it */
 	uint64_t skipped;	/* bad span lines (SPANS_SKIP_BAD) */
 	const char *meta;	/* SPANS_META: the comment without "# " */
 	size_t nmeta;

@@ -122,7 +122,12 @@ struct tr_shm {
 	uint32_t	nbufs;
 	uint64_t	cursor;		/* buffers handed out so far (atomic) */
 	uint64_t	head;		/* free stack (atomic) */
+	uint32_t	flags;		/* TR_SHM_*, set before the program starts */
+	uint32_t	pad;
 };
+
+/* With no buffer free, drop the thread's events rather than wait. */
+#define TR_SHM_DROP	1u
 
 /* A shared buffer: this, then TR_BUF_EVENTS events. */
 struct tr_bufhdr {

@@ -33,6 +33,7 @@
 #include "../lib/num.h"
 #include "../lib/opt.h"
 #include "../lib/out.h"
+#include "../lib/sniff.h"
 #include "flamebearer.h"
 #include "formats.h"
 #include "merge.h"
@@ -180,6 +181,31 @@ fold_diff(int argc, char **argv, const struct fmt_run *run, int normalize,
 #define HEAD_MAX (4u << 20)
 
 /*
+ * An input that is another step's (sniff.h): said with what to run, 1;
+ * else 0.  A trace with a CPU profile in it is chrome's to read, a spans
+ * file spanprof.c's (its samples, or what to run when it has none).
+ */
+static int
+wrong_step(const struct input *in, const char *p, size_t n)
+{
+	char q[SNIFF_NAME_MAX];
+	unsigned long long line;
+
+	switch (sniff_head(p, n, &line)) {
+	case SNIFF_PERF_DATA:
+		warn_at(in->name, 0, "this is perf.data, not text: run perf "
+		    "script -i %s | stackcollapse", sniff_perf_name(q, in->name));
+		return 1;
+	case SNIFF_CHROME_TRACE:
+		warn_at(in->name, line, "this is a Chrome trace of spans, not "
+		    "samples: fold it with spanlayout --fold");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
  * Recognize the format of the open input from its head: 1 with *f set,
  * 0 for an empty input or one of blank lines only (nothing to fold; the
  * latter is said), -1 after an error.  Detection starts at the first line
@@ -194,6 +220,8 @@ guess(struct input *in, const struct format **f)
 
 	for (want = HEAD_BYTES;; want *= 8) {
 		if (input_head(in, want, &p, &n) < 0)
+			return -1;
+		if (want == HEAD_BYTES && wrong_step(in, p, n))
 			return -1;
 		if ((*f = fmt_guess_binary(p, n)) != NULL)
 			return 1;

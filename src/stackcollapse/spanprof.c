@@ -160,9 +160,10 @@ spanprof_collapse(struct reader *r)
 		goto out;
 	}
 	if (ns == 0) {
-		ret = rd_fail(r, "a spans file without samples: lay its spans out "
-		    "with spanlayout, or record them with their samples with "
-		    "trace-record --sample --spans");
+		r->line = sr.vline ? sr.vline : 1;
+		ret = rd_fail(r, "this is a spans file (spans(5)), not samples: "
+		    "fold it with spanlayout --fold, or record its samples with "
+		    "it (trace-record --sample --spans)");
 		goto out;
 	}
 	qsort(v, n, sizeof *v, by_id);

@@ -147,6 +147,8 @@ struct collect {
 	uint64_t	 dup, orphan_ends, open, dropped, clamped, wild;
 	uint64_t	 lost_notes;
 	int		 samples;	/* samples follow the spans: revision 3 */
+	uint64_t	 max_spans;	/* --max-spans, 0: no bound */
+	uint64_t	 over;		/* begins past it */
 };
 
 static uint64_t
@@ -158,12 +160,13 @@ mix(uint64_t a, uint64_t b)
 }
 
 struct collect *
-collect_new(struct tr_shm *shm, uint32_t nbufs)
+collect_new(struct tr_shm *shm, uint32_t nbufs, uint64_t max_spans)
 {
 	struct collect *c = xcalloc(1, sizeof(struct collect));
 
 	c->shm = shm;
 	c->nbufs = nbufs;
+	c->max_spans = max_spans;
 	return c;
 }
 
@@ -399,7 +402,7 @@ event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e,
 	if (kind == TR_END) {
 		slot = seq_slot(c, pr->pid, id);
 		if (slot == NULL || *slot == 0)
-			c->orphan_ends++;
+			c->orphan_ends += c->over == 0;	/* past the bound: expected */
 		else if (c->spans[*slot - 1].ended)
 			c->dup++;
 		else {
@@ -422,6 +425,10 @@ event(struct collect *c, struct proc *pr, uint32_t tid, const struct tr_ev *e,
 		return;
 	}
 	t->maxseq = seq;
+	if (c->max_spans && c->nspans >= c->max_spans) {
+		c->over++;
+		return;
+	}
 	slot = seq_add(t, seq);
 	c->spans = xgrow(c->spans, &c->capspans, c->nspans + 1, sizeof *c->spans);
 	struct cspan *s = &c->spans[c->nspans];
@@ -847,6 +854,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	notes_resolve(c);
 	for (i = 0; i < c->ndrops; i++)
 		c->dropped += c->drops[i].dropped;
+	c->dropped += c->over;
 	for (i = 0; i < c->nprocs; i++)
 		if (c->procs[i].dropped_bye > 0 && c->procs[i].bye) {
 			uint64_t sum = 0;

@@ -13,8 +13,12 @@ struct collect;
 
 struct tr_shm;
 
-/* A new, empty collection, reading events from nbufs buffers at shm. */
-struct collect	*collect_new(struct tr_shm *shm, uint32_t nbufs);
+/*
+ * A new, empty collection, reading events from nbufs buffers at shm; it
+ * keeps the first max_spans begins paired (0: all), counts the others
+ * dropped.
+ */
+struct collect	*collect_new(struct tr_shm *shm, uint32_t nbufs, uint64_t max_spans);
 
 /*
  * Take one packet.  Returns NULL, or what is wrong with it (the packet

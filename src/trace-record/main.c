@@ -39,7 +39,7 @@
 
 static const char usage_text[] =
 "usage: trace-record [-o FILE] [--clock auto|tsc|tscp|mono] [--buffers N]\n"
-"                    [--] PROGRAM [ARG...]\n"
+"                    [--max-spans N] [--] PROGRAM [ARG...]\n"
 "       trace-record --sample [-g | --call-graph=fp|dwarf] [--stack-size N]\n"
 "                    [-F HZ] [--wall] [--spans] [--folded] [-o FILE]\n"
 "                    [--mechanism auto|perf|signal] [--] PROGRAM [ARG...]\n"
@@ -56,8 +56,11 @@ static const char usage_text[] =
 "                      for it, else CLOCK_MONOTONIC; or force tsc, tscp\n"
 "                      (rdtscp with per-CPU offsets) or mono\n"
 "      --buffers N     buffers of 64 KiB (2046 events) the program's threads\n"
-"                      share; with none free, spans are dropped and\n"
-"                      counted (default 1024)\n"
+"                      share; with none free, a thread waits for one\n"
+"                      (default 1024)\n"
+"      --max-spans N   write at most N spans, and never make the program\n"
+"                      wait: with no buffer free, spans are dropped; both\n"
+"                      are counted\n"
 "      --clock-info    print the chosen clock and its calibration, and exit\n"
 "      --sample        sample the stacks of PROGRAM (its threads and children)\n"
 "      --alloc[=TYPE]  sample its allocations instead, by bytes (LD_PRELOAD);\n"
@@ -123,6 +126,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "folded", no_argument, NULL, 'f' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "max-spans", required_argument, NULL, 'M' },
 		{ "mechanism", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -159,6 +163,12 @@ parse_options(int argc, char **argv, struct opts *o)
 				usage_fail("--buffers wants a count from 1 to 1000000, "
 				    "not ", optarg);
 			o->rec.nbufs = (uint32_t)v;
+			break;
+		case 'M':
+			if (num_parse_arg(optarg, 1, UINT32_MAX - 1, &v) != 0)
+				usage_fail("--max-spans wants a count from 1 to "
+				    "4294967294, not ", optarg);
+			o->rec.max_spans = v;
 			break;
 		case 'c':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "tsc") &&

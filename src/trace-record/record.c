@@ -161,7 +161,7 @@ static int
 clock_info(const struct clockcal *cal)
 {
 	char *none[] = { NULL };
-	struct collect *c = collect_new(NULL, 0);
+	struct collect *c = collect_new(NULL, 0, 0);
 
 	collect_write(c, cal, none, 0, -1);
 	collect_free(c);
@@ -220,9 +220,11 @@ record_run(const struct record_opts *o, char **argv)
 		return clock_info(&cal);
 	output_open(&of, o->output);
 	record_channel_open(&ch, o->nbufs);
+	if (o->max_spans)
+		ch.shm->flags |= TR_SHM_DROP;
 	signals_forward();
 
-	struct collect *c = collect_new(ch.shm, o->nbufs);
+	struct collect *c = collect_new(ch.shm, o->nbufs, o->max_spans);
 	int64_t t0 = clock_mono(), t1 = t0;
 	int failed;
 	pid_t child = spawn(argv, &ch, &cal, &failed);
@@ -243,7 +245,8 @@ record_run(const struct record_opts *o, char **argv)
 	if (bad)
 		warn_msg("%llu malformed packets ignored", (unsigned long long)bad);
 	if (collect_dropped(c))
-		warn_msg("%llu spans dropped (buffers full; see --buffers)",
+		warn_msg("%llu spans dropped (--max-spans: buffers full, or past "
+		    "the bound)",
 		    (unsigned long long)collect_dropped(c));
 	collect_free(c);
 	munmap(ch.shm, ch.shmsize);

@@ -31,7 +31,7 @@ spanrx_open(uint32_t nbufs)
 	struct spanrx *x = xcalloc(1, sizeof *x);
 
 	record_channel_open(&x->ch, nbufs);
-	x->c = collect_new(x->ch.shm, nbufs);
+	x->c = collect_new(x->ch.shm, nbufs, 0);
 	collect_with_samples(x->c);
 	x->open = 1;
 	return x;

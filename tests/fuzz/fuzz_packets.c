@@ -43,7 +43,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	shm->magic = TR_MAGIC;
 	shm->nbufs = NBUFS;
-	c = collect_new(shm, NBUFS);
+	c = collect_new(shm, NBUFS, 0);
 	while (size >= 3) {
 		unsigned op = data[0];
 		size_t len = (size_t)data[1] | (size_t)data[2] << 8;

@@ -195,8 +195,23 @@ timeout 30 "$BIN/trace-record" -o "$tmp/orphan2.spans" "$tmp/lifecycle" orphan s
 expect "orphan, then SIGTERM: not waited for, the program's status" $? 0
 expect "orphan, then SIGTERM: the program's spans" "$(names "$tmp/orphan2.spans" | grep ' orphan$')" "1 orphan"
 
-# A pool of one buffer and a flood of spans: dropped, counted, said.
-"$BIN/trace-record" --buffers 1 -o "$tmp/drop.spans" "$tmp/lifecycle" buffers 2> "$tmp/drop.err"
+# 2M spans on 4 threads at default settings, faster than trace-record
+# reads them: the threads wait for buffers, and none is dropped (55% of
+# 10M were, before they waited).
+"$BIN/trace-record" -o "$tmp/wait.spans" "$tmp/stress" 4 250000
+expect "2M spans, 4 threads, default buffers: none dropped" \
+    "$(meta "$tmp/wait.spans" spans)/$(meta "$tmp/wait.spans" dropped)/$(meta "$tmp/wait.spans" open)" 2000005/0/0
+rm -f "$tmp/wait.spans"
+
+# --max-spans: at most that many written, the rest counted dropped
+# (stress 2 1000 makes 4003: 2 x 1000 x 2, one adopted each, main's).
+"$BIN/trace-record" --max-spans 1000 -o "$tmp/max.spans" "$tmp/stress" 2 1000 2> "$tmp/max.err"
+expect "--max-spans 1000: 1000 written, the rest dropped, said" \
+    "$(verify "$tmp/max.spans")/$(meta "$tmp/max.spans" dropped)/$(grep -c 'spans dropped' "$tmp/max.err")" 1000/3003/1
+
+# A pool of one buffer, a flood of spans and --max-spans (drop, do not
+# wait): dropped, counted, said.
+"$BIN/trace-record" --buffers 1 --max-spans 100000000 -o "$tmp/drop.spans" "$tmp/lifecycle" buffers 2> "$tmp/drop.err"
 d=$(meta "$tmp/drop.spans" dropped)
 if [ "${d:-0}" -gt 0 ] && grep -q "spans dropped" "$tmp/drop.err"; then ok "a full pool drops spans and counts them ($d)"
 else bad "a full pool drops spans and counts them" "dropped=$d $(cat "$tmp/drop.err")"; fi

@@ -52,9 +52,42 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		await page.click(x, y);
 		check("click selects the span", await ev("selected()") === "exec", await ev("selected()"));
 		const panel = await ev("panel()");
-		check("click: details in the panel", panel[0] === "Selected: exec" &&
-			panel[1] === "Start: +600 ns   Duration: 300 ns   End: +900 ns" &&
-			panel[2] === "Track: tid:1   Parent: main   Children: 1", JSON.stringify(panel));
+		check("click: details in the pane", panel[0] === "Selected: exec [Zoom] [Close]" &&
+			panel[1] === "Start: +600 ns   Duration: 300 ns   Self: 250 ns   End: +900 ns" &&
+			panel[2] === "Track: tid:1   Children: 1" && panel[3] === "Parents: [main]", JSON.stringify(panel));
+		check("click: the selection is in the URL", await page.eval("location.search") === "?sel=2",
+			await page.eval("location.search"));
+		check("critical path of exec: exec, then its child lex", JSON.stringify(await ev("critical()")) === '["exec","lex","exec"]',
+			JSON.stringify(await ev("critical()")));
+		// Keys: up to the parent, down to the first child.
+		await page.key("ArrowUp", "ArrowUp");
+		check("ArrowUp selects the parent", await ev("selected()") === "main", await ev("selected()"));
+		check("critical path of main: the child that ended last, then back",
+			JSON.stringify(await ev("critical()")) === '["main","parse","lex","parse","main","exec","lex","exec","main"]',
+			JSON.stringify(await ev("critical()")));
+		await page.key("ArrowDown", "ArrowDown");
+		check("ArrowDown selects the first child", await ev("selected()") === "parse", await ev("selected()"));
+		// The parent chain's buttons, by mouse and by keyboard.
+		const button = (label) => page.eval(`(() => { const b = [...document.querySelectorAll("button")].find((b) => b.textContent === ${JSON.stringify(label)});
+			if (!b) return null; const r = b.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`);
+		[x, y] = await button("main");
+		await page.click(x, y);
+		check("pane: clicking a parent selects it", await ev("selected()") === "main", await ev("selected()"));
+		// The first lex by position is exec's: its parents are main and exec.
+		await ev(`select("lex")`);
+		let tabs = 0;
+		for (; tabs < 10 && await page.eval("document.activeElement && document.activeElement.textContent") !== "exec"; tabs++)
+			await page.key("Tab", "Tab");
+		await page.key("Enter", "Enter", 0, "\r");
+		check("pane: Tab reaches a parent, Enter selects it", await ev("selected()") === "exec", tabs + " tabs, " + await ev("selected()"));
+		await ev(`select("exec")`);
+		[x, y] = await ev(`spanPoint("</script><script>alert(1)")`);
+		await page.click(x, y);
+		check("pane: a hostile name stays text", (await ev("panel()"))[0] === "Selected: </script><script>alert(1) [Zoom] [Close]" &&
+			dialogs() === 0, JSON.stringify(await ev("panel()")));
+		await page.goto("file://" + file + "?sel=2");
+		check("a link with ?sel= reopens the selection and its pane", await ev("selected()") === "exec" &&
+			(await ev("panel()"))[0] === "Selected: exec [Zoom] [Close]", await ev("selected()"));
 		await page.eval("new Promise((r) => requestAnimationFrame(r))");
 		const outline = await page.eval(`(() => { const r = [...document.querySelectorAll("svg > .tlv > rect")].pop();
 			return [+r.getAttribute("x"), +r.getAttribute("width")]; })()`);
@@ -69,11 +102,25 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		await page.mouse("mouseReleased", x, y, { clickCount: 2 });
 		check("double-click zooms to the span", win(await ev("window()")) === "100.0..500.0", win(await ev("window()")));
 		check("zoomed: Reset shows", await page.eval(`document.querySelector(".u").getAttribute("class")`) === "u");
-		check("zoomed: the window is in the URL", await page.eval("location.search") === "?t0=100&t1=500",
+		check("zoomed: the window is in the URL", await page.eval("location.search") === "?t0=100&t1=500&sel=3",
 			await page.eval("location.search"));
 		await page.key("Escape", "Escape");
 		check("Escape resets the window", win(await ev("window()")) === "0.0..1000.0", win(await ev("window()")));
 		check("Escape clears the selection", await ev("selected()") === null);
+
+		const drag = async (from, to) => {
+			const [ax, ay] = await ev(`ovPoint(${from})`), [bx] = await ev(`ovPoint(${to})`);
+			await page.mouse("mouseMoved", ax, ay);
+			await page.mouse("mousePressed", ax, ay);
+			await page.mouse("mouseMoved", (ax + bx) / 2, ay, { buttons: 1 });
+			await page.mouse("mouseMoved", bx, ay, { buttons: 1 });
+			await page.mouse("mouseReleased", bx, ay);
+			return ev("window()");
+		};
+		// Overview: at the whole trace, a drag selects a window.
+		let w = await drag(300, 600);
+		check("overview: a first drag selects a window", near(w[0], 300, 1000 / 1180) && near(w[1], 600, 1000 / 1180), win(w));
+		await page.key("Escape", "Escape");
 
 		// Overview: the wheel zooms around the pointer.
 		[x, y] = await ev("ovPoint(500)");
@@ -81,7 +128,7 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		await page.mouse("mouseWheel", x, y, { deltaX: 0, deltaY: -100 });
 		await page.eval("new Promise((r) => requestAnimationFrame(r))");
 		const f = Math.pow(1.002, -100);
-		let w = await ev("window()");
+		w = await ev("window()");
 		check("overview wheel zooms around the pointer", near(w[0], 500 - 500 * f, 0.6) && near(w[1], 500 + 500 * f, 0.6), win(w));
 
 		// Cursors say what a drag will do.
@@ -93,15 +140,6 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		const cur = [await cursorAt(w[1]), await cursorAt(500), await cursorAt(950)];
 		check("overview cursors: resize, move, select", cur.join(",") === "ew-resize,grab,crosshair", cur.join(","));
 
-		const drag = async (from, to) => {
-			const [ax, ay] = await ev(`ovPoint(${from})`), [bx] = await ev(`ovPoint(${to})`);
-			await page.mouse("mouseMoved", ax, ay);
-			await page.mouse("mousePressed", ax, ay);
-			await page.mouse("mouseMoved", (ax + bx) / 2, ay, { buttons: 1 });
-			await page.mouse("mouseMoved", bx, ay, { buttons: 1 });
-			await page.mouse("mouseReleased", bx, ay);
-			return ev("window()");
-		};
 		// One overview pixel is 1000/1180 ns: drags land within a pixel.
 		const px = 1000 / 1180;
 		w = await drag(w[1], 700);

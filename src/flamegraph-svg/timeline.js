@@ -277,13 +277,14 @@ function drawDetail() {
 	} else setAttr(outline, "width", 0);
 }
 
-/* The selected span's critical path: a black bar through its segments. */
+/* The selected span's critical path: a black bar along the foot of its
+ * segments, under the labels. */
 function drawCrit(g, y0, k, r0, r1) {
 	g.fillStyle = "#000";
 	for (var n = 0; n < crit.length; n += 3) {
 		var r = RW[crit[n]], a = Math.max(crit[n + 1], W0), b = Math.min(crit[n + 2], W1);
 		if (r < r0 || r >= r1 || b < a) continue;
-		g.fillRect(XPAD + (a - W0) * k, y0 + r * fh + (fh - 1) / 2 - 1.5, Math.max((b - a) * k, 1), 3);
+		g.fillRect(XPAD + (a - W0) * k, y0 + (r + 1) * fh - 4, Math.max((b - a) * k, 1), 3);
 	}
 }
 
@@ -330,7 +331,8 @@ function drawFlows(g, y0, k, r0, r1, dev) {
 	});
 }
 
-/* Each band of rows of one track, labelled at its top left. */
+/* Each band of rows of one track, labelled at its top right, clear of
+ * the spans' own labels, which start at the left. */
 function drawLanes(g, y0, r0, r1) {
 	if (tracks.length < 2) return;
 	g.font = (fontsize * 0.8) + "px " + font;
@@ -340,9 +342,9 @@ function drawLanes(g, y0, r0, r1) {
 		var y = y0 + r * fh, label = tracks[t], w = g.measureText(label).width + 6;
 		if (r > 0) { g.fillStyle = "#999"; g.fillRect(XPAD, y - 0.5, width - 2 * XPAD, 0.5); }
 		g.fillStyle = "rgba(255,255,255,0.85)";
-		g.fillRect(XPAD, y, w, fontsize);
+		g.fillRect(width - XPAD - w, y, w, fontsize);
 		g.fillStyle = "#333";
-		g.fillText(label, XPAD + 3, y + fontsize * 0.8);
+		g.fillText(label, width - XPAD - w + 3, y + fontsize * 0.8);
 	}
 }
 

@@ -60,7 +60,7 @@ function paneShow(i) {
 	paneLine(["Start: +" + fmt(S[i]) + "   Duration: " + fmt(DU[i]) + "   Self: " + fmt(selfTime(i)) +
 		"   End: +" + fmt(E[i])]);
 	paneLine(["Track: " + tracks[TR[i]] + "   Children: " + kids.length]);
-	paneLine(["Parents:"].concat(chain.length ? chain.map((q) => [names[NM[q]], () => select(q)]) : ["none"]));
+	paneLine(["Parents:"].concat(chain.length ? chain.map((q) => [names[NM[q]], () => select(q)]) : [" none"]));
 	var props = propsOf(i);
 	if (props.length) paneLine(["Properties: " + props.map((kv) => kv[0] + "=" + kv[1]).join("   ")]);
 	var evs = eventsOf(i);

@@ -27,6 +27,7 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 	try {
 		const page = await openPage(browser);
 		const dialogs = () => page.events.filter((e) => e.method === "Page.javascriptDialogOpening").length;
+		const alerts = () => page.events.filter((e) => e.method === "Page.javascriptDialogOpening" && e.params.type === "alert").length;
 		await page.goto("file://" + file);
 		const T = "document.querySelector('svg').timeline";
 		const ev = (expr) => page.eval(T + "." + expr);
@@ -231,6 +232,46 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 			String(colored(still, dt + 16, dt + 16 + 7 * 16)));
 		check("static picture: same colour for a span as with scripts", pixel(still, x, y) === pixel(shot, x, y),
 			pixel(still, x, y) + " vs " + pixel(shot, x, y));
+
+		// Properties and events: props.spans laid out by track.
+		const pfile = path.join(tmp, "timeline-props.svg");
+		fs.writeFileSync(pfile, execFileSync(path.join(bin, "flamegraph-svg"), [],
+			{ input: execFileSync(path.join(bin, "spanlayout"), ["--by-track", path.join(inputs, "props.spans")]) }));
+		await page.goto("file://" + pfile);
+		page.answerPrompts("user=alice");
+		await page.key("/", "Slash", 0, "/");
+		m = await ev("matched()");
+		check("search: a property as key=value", m === "Matched: 1 span, 82.11 ms", m);
+		page.answerPrompts("alert");
+		await page.key("/", "Slash", 0, "/");
+		m = await ev("matched()");
+		check("search: a property's value", m === "Matched: 1 span, 40.00 ms", m);
+		await page.key("Escape", "Escape");
+		[x, y] = await ev(`spanPoint("query")`);
+		await page.click(x, y);
+		let pl = await ev("panel()");
+		check("pane: properties and events, hostile ones as text",
+			pl.includes("Properties: sql=</script><script>alert(3)") && pl.includes('Events: </script>"ev at +1.00 ms') && alerts() === 0,
+			JSON.stringify(pl));
+		[x, y] = await ev(`spanPoint("request")`);
+		await page.click(x, y);
+		pl = await ev("panel()");
+		check("pane: integer properties", pl.includes("Properties: user=alice   rows=-42"), JSON.stringify(pl));
+		check("flows on where few", await ev("flows()") === true);
+		// The event at +30 ms on request (row 0): a dark mark at its foot.
+		await page.key("Escape", "Escape");
+		await page.eval("new Promise((r) => requestAnimationFrame(r))");
+		shot = pngPixels(await page.screenshot());
+		[x, y] = await ev("detailPoint(29000000, 0)");
+		check("an event is marked on its span", pixel(shot, Math.round(x), Math.round(y + 6)) === "34,34,34",
+			pixel(shot, Math.round(x), Math.round(y + 6)));
+		// Colour by track, from the toolbar.
+		const byName = await ev(`colorOf("request")`);
+		[x, y] = await page.eval(`(() => { const r = document.querySelector(".cb").getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`);
+		await page.click(x, y);
+		check("By track colours by track", await ev(`colorOf("request")`) !== byName && await ev(`colorOf("request")`) === await ev(`colorOf("query")`),
+			byName + " then " + await ev(`colorOf("request")`));
+		check("By track is in the URL", await page.eval("location.search") === "?c=track", await page.eval("location.search"));
 	} catch (e) {
 		check("exception", false, String(e && e.stack || e));
 	} finally {

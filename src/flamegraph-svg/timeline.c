@@ -352,6 +352,7 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 {
 	size_t n = t->n, row = 0, cnt = 0, i;
 	uint64_t prev = 0;
+	int64_t *rowtrack = xmalloc((t->rows + 1) * sizeof *rowtrack);
 
 	out_fmt("<script type=\"application/json\" id=\"%s-data\">{\"names\":[",
 	    id);
@@ -405,26 +406,49 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 			out_char(',');
 		out_u64(t->v[ord[i]].name);
 	}
-	out_str("],\n\"track\":[");
-	for (i = 0; i < n; i++) {
-		if (i)
-			out_char(',');
-		out_u64(t->v[ord[i]].track);
+	/* A row's track once if all its spans share it (-1 if not); then
+	 * the tracks of the spans of the other rows. */
+	out_str("],\n\"rowtrack\":[");
+	for (row = 0, i = 0; row < t->rows; row++) {
+		size_t a = i;
+		int one = 1;
+
+		for (; i < n && t->v[ord[i]].row == row; i++)
+			one &= t->v[ord[i]].track == t->v[ord[a]].track;
+		rowtrack[row] = i > a && one ? (int64_t)t->v[ord[a]].track : -1;
+		out_fmt("%s%lld", row ? "," : "", (long long)rowtrack[row]);
 	}
-	/* Parents as positions in this order, plus one; 0 for none. */
+	out_str("],\n\"track\":[");
+	for (i = 0, cnt = 0; i < n; i++)
+		if (rowtrack[t->v[ord[i]].row] < 0)
+			out_fmt("%s%u", cnt++ ? "," : "", t->v[ord[i]].track);
+	/*
+	 * Parents: 0 for none; 1 for the span of the row above that holds
+	 * this one's start, which most parents are and the script finds
+	 * again by a binary search; else the position in this order plus 2.
+	 * Positions were a third of the data (7 of 21 MB for 1M spans).
+	 */
 	out_str("],\n\"parent\":[");
 	for (i = 0; i < n; i++) {
-		uint32_t p = t->v[ord[i]].parent;
+		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *p = s->parent == TL_NONE ? NULL : &t->v[s->parent];
 
 		if (i)
 			out_char(',');
-		out_u64(p == TL_NONE ? 0 : (uint64_t)pos[p] + 1);
+		if (p == NULL)
+			out_char('0');
+		else if (p->row + 1 == s->row && p->start <= s->start &&
+		    s->start < p->start + p->dur)
+			out_char('1');
+		else
+			out_u64((uint64_t)pos[s->parent] + 2);
 	}
 	out_str("],\n\"open\":[");
 	for (i = 0, cnt = 0; i < n; i++)
 		if (t->v[ord[i]].open)
 			out_fmt("%s%zu", cnt++ ? "," : "", i);
 	out_str("]}</script>\n");
+	free(rowtrack);
 }
 
 size_t

@@ -7,7 +7,9 @@
  * scripts: every span wider than --minwidth at the whole trace's scale,
  * with its <title>.  And as compact data for the script: per row, the
  * spans in time order with delta-coded starts, names and tracks as
- * indexes into tables; from those the script draws only what the window
+ * indexes into tables (a row's track once where all its spans share it),
+ * parents as positions or, for most, as "the span of the row above that
+ * holds my start"; from those the script draws only what the window
  * shows, so a million spans cost the browser one JSON.parse, not a
  * million elements.  Properties and events ride along, keyed by a span's
  * position in that order; the script shows them in its detail pane and

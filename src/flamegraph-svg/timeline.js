@@ -40,17 +40,21 @@ function load() {
 	var d = D, n = d.dur.length, i = 0;
 	names = d.names; tracks = d.tracks; colors = d.colors;
 	S = new Float64Array(n); DU = new Float64Array(d.dur); E = new Float64Array(n);
-	NM = new Uint32Array(d.name); TR = new Uint32Array(d.track); PA = new Int32Array(n);
+	NM = new Uint32Array(d.name); TR = new Uint32Array(n); PA = new Int32Array(n);
 	RW = new Uint32Array(n);
 	rowA = new Uint32Array(ROWS); rowB = new Uint32Array(ROWS);
-	for (var r = 0; r < ROWS; r++) {
-		var t = 0;
+	/* Tracks once a row where the row has one; parents 1 are the span of
+	 * the row above that holds the start (see timeline.c). */
+	for (var r = 0, m = 0; r < ROWS; r++) {
+		var t = 0, rt = d.rowtrack[r];
 		rowA[r] = i;
 		for (var k = d.rowlen[r] || 0; k > 0; k--, i++) {
 			t += d.start[i];
 			S[i] = t;
 			E[i] = t + DU[i];
-			PA[i] = d.parent[i] - 1;
+			var p = d.parent[i];
+			PA[i] = p === 0 ? -1 : p === 1 ? firstEnd(rowA[r - 1], rowB[r - 1], t) : p - 2;
+			TR[i] = rt >= 0 ? rt : d.track[m++];
 			RW[i] = r;
 		}
 		rowB[r] = i;
@@ -82,11 +86,7 @@ function load() {
 	for (i = 0; i < n; i++) if (PA[i] >= 0 && TR[PA[i]] !== TR[i]) flowList.push(i);
 	showFlows = flowList.length < 200;
 	/* A row's track if all its spans share one, else -1: lanes to label. */
-	rowTrack = new Int32Array(ROWS);
-	for (r = 0; r < ROWS; r++) {
-		rowTrack[r] = rowB[r] > rowA[r] ? TR[rowA[r]] : -1;
-		for (i = rowA[r]; i < rowB[r]; i++) if (TR[i] !== rowTrack[r]) { rowTrack[r] = -1; break; }
-	}
+	rowTrack = new Int32Array(d.rowtrack);
 }
 function propsOf(i) { return props.get(i) || []; }
 function eventsOf(i) { return evBySpan.get(i) || []; }

@@ -223,7 +223,7 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		[x, y] = await ev(`spanPoint("worker")`);
 		const workerColor = pixel(shot, x, y);
 		[x, y] = await ev(`spanPoint("main")`);
-		check("tracks have their own colours", workerColor !== pixel(shot, x, y), workerColor + " vs " + pixel(shot, x, y));
+		check("names have their own colours", workerColor !== pixel(shot, x, y), workerColor + " vs " + pixel(shot, x, y));
 		const img = path.join(tmp, "timeline-img.html");
 		fs.writeFileSync(img, "<!doctype html><html><body style=margin:0><img src=\"" + path.basename(file) + "\"></body></html>");
 		await page.goto("file://" + img);

@@ -94,7 +94,7 @@ $(BUILD)/%.o: src/%.c Makefile
 # (fractional counts), links.js (--nameattr), hotcold.js (--colors=hotcold).
 FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js xform.js \
 	diffview.js units.js delta.js frac.js links.js hotcold.js views.js)
-TIMELINE_JS = $(addprefix src/flamegraph-svg/,ui.js timeline.js)
+TIMELINE_JS = $(addprefix src/flamegraph-svg/,ui.js tlpane.js timeline.js)
 $(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/js2c.awk
 	@mkdir -p $(dir $@)
 	awk -v var=flame_js -f src/flamegraph-svg/js2c.awk $(FLAME_JS) > $@.tmp && mv $@.tmp $@

@@ -5,10 +5,13 @@
  * (time ticks, then every row squeezed into at most OV_MAX pixels), the
  * detail view (time ticks, then one row of --height pixels per layout
  * row), and below it the status lines the script fills: the selected
- * span's details and the search result.  Times are written as the
+ * span's details and the search result.  Durations are written as the
  * script writes them: integer ns below a microsecond, else two decimals
- * of µs, ms or s ("13.39 ms").
+ * of µs, ms or s ("13.39 ms"); tick labels with the decimals their step
+ * needs ("82.1 ms").  Spans are coloured by name, as flame graphs are
+ * (--colors, --hash); the script can colour them by track instead.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +29,7 @@
 /* Rows drawn at most: row + 1 fits the uint32 fields with room to spare. */
 #define MAX_ROWS (1u << 24)
 
-enum { XPAD = 10, AXIS = 16, OV_MAX = 80, LEGEND = 18, PANEL_LINES = 3 };
+enum { XPAD = 10, AXIS = 16, OV_MAX = 80, LEGEND = 18 };
 
 /* Track colours: distinct hues that keep black labels readable. */
 static const char *const track_colors[] = {
@@ -42,6 +45,8 @@ timeline_init(struct timeline *t)
 	intern_init(&t->names);
 	intern_init(&t->tracks);
 	intern_init(&t->ids);
+	intern_init(&t->keys);
+	intern_init(&t->vals);
 }
 
 void
@@ -52,6 +57,9 @@ timeline_free(struct timeline *t)
 	intern_free(&t->names);
 	intern_free(&t->tracks);
 	intern_free(&t->ids);
+	intern_free(&t->keys);
+	intern_free(&t->vals);
+	free(t->notes);
 }
 
 int
@@ -92,19 +100,58 @@ add_span(struct timeline *t, struct spans_reader *r, const struct spans_rec *rec
 	return 1;
 }
 
+static void
+add_note(struct timeline *t, const struct spans_note *sn)
+{
+	struct tnote *nt;
+
+	t->notes = xgrow(t->notes, &t->capnotes, t->nnotes + 1, sizeof *t->notes);
+	nt = &t->notes[t->nnotes++];
+	nt->id = sn->id;
+	nt->kind = sn->kind;
+	nt->key = intern_put(&t->keys, sn->key, sn->nkey, NULL);
+	nt->val = sn->kind == SPANS_PROP ?
+	    intern_put(&t->vals, sn->val, sn->nval, NULL) : 0;
+	nt->num = sn->num;
+}
+
+/* Notes to the spans they name; those of no span read are counted, dropped. */
+static void
+resolve_notes(struct timeline *t, size_t first)
+{
+	size_t j = first;
+
+	for (size_t i = first; i < t->nnotes; i++) {
+		uint32_t idx;
+
+		if (intern_find(&t->ids, &t->notes[i].id, sizeof t->notes[i].id,
+		    &idx) != 0) {
+			t->nlost++;
+			continue;
+		}
+		t->notes[j] = t->notes[i];
+		t->notes[j++].span = idx;
+	}
+	t->nnotes = j;
+}
+
 int
 timeline_read(struct timeline *t, struct input *in)
 {
 	struct spans_reader r;
 	struct spans_rec rec;
-	size_t first = t->n, pcap = 0;
+	size_t first = t->n, nfirst = t->nnotes, pcap = 0;
 	uint64_t *parents = NULL;
 	int k;
 
 	/* Bad lines are skipped: the rows are laid out already, so one costs
 	 * its own box only (spans.h). */
-	spans_reader_init(&r, in, SPANS_LAID_OUT | SPANS_SKIP_BAD);
+	spans_reader_init(&r, in, SPANS_LAID_OUT | SPANS_SKIP_BAD | SPANS_NOTES);
 	while ((k = spans_next(&r, &rec)) > 0) {
+		if (k == SPANS_NOTE) {
+			add_note(t, &r.note);
+			continue;
+		}
 		if (k == SPANS_META) {
 			if (r.nmeta > 9 && memcmp(r.meta, "command: ", 9) == 0 &&
 			    t->command == NULL) {
@@ -129,6 +176,7 @@ timeline_read(struct timeline *t, struct input *in)
 		t->v[i].parent = pid && intern_find(&t->ids, &pid, sizeof pid,
 		    &idx) == 0 && idx != i ? idx : TL_NONE;
 	}
+	resolve_notes(t, nfirst);
 	t->nbad += r.skipped;
 	spans_reader_free(&r);
 	free(parents);
@@ -141,24 +189,15 @@ static const struct {
 	const char *unit;
 } units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "\xc2\xb5s" }, { 1, "ns" } };
 
-/*
- * A time as the script shows it: in the largest unit that v reaches (or
- * that unit_of reaches, for tick labels whose step must stay visible),
- * with two decimals, "13.39 ms"; whole ns below a microsecond.
- */
+/* A duration as the script shows it: two decimals of the largest unit
+ * it reaches, "13.39 ms"; whole ns below a microsecond. */
 static const char *
-fmt_time(char *b, double v, double unit_of)
+fmt_ns(char *b, double v)
 {
 	size_t i = 0;
 
-	while (i < 3 && unit_of < units[i].div)
+	while (i < 3 && v < units[i].div)
 		i++;
-	/* The value's own unit, where two decimals of it still show the step. */
-	for (size_t j = 0; j < i; j++)
-		if (v >= units[j].div && unit_of * 100 >= units[j].div) {
-			i = j;
-			break;
-		}
 	if (i == 3)
 		snprintf(b, 40, "%.0f ns", v);
 	else
@@ -166,10 +205,24 @@ fmt_time(char *b, double v, double unit_of)
 	return b;
 }
 
+/*
+ * A tick at v, a multiple of step: in the largest unit v reaches, with
+ * the decimals the step needs and no more, so that ticks 100 us apart
+ * read "82.1 ms", "82.2 ms" (not "82115.00 us").  As the script's fmtTick.
+ */
 static const char *
-fmt_ns(char *b, double ns)
+fmt_tick(char *b, double v, double step)
 {
-	return fmt_time(b, ns, ns);
+	size_t i = 0;
+	int d = 0;
+	double x;
+
+	while (i < 3 && v < units[i].div)
+		i++;
+	for (x = step / units[i].div; d < 9 && x - floor(x + 1e-9) > 1e-6; d++)
+		x *= 10;
+	snprintf(b, 40, "%.*f %s", d, v / units[i].div, units[i].unit);
+	return b;
 }
 
 static int
@@ -211,7 +264,7 @@ write_ticks(double y, double h, double total, double w, double fs)
 		out_fmt("<line class=\"tk\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
 		    "y2=\"%.1f\"/><text class=\"tl\" x=\"%.1f\" y=\"%.1f\">%s"
 		    "</text>", x, x, y, y + h, x + 2, y + fs,
-		    v == 0 ? "0" : fmt_time(b, v, step));
+		    v == 0 ? "0" : fmt_tick(b, v, step));
 	}
 	out_char('\n');
 }
@@ -223,7 +276,7 @@ write_legend(const struct timeline *t, const struct svg_opts *o, double y)
 	double x = XPAD, cw = o->fontsize * o->fontwidth;
 	size_t nt = intern_count(&t->tracks), i;
 
-	out_fmt("<g class=\"lg\" transform=\"translate(0 %.15g)\">", y);
+	out_fmt("<g class=\"lg hide\" transform=\"translate(0 %.15g)\">", y);
 	for (i = 0; i < nt; i++) {
 		size_t len = intern_len(&t->tracks, (uint32_t)i);
 		double w = 14 + (double)utf8_count(intern_str(&t->tracks,
@@ -244,13 +297,62 @@ write_legend(const struct timeline *t, const struct svg_opts *o, double y)
 	out_str("</g>\n");
 }
 
+static void
+write_table(const char *what, const struct intern *in)
+{
+	out_fmt("],\n\"%s\":[", what);
+	for (size_t i = 0; i < intern_count(in); i++) {
+		if (i)
+			out_char(',');
+		json_out_xml(intern_str(in, (uint32_t)i),
+		    intern_len(in, (uint32_t)i));
+	}
+}
+
+/*
+ * Properties and events as flat lists, a span's position first: string
+ * properties [pos, key, value], both indexes into tables; integer ones
+ * [pos, key, "value"], a string because an int64 may not fit a double;
+ * events [pos, name, time after the span's start].
+ */
+static void
+write_notes(const struct timeline *t, const uint32_t *pos)
+{
+	static const char *const lists[] = { "sprops", "iprops", "events" };
+	int kinds[] = { SPANS_PROP, SPANS_PROP_INT, SPANS_EVENT };
+
+	write_table("keys", &t->keys);
+	write_table("vals", &t->vals);
+	for (size_t l = 0; l < 3; l++) {
+		size_t cnt = 0;
+
+		out_fmt("],\n\"%s\":[", lists[l]);
+		for (size_t i = 0; i < t->nnotes; i++) {
+			const struct tnote *nt = &t->notes[i];
+
+			if ((int)nt->kind != kinds[l])
+				continue;
+			out_fmt("%s%u,%u,", cnt++ ? "," : "", pos[nt->span],
+			    nt->key);
+			if (nt->kind == SPANS_PROP)
+				out_fmt("%u", nt->val);
+			else if (nt->kind == SPANS_PROP_INT)
+				out_fmt("\"%lld\"", (long long)nt->num);
+			else
+				out_fmt("%lld", (long long)(nt->num -
+				    (int64_t)t->v[nt->span].start));
+		}
+	}
+}
+
 /* The data for the script: see timeline.h. */
 static void
 write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
-    const char *id)
+    const char *id, char (*ncol)[8])
 {
 	size_t n = t->n, row = 0, cnt = 0, i;
 	uint64_t prev = 0;
+	int64_t *rowtrack = xmalloc((t->rows + 1) * sizeof *rowtrack);
 
 	out_fmt("<script type=\"application/json\" id=\"%s-data\">{\"names\":[",
 	    id);
@@ -270,6 +372,10 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	out_str("],\n\"colors\":[");
 	for (i = 0; i < NCOLORS; i++)
 		out_fmt("%s\"%s\"", i ? "," : "", track_colors[i]);
+	out_str("],\n\"ncolors\":[");
+	for (i = 0; i < intern_count(&t->names); i++)
+		out_fmt("%s\"%s\"", i ? "," : "", ncol[i]);
+	write_notes(t, pos);
 	out_str("],\n\"rowlen\":[");
 	for (row = 0, i = 0; row < t->rows; row++) {
 		for (cnt = 0; i < n && t->v[ord[i]].row == row; i++)
@@ -300,26 +406,49 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 			out_char(',');
 		out_u64(t->v[ord[i]].name);
 	}
-	out_str("],\n\"track\":[");
-	for (i = 0; i < n; i++) {
-		if (i)
-			out_char(',');
-		out_u64(t->v[ord[i]].track);
+	/* A row's track once if all its spans share it (-1 if not); then
+	 * the tracks of the spans of the other rows. */
+	out_str("],\n\"rowtrack\":[");
+	for (row = 0, i = 0; row < t->rows; row++) {
+		size_t a = i;
+		int one = 1;
+
+		for (; i < n && t->v[ord[i]].row == row; i++)
+			one &= t->v[ord[i]].track == t->v[ord[a]].track;
+		rowtrack[row] = i > a && one ? (int64_t)t->v[ord[a]].track : -1;
+		out_fmt("%s%lld", row ? "," : "", (long long)rowtrack[row]);
 	}
-	/* Parents as positions in this order, plus one; 0 for none. */
+	out_str("],\n\"track\":[");
+	for (i = 0, cnt = 0; i < n; i++)
+		if (rowtrack[t->v[ord[i]].row] < 0)
+			out_fmt("%s%u", cnt++ ? "," : "", t->v[ord[i]].track);
+	/*
+	 * Parents: 0 for none; 1 for the span of the row above that holds
+	 * this one's start, which most parents are and the script finds
+	 * again by a binary search; else the position in this order plus 2.
+	 * Positions were a third of the data (7 of 21 MB for 1M spans).
+	 */
 	out_str("],\n\"parent\":[");
 	for (i = 0; i < n; i++) {
-		uint32_t p = t->v[ord[i]].parent;
+		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *p = s->parent == TL_NONE ? NULL : &t->v[s->parent];
 
 		if (i)
 			out_char(',');
-		out_u64(p == TL_NONE ? 0 : (uint64_t)pos[p] + 1);
+		if (p == NULL)
+			out_char('0');
+		else if (p->row + 1 == s->row && p->start <= s->start &&
+		    s->start < p->start + p->dur)
+			out_char('1');
+		else
+			out_u64((uint64_t)pos[s->parent] + 2);
 	}
 	out_str("],\n\"open\":[");
 	for (i = 0, cnt = 0; i < n; i++)
 		if (t->v[ord[i]].open)
 			out_fmt("%s%zu", cnt++ ? "," : "", i);
 	out_str("]}</script>\n");
+	free(rowtrack);
 }
 
 size_t
@@ -329,6 +458,7 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	double cw = fs * o->fontwidth, top, ovy, ovh, dty, dh, height;
 	double total = 1, wpt, minw;
 	uint32_t *ord, *pos;
+	char (*ncol)[8];
 	size_t n = t->n, i, kept = 0;
 	uint64_t h = SVG_ID_SEED;
 	const char *bg = o->bg1 ? o->bg1 : "#f8f8f8";
@@ -342,6 +472,15 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	for (i = 0; i < n; i++)
 		ord[i] = (uint32_t)i;
 	sort_ctx(ord, n, sizeof *ord, cmp_pos, t);
+	ncol = xmalloc((intern_count(&t->names) + 1) * sizeof *ncol);
+	for (i = 0; i < intern_count(&t->names); i++) {
+		struct rgb c = color_frame(o->pal, o->shade,
+		    intern_str(&t->names, (uint32_t)i),
+		    intern_len(&t->names, (uint32_t)i));
+
+		snprintf(ncol[i], sizeof ncol[i], "#%02x%02x%02x", c.r & 255,
+		    c.g & 255, c.b & 255);
+	}
 	for (i = 0; i < n; i++)
 		pos[ord[i]] = (uint32_t)i;
 	for (i = 0; i < n; i++) {
@@ -359,17 +498,16 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	    t->rows * 3.0;
 	dty = ovy + AXIS + ovh + 12;
 	dh = AXIS + t->rows * fh;
-	height = dty + dh + 8 + (PANEL_LINES + 1) * (fs + 5) + 6;
+	height = dty + dh + 8 + (fs + 5) + 6;
 	wpt = (w - 2 * XPAD) / total;
 	minw = o->minwidth_pct ? total * o->minwidth / 100 * wpt : o->minwidth;
 
 	svg_head(o, id, height, " timeline: wheel to zoom, drag to pan or select, "
 	    "click a span, Ctrl-F to search", bg);
 	out_fmt("#%s .f rect{height:%.15gpx}\n", id, o->frameheight - 1);
-	/* "name  duration" and the panel's columns keep their blanks. */
+	/* "name  duration" keeps its blanks. */
 	out_fmt("#%s .f text{transform:translateY(%.15gpx);white-space:pre}\n",
 	    id, 3 + (o->frameheight - 1) / 2);
-	out_fmt("#%s .p{white-space:pre}\n", id);
 	out_fmt("#%s .f>g>g:hover rect{stroke:#000;stroke-width:.5}\n", id);
 	out_fmt("#%s .tk{stroke:#ccc;stroke-width:.5}\n", id);
 	out_fmt("#%s .tl{font-size:%.15gpx;fill:#666}\n", id, fs * 0.8);
@@ -412,8 +550,7 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 			    intern_len(&t->names, t->v[s->parent].name));
 		}
 		out_fmt("%s)</title><rect x=\"%.1f\" width=\"%.1f\" fill=\"%s\"/>",
-		    s->open ? ", open" : "", x, sw < 0.1 ? 0.1 : sw,
-		    track_colors[s->track % NCOLORS]);
+		    s->open ? ", open" : "", x, sw < 0.1 ? 0.1 : sw, ncol[s->name]);
 		/* "name  duration", or the name cut with "...", or nothing. */
 		chars = sw > 6 ? (size_t)((sw - 6) / cw) : 0;
 		full = utf8_count(nm, nl);
@@ -446,19 +583,20 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 			continue;
 		out_fmt("<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.15g\" y2=\"%.15g\" "
 		    "stroke=\"%s\"/>", x, x, dty + AXIS + (t->v[s->parent].row + 1) * fh,
-		    dty + AXIS + s->row * fh, track_colors[s->track % NCOLORS]);
+		    dty + AXIS + s->row * fh, ncol[s->name]);
 	}
 	out_str("</g>\n</g>\n</g>\n");
-	/* The status lines and buttons the script drives. */
-	for (i = 0; i < PANEL_LINES; i++)
-		out_fmt("<text class=\"p p%zu\" x=\"%d\" y=\"%.15g\"> </text>\n",
-		    i, XPAD, dty + dh + 8 + (i + 1) * (fs + 5));
-	svg_controls(o, "Reset", w - XPAD - 300,
-	    dty + dh + 8 + (PANEL_LINES + 1) * (fs + 5));
-	write_data(t, ord, pos, id);
+	/* The buttons the script drives; it adds the selected span's pane
+	 * below, growing the SVG. */
+	svg_controls(o, "Reset", w - XPAD - 300, dty + dh + 8 + (fs + 5));
+	out_fmt("<text class=\"b cb\" x=\"%.15g\" y=\"%.15g\">By track</text>\n"
+	    "<text class=\"b fl\" x=\"%.15g\" y=\"%.15g\">Flows</text>\n",
+	    w - XPAD - 260, fs * 2, w - XPAD - 170, fs * 2);
+	write_data(t, ord, pos, id, ncol);
 	svg_script(timeline_js_part, timeline_js_nparts, NULL);
 	out_str("</svg>\n");
 	free(ord);
 	free(pos);
+	free(ncol);
 	return n - kept;
 }

@@ -7,9 +7,13 @@
  * scripts: every span wider than --minwidth at the whole trace's scale,
  * with its <title>.  And as compact data for the script: per row, the
  * spans in time order with delta-coded starts, names and tracks as
- * indexes into tables; from those the script draws only what the window
+ * indexes into tables (a row's track once where all its spans share it),
+ * parents as positions or, for most, as "the span of the row above that
+ * holds my start"; from those the script draws only what the window
  * shows, so a million spans cost the browser one JSON.parse, not a
- * million elements.
+ * million elements.  Properties and events ride along, keyed by a span's
+ * position in that order; the script shows them in its detail pane and
+ * marks the events on their spans.
  */
 #ifndef FG_TIMELINE_H
 #define FG_TIMELINE_H
@@ -30,10 +34,24 @@ struct tspan {
 
 #define TL_NONE UINT32_MAX
 
+/* A property or an event of a span (spans(5) revision 2). */
+struct tnote {
+	uint64_t id;		/* the span's, until timeline_read resolves it */
+	uint32_t span;		/* index in timeline.v */
+	uint32_t kind;		/* enum spans_note_kind */
+	uint32_t key;		/* in timeline.keys: the key, or the event's name */
+	uint32_t val;		/* SPANS_PROP: in timeline.vals */
+	int64_t num;		/* SPANS_PROP_INT: the value; SPANS_EVENT: its time */
+};
+
 struct timeline {
 	struct tspan *v;
 	size_t n, cap;
 	struct intern names, tracks, ids;
+	struct tnote *notes;
+	size_t nnotes, capnotes;
+	struct intern keys, vals;	/* of the notes */
+	uint64_t nlost;		/* notes of no span read */
 	uint32_t rows;
 	char *command;		/* the "# command:" metadata, or NULL */
 	uint64_t nbad;		/* lines skipped */

@@ -11,17 +11,26 @@
  * spans.  The overview, whose scale never changes, is drawn once into an
  * offscreen canvas and copied; the window, the selection box and the
  * mouse line are drawn over the copy.
+ *
+ * Over the spans of the detail view: lane labels where a band of rows
+ * holds one track, event marks, flow arrows from parents on another
+ * track, and the selected span's critical path; the pane below
+ * (tlpane.js) tells the rest of the selected span.  Colour is by name,
+ * as in flame graphs, or by track ("By track").
  */
-var PROMPT = "Search span names (regexp allowed)";
+var PROMPT = "Search span names and properties, key=value (regexp allowed)";
 var tlv = q(".tlv");
 if (!tlv) return;
 var TOTAL = +tlv.getAttribute("data-total"), ROWS = +tlv.getAttribute("data-rows"),
 	fh = +tlv.getAttribute("data-fh"), AXIS = +tlv.getAttribute("data-axis"),
 	ov = tlv.getAttribute("data-ov").split(" "), ovy = +ov[0], ovh = +ov[1],
 	dty = +tlv.getAttribute("data-dt");
-var panel = [q(".p0"), q(".p1"), q(".p2")];
-var names, tracks, colors, S, DU, E, NM, TR, PA, RW, rowA, rowB, openSpans,
-	hitName = null, hitPre = null;
+var names, tracks, colors, ncolors, S, DU, E, NM, TR, PA, RW, rowA, rowB, openSpans,
+	hit = null, hitPre = null;
+/* Notes: property lists by span; events by time, each its span, time, name. */
+var noteKeys, props, evBySpan, EVP, EVT, EVK, flowList, rowTrack;
+var byTrack = false, showFlows = false, crit = [];
+var cbBtn = q(".cb"), flBtn = q(".fl");
 var W0 = 0, W1 = TOTAL, minW = Math.min(TOTAL, Math.max(1, TOTAL * 1e-7));
 var selected = -1, hover = -1, mouseX = -1, dragging = null;
 var ofo, ocanvas, octx, off, offctx, dfo, dcanvas, ctx, tip, outline, font;
@@ -31,23 +40,56 @@ function load() {
 	var d = D, n = d.dur.length, i = 0;
 	names = d.names; tracks = d.tracks; colors = d.colors;
 	S = new Float64Array(n); DU = new Float64Array(d.dur); E = new Float64Array(n);
-	NM = new Uint32Array(d.name); TR = new Uint32Array(d.track); PA = new Int32Array(n);
+	NM = new Uint32Array(d.name); TR = new Uint32Array(n); PA = new Int32Array(n);
 	RW = new Uint32Array(n);
 	rowA = new Uint32Array(ROWS); rowB = new Uint32Array(ROWS);
-	for (var r = 0; r < ROWS; r++) {
-		var t = 0;
+	/* Tracks once a row where the row has one; parents 1 are the span of
+	 * the row above that holds the start (see timeline.c). */
+	for (var r = 0, m = 0; r < ROWS; r++) {
+		var t = 0, rt = d.rowtrack[r];
 		rowA[r] = i;
 		for (var k = d.rowlen[r] || 0; k > 0; k--, i++) {
 			t += d.start[i];
 			S[i] = t;
 			E[i] = t + DU[i];
-			PA[i] = d.parent[i] - 1;
+			var p = d.parent[i];
+			PA[i] = p === 0 ? -1 : p === 1 ? firstEnd(rowA[r - 1], rowB[r - 1], t) : p - 2;
+			TR[i] = rt >= 0 ? rt : d.track[m++];
 			RW[i] = r;
 		}
 		rowB[r] = i;
 	}
 	openSpans = new Set(d.open);
+	ncolors = d.ncolors;
+	noteKeys = d.keys;
+	props = new Map();
+	var addProp = (a, num) => {
+		for (var n = 0; n < a.length; n += 3) {
+			if (!props.has(a[n])) props.set(a[n], []);
+			props.get(a[n]).push([noteKeys[a[n + 1]], num ? a[n + 2] : d.vals[a[n + 2]]]);
+		}
+	};
+	addProp(d.sprops, false);
+	addProp(d.iprops, true);
+	var ev = d.events, ne = ev.length / 3, ord = [];
+	for (i = 0; i < ne; i++) ord.push(i);
+	ord.sort((a, b) => (S[ev[3 * a]] + ev[3 * a + 2]) - (S[ev[3 * b]] + ev[3 * b + 2]));
+	EVP = new Uint32Array(ne); EVT = new Float64Array(ne); EVK = new Uint32Array(ne);
+	evBySpan = new Map();
+	ord.forEach((o, k) => {
+		EVP[k] = ev[3 * o]; EVT[k] = S[EVP[k]] + ev[3 * o + 2]; EVK[k] = ev[3 * o + 1];
+		if (!evBySpan.has(EVP[k])) evBySpan.set(EVP[k], []);
+		evBySpan.get(EVP[k]).push(k);
+	});
+	/* Work handed to another thread: a parent on another track. */
+	flowList = [];
+	for (i = 0; i < n; i++) if (PA[i] >= 0 && TR[PA[i]] !== TR[i]) flowList.push(i);
+	showFlows = flowList.length < 200;
+	/* A row's track if all its spans share one, else -1: lanes to label. */
+	rowTrack = new Int32Array(d.rowtrack);
 }
+function propsOf(i) { return props.get(i) || []; }
+function eventsOf(i) { return evBySpan.get(i) || []; }
 /* The first span in [a, b) that ends after t (b if none). */
 function firstEnd(a, b, t) {
 	while (a < b) {
@@ -67,19 +109,20 @@ function fmt(ns) {
 	var u = unitOf(ns);
 	return u ? (ns / u[0]).toFixed(2) + " " + u[1] : Math.round(ns) + " ns";
 }
-/* In the value's unit if two decimals of it show the step, else the step's. */
+/* In the largest unit v reaches, with the decimals the step needs: ticks
+ * 100 µs apart read "82.1 ms", "82.2 ms".  As timeline.c's fmt_tick. */
 function fmtTick(v, step) {
 	if (v === 0) return "0";
-	var u = unitOf(v);
-	if (!u || step * 100 < u[0]) u = unitOf(step);
-	return u ? (v / u[0]).toFixed(2) + " " + u[1] : Math.round(v) + " ns";
+	var u = unitOf(v) || [1, "ns"], d = 0;
+	for (var x = step / u[0]; d < 9 && x - Math.floor(x + 1e-9) > 1e-6; d++) x *= 10;
+	return (v / u[0]).toFixed(d) + " " + u[1];
 }
 function tickStep(span, px) {
 	var raw = span * 100 / px, p = 1;
 	while (p * 10 <= raw) p *= 10;
 	return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
 }
-function colorOf(i) { return colors[TR[i] % colors.length]; }
+function colorOf(i) { return byTrack ? colors[TR[i] % colors.length] : ncolors[NM[i]]; }
 
 /* The label of a span w wide: "name  duration", the name, "na...", or "". */
 function label(i, w) {
@@ -110,16 +153,16 @@ function drawSpans(g, t0, t1, x0, ww, y0, rh, gap, r0, r1, dev, wide) {
 			if (x < x0) { w -= x0 - x; x = x0; }
 			if (x + w > x0 + ww) w = x0 + ww - x;
 			if (w >= dev) {
-				box(hitName && hitName[NM[i]] ? MATCH : colorOf(i), x, w, y);
+				box(hit && hit[i] ? MATCH : colorOf(i), x, w, y);
 				if (wide) out.push(i, x, w, y);
 				i++;
 				continue;
 			}
 			/* A run: every span that ends within this device pixel. */
 			var j = firstEnd(i + 1, b, t0 + (x + dev - x0) / k);
-			var hit = hitPre && hitPre[j] - hitPre[i] > 0;
+			var inRun = hitPre && hitPre[j] - hitPre[i] > 0;
 			var xe = Math.min(x0 + (E[j - 1] - t0) * k, x0 + ww);
-			box(hit ? MATCH : colorOf(i), x, Math.max(xe - x, dev), y);
+			box(inRun ? MATCH : colorOf(i), x, Math.max(xe - x, dev), y);
 			i = j;
 		}
 	}
@@ -222,12 +265,87 @@ function drawDetail() {
 		var t = label(wide[n], wide[n + 2]);
 		if (t) g.fillText(t, wide[n + 1] + 3, wide[n + 3] + 3 + (fh - 1) / 2);
 	}
+	drawCrit(g, y0, k, r0, r1);
+	drawEvents(g, y0, k, r0, r1, dev);
+	if (showFlows) drawFlows(g, y0, k, r0, r1, dev);
+	drawLanes(g, y0, r0, r1);
 	g.restore();
 	if (selected >= 0) {
 		var sb = spanBox(selected);
 		setAttr(outline, "width", sb ? Math.max(sb.w, 1).toFixed(1) : 0);
 		if (sb) { setAttr(outline, "x", sb.x.toFixed(1)); setAttr(outline, "y", sb.y); }
 	} else setAttr(outline, "width", 0);
+}
+
+/* The selected span's critical path: a black bar along the foot of its
+ * segments, under the labels. */
+function drawCrit(g, y0, k, r0, r1) {
+	g.fillStyle = "#000";
+	for (var n = 0; n < crit.length; n += 3) {
+		var r = RW[crit[n]], a = Math.max(crit[n + 1], W0), b = Math.min(crit[n + 2], W1);
+		if (r < r0 || r >= r1 || b < a) continue;
+		g.fillRect(XPAD + (a - W0) * k, y0 + (r + 1) * fh - 4, Math.max((b - a) * k, 1), 3);
+	}
+}
+
+/* Events: a dark tick at the foot of their span, one per row and pixel. */
+function drawEvents(g, y0, k, r0, r1, dev) {
+	var lo = 0, hi = EVT.length, seen = new Set();
+	while (lo < hi) { var mid = (lo + hi) >> 1; if (EVT[mid] < W0) lo = mid + 1; else hi = mid; }
+	g.fillStyle = "#222";
+	for (var e = lo; e < EVT.length && EVT[e] <= W1; e++) {
+		var r = RW[EVP[e]], x = XPAD + (EVT[e] - W0) * k, key = r * 1e6 + Math.round(x / dev);
+		if (r < r0 || r >= r1 || seen.has(key)) continue;
+		seen.add(key);
+		var y = y0 + (r + 1) * fh - 1;
+		g.beginPath();
+		g.moveTo(x, y - 5);
+		g.lineTo(x - 3, y);
+		g.lineTo(x + 3, y);
+		g.fill();
+	}
+}
+
+/* Arrows from a parent's row down (or up) to a child on another track,
+ * at the child's start: where the work was handed over. */
+function drawFlows(g, y0, k, r0, r1, dev) {
+	var seen = new Set();
+	g.strokeStyle = g.fillStyle = "#1e6fff";
+	g.lineWidth = 1;
+	flowList.forEach((i) => {
+		var pr = RW[PA[i]], r = RW[i], x = XPAD + (S[i] - W0) * k;
+		if (S[i] < W0 || S[i] > W1 || Math.max(pr, r) < r0 || Math.min(pr, r) >= r1) return;
+		var key = pr * 1e9 + r * 1e4 + Math.round(x / dev);
+		if (seen.has(key)) return;
+		seen.add(key);
+		var down = r > pr, ya = y0 + pr * fh + (down ? fh - 1 : 0), yb = y0 + r * fh + (down ? 0 : fh - 1);
+		g.beginPath();
+		g.moveTo(x, ya);
+		g.lineTo(x, yb);
+		g.stroke();
+		g.beginPath();
+		g.moveTo(x, yb);
+		g.lineTo(x - 3, yb + (down ? -5 : 5));
+		g.lineTo(x + 3, yb + (down ? -5 : 5));
+		g.fill();
+	});
+}
+
+/* Each band of rows of one track, labelled at its top right, clear of
+ * the spans' own labels, which start at the left. */
+function drawLanes(g, y0, r0, r1) {
+	if (tracks.length < 2) return;
+	g.font = (fontsize * 0.8) + "px " + font;
+	for (var r = r0; r < r1; r++) {
+		var t = rowTrack[r];
+		if (t < 0 || (r > 0 && rowTrack[r - 1] === t)) continue;
+		var y = y0 + r * fh, label = tracks[t], w = g.measureText(label).width + 6;
+		if (r > 0) { g.fillStyle = "#999"; g.fillRect(XPAD, y - 0.5, width - 2 * XPAD, 0.5); }
+		g.fillStyle = "rgba(255,255,255,0.85)";
+		g.fillRect(width - XPAD - w, y, w, fontsize);
+		g.fillStyle = "#333";
+		g.fillText(label, width - XPAD - w + 3, y + fontsize * 0.8);
+	}
 }
 
 function draw() {
@@ -304,59 +422,102 @@ function tipText() {
 	return hover < 0 ? "" : Array.from(tip.querySelectorAll("text")).map((t) => t.textContent).join("\n");
 }
 
-/* Click: the span selected, outlined, its details in the panel. */
+/* Click: the span selected, outlined, its critical path drawn, its
+ * details in the pane; kept in the URL (?sel=, a position in the data). */
 function select(i) {
-	selected = i;
-	if (i < 0) panel.forEach((p) => { p.textContent = " "; });
-	else {
-		var kids = 0;
-		for (var j = 0; j < PA.length; j++) if (PA[j] === i) kids++;
-		panel[0].textContent = "Selected: " + names[NM[i]] + (openSpans.has(i) ? " (open)" : "");
-		panel[1].textContent = "Start: +" + fmt(S[i]) + "   Duration: " + fmt(DU[i]) + "   End: +" + fmt(E[i]);
-		panel[2].textContent = "Track: " + tracks[TR[i]] + "   Parent: " +
-			(PA[i] >= 0 ? names[NM[PA[i]]] : "none") + "   Children: " + kids;
-	}
+	selected = i >= 0 && i < S.length ? i : -1;
+	crit = selected < 0 ? [] : critPath(selected);
+	if (selected < 0) paneHide();
+	else paneShow(selected);
 	redraw();
+	saveState();
 }
 
-/* Search: names that match, counted once; time of matches not inside a match. */
+/* Keys on the selection: up to the parent, down to the first child, left
+ * and right to the row's neighbours, Enter to zoom to it. */
+function selectKey(e) {
+	var i = selected, to = -1;
+	if (i < 0 || e.ctrlKey || e.altKey || e.metaKey) return;
+	if (e.key === "ArrowUp") to = PA[i];
+	else if (e.key === "ArrowDown") to = kidsOf(i).length ? kidsOf(i)[0] : -1;
+	else if (e.key === "ArrowLeft") to = i > rowA[RW[i]] ? i - 1 : -1;
+	else if (e.key === "ArrowRight") to = i + 1 < rowB[RW[i]] ? i + 1 : -1;
+	else if (e.key === "Enter" && !(e.target && e.target.localName === "button")) { e.preventDefault(); return setWindow(S[i], E[i]); }
+	else return;
+	e.preventDefault();
+	if (to < 0) return;
+	if (E[to] < W0 || S[to] > W1) setWindow(S[to] - (W1 - W0) / 2 + DU[to] / 2, S[to] + (W1 - W0) / 2 + DU[to] / 2);
+	select(to);
+}
+
+function setColors(track) {
+	byTrack = track;
+	cbBtn.classList.toggle("on", byTrack);
+	q(".lg").classList.toggle("hide", !byTrack);
+	off.px = 0;
+	redraw();
+	saveState();
+}
+function setFlows(on) {
+	showFlows = on;
+	flBtn.classList.toggle("on", showFlows);
+	redraw();
+	saveState();
+}
+
+/*
+ * Search: spans whose name matches, or one of whose properties does as
+ * "key=value"; counted once, and the time of those not inside a match.
+ */
 function match(re) {
-	hitName = new Uint8Array(names.length);
+	var hitName = new Uint8Array(names.length), n = S.length, count = 0, time = 0;
 	names.forEach((nm, i) => { hitName[i] = re.test(nm) ? 1 : 0; });
-	var n = S.length, count = 0, time = 0;
+	hit = new Uint8Array(n);
+	for (var i = 0; i < n; i++) hit[i] = hitName[NM[i]];
+	props.forEach((kvs, i) => {
+		if (!hit[i] && kvs.some((kv) => re.test(kv[0] + "=" + kv[1]))) hit[i] = 1;
+	});
 	hitPre = new Uint32Array(n + 1);
-	for (var i = 0; i < n; i++) {
-		var h = hitName[NM[i]];
+	for (i = 0; i < n; i++) {
+		var h = hit[i];
 		hitPre[i + 1] = hitPre[i] + h;
 		if (!h) continue;
 		count++;
 		var p = PA[i], inside = false;
 		for (var guard = 0; p >= 0 && guard < n; p = PA[p], guard++)
-			if (hitName[NM[p]]) { inside = true; break; }
+			if (hit[p]) { inside = true; break; }
 		if (!inside) time += DU[i];
 	}
 	off.px = 0;
 	return "Matched: " + count + " span" + (count === 1 ? "" : "s") + ", " + fmt(time);
 }
 function unmatch() {
-	hitName = hitPre = null;
+	hit = hitPre = null;
 	off.px = 0;
 }
 
-/* The window in the URL: ?t0=&t1= (ns). */
+/* The view in the URL: the window ?t0=&t1= (ns), the selection ?sel=,
+ * colour by track ?c=track, flows ?flows=1 or 0 against the default. */
 function view(p) {
-	p.delete("t0");
-	p.delete("t1");
+	["t0", "t1", "sel", "c", "flows"].forEach((k) => p.delete(k));
 	if (W0 > 0 || W1 < TOTAL) { p.set("t0", Math.round(W0)); p.set("t1", Math.round(W1)); }
+	if (selected >= 0) p.set("sel", selected);
+	if (byTrack) p.set("c", "track");
+	if (showFlows !== flowList.length < 200) p.set("flows", showFlows ? 1 : 0);
 }
 function restore(p) {
-	var a = p.get("t0"), b = p.get("t1");
+	var a = p.get("t0"), b = p.get("t1"), sel = p.get("sel");
 	if (a !== null && b !== null && isFinite(+a) && isFinite(+b) && +b > +a) setWindow(+a, +b);
+	if (p.get("c") === "track") setColors(true);
+	if (p.get("flows") !== null) setFlows(p.get("flows") === "1");
+	if (sel !== null && /^[0-9]+$/.test(sel)) select(+sel);
 }
 
 /* Overview: which drag the pointer at x would start. */
-function ovAction(x) {
+function ovAction(x, shift) {
 	var k = (width - 2 * XPAD) / TOTAL, xl = XPAD + W0 * k, xr = XPAD + W1 * k;
+	/* A window of the whole trace cannot move: a drag in it selects. */
+	if (shift || (W0 <= 0 && W1 >= TOTAL && x > xl + 4 && x < xr - 4)) return "select";
 	if (Math.abs(x - xl) <= 4 && Math.abs(x - xr) > Math.abs(x - xl)) return "left";
 	if (Math.abs(x - xr) <= 4) return "right";
 	if (x > xl && x < xr) return "move";
@@ -392,7 +553,14 @@ function start() {
 		setAttr(t, "y", 4 + (n + 1) * (fontsize + 3) - 2);
 	}
 	svg.appendChild(tip);
+	paneInit(vbox.height);
+	flBtn.classList.toggle("on", showFlows);
 	begin();
+	listen(svg, "click", (e) => {
+		if (e.target === cbBtn) setColors(!byTrack);
+		else if (e.target === flBtn) setFlows(!showFlows);
+	});
+	listen(window, "keydown", (e) => { if (active || standalone()) selectKey(e); });
 	listen(window, "resize", () => { off.px = 0; });
 
 	listen(ocanvas, "wheel", (e) => { active = true; wheel(e, timeOfOv(userPoint(e)[0])); }, { passive: false });
@@ -407,7 +575,7 @@ function start() {
 		active = true;
 		e.preventDefault();
 		var x = userPoint(e)[0];
-		dragging = { kind: ovAction(x), x0: x, w0: W0, w1: W1 };
+		dragging = { kind: ovAction(x, e.shiftKey), x0: x, w0: W0, w1: W1 };
 		if (dragging.kind === "move") ocanvas.style.cursor = "grabbing";
 	});
 	listen(dcanvas, "mousedown", (e) => {
@@ -465,7 +633,11 @@ function start() {
 		select: (name) => select(S.findIndex((x, i) => names[NM[i]] === name)),
 		selected: () => selected < 0 ? null : names[NM[selected]],
 		tooltip: tipText,
-		panel: () => panel.map((p) => p.textContent),
+		panel: paneLines,
+		selectAt: select,
+		critical: () => { var a = []; for (var n = 0; n < crit.length; n += 3) a.push(names[NM[crit[n]]]); return a; },
+		colorOf: (name) => colorOf(S.findIndex((x, i) => names[NM[i]] === name)),
+		flows: () => showFlows,
 		matched: () => matched.classList.contains("hide") ? "" : matched.textContent,
 		/* Screen points: the middle of a span in the detail view; a time in the overview. */
 		spanPoint: (name) => {

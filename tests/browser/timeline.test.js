@@ -27,6 +27,7 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 	try {
 		const page = await openPage(browser);
 		const dialogs = () => page.events.filter((e) => e.method === "Page.javascriptDialogOpening").length;
+		const alerts = () => page.events.filter((e) => e.method === "Page.javascriptDialogOpening" && e.params.type === "alert").length;
 		await page.goto("file://" + file);
 		const T = "document.querySelector('svg').timeline";
 		const ev = (expr) => page.eval(T + "." + expr);
@@ -52,9 +53,42 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		await page.click(x, y);
 		check("click selects the span", await ev("selected()") === "exec", await ev("selected()"));
 		const panel = await ev("panel()");
-		check("click: details in the panel", panel[0] === "Selected: exec" &&
-			panel[1] === "Start: +600 ns   Duration: 300 ns   End: +900 ns" &&
-			panel[2] === "Track: tid:1   Parent: main   Children: 1", JSON.stringify(panel));
+		check("click: details in the pane", panel[0] === "Selected: exec [Zoom] [Close]" &&
+			panel[1] === "Start: +600 ns   Duration: 300 ns   Self: 250 ns   End: +900 ns" &&
+			panel[2] === "Track: tid:1   Children: 1" && panel[3] === "Parents: [main]", JSON.stringify(panel));
+		check("click: the selection is in the URL", await page.eval("location.search") === "?sel=2",
+			await page.eval("location.search"));
+		check("critical path of exec: exec, then its child lex", JSON.stringify(await ev("critical()")) === '["exec","lex","exec"]',
+			JSON.stringify(await ev("critical()")));
+		// Keys: up to the parent, down to the first child.
+		await page.key("ArrowUp", "ArrowUp");
+		check("ArrowUp selects the parent", await ev("selected()") === "main", await ev("selected()"));
+		check("critical path of main: the child that ended last, then back",
+			JSON.stringify(await ev("critical()")) === '["main","parse","lex","parse","main","exec","lex","exec","main"]',
+			JSON.stringify(await ev("critical()")));
+		await page.key("ArrowDown", "ArrowDown");
+		check("ArrowDown selects the first child", await ev("selected()") === "parse", await ev("selected()"));
+		// The parent chain's buttons, by mouse and by keyboard.
+		const button = (label) => page.eval(`(() => { const b = [...document.querySelectorAll("button")].find((b) => b.textContent === ${JSON.stringify(label)});
+			if (!b) return null; const r = b.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`);
+		[x, y] = await button("main");
+		await page.click(x, y);
+		check("pane: clicking a parent selects it", await ev("selected()") === "main", await ev("selected()"));
+		// The first lex by position is exec's: its parents are main and exec.
+		await ev(`select("lex")`);
+		let tabs = 0;
+		for (; tabs < 10 && await page.eval("document.activeElement && document.activeElement.textContent") !== "exec"; tabs++)
+			await page.key("Tab", "Tab");
+		await page.key("Enter", "Enter", 0, "\r");
+		check("pane: Tab reaches a parent, Enter selects it", await ev("selected()") === "exec", tabs + " tabs, " + await ev("selected()"));
+		await ev(`select("exec")`);
+		[x, y] = await ev(`spanPoint("</script><script>alert(1)")`);
+		await page.click(x, y);
+		check("pane: a hostile name stays text", (await ev("panel()"))[0] === "Selected: </script><script>alert(1) [Zoom] [Close]" &&
+			dialogs() === 0, JSON.stringify(await ev("panel()")));
+		await page.goto("file://" + file + "?sel=2");
+		check("a link with ?sel= reopens the selection and its pane", await ev("selected()") === "exec" &&
+			(await ev("panel()"))[0] === "Selected: exec [Zoom] [Close]", await ev("selected()"));
 		await page.eval("new Promise((r) => requestAnimationFrame(r))");
 		const outline = await page.eval(`(() => { const r = [...document.querySelectorAll("svg > .tlv > rect")].pop();
 			return [+r.getAttribute("x"), +r.getAttribute("width")]; })()`);
@@ -69,11 +103,25 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		await page.mouse("mouseReleased", x, y, { clickCount: 2 });
 		check("double-click zooms to the span", win(await ev("window()")) === "100.0..500.0", win(await ev("window()")));
 		check("zoomed: Reset shows", await page.eval(`document.querySelector(".u").getAttribute("class")`) === "u");
-		check("zoomed: the window is in the URL", await page.eval("location.search") === "?t0=100&t1=500",
+		check("zoomed: the window is in the URL", await page.eval("location.search") === "?t0=100&t1=500&sel=3",
 			await page.eval("location.search"));
 		await page.key("Escape", "Escape");
 		check("Escape resets the window", win(await ev("window()")) === "0.0..1000.0", win(await ev("window()")));
 		check("Escape clears the selection", await ev("selected()") === null);
+
+		const drag = async (from, to) => {
+			const [ax, ay] = await ev(`ovPoint(${from})`), [bx] = await ev(`ovPoint(${to})`);
+			await page.mouse("mouseMoved", ax, ay);
+			await page.mouse("mousePressed", ax, ay);
+			await page.mouse("mouseMoved", (ax + bx) / 2, ay, { buttons: 1 });
+			await page.mouse("mouseMoved", bx, ay, { buttons: 1 });
+			await page.mouse("mouseReleased", bx, ay);
+			return ev("window()");
+		};
+		// Overview: at the whole trace, a drag selects a window.
+		let w = await drag(300, 600);
+		check("overview: a first drag selects a window", near(w[0], 300, 1000 / 1180) && near(w[1], 600, 1000 / 1180), win(w));
+		await page.key("Escape", "Escape");
 
 		// Overview: the wheel zooms around the pointer.
 		[x, y] = await ev("ovPoint(500)");
@@ -81,7 +129,7 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		await page.mouse("mouseWheel", x, y, { deltaX: 0, deltaY: -100 });
 		await page.eval("new Promise((r) => requestAnimationFrame(r))");
 		const f = Math.pow(1.002, -100);
-		let w = await ev("window()");
+		w = await ev("window()");
 		check("overview wheel zooms around the pointer", near(w[0], 500 - 500 * f, 0.6) && near(w[1], 500 + 500 * f, 0.6), win(w));
 
 		// Cursors say what a drag will do.
@@ -93,15 +141,6 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		const cur = [await cursorAt(w[1]), await cursorAt(500), await cursorAt(950)];
 		check("overview cursors: resize, move, select", cur.join(",") === "ew-resize,grab,crosshair", cur.join(","));
 
-		const drag = async (from, to) => {
-			const [ax, ay] = await ev(`ovPoint(${from})`), [bx] = await ev(`ovPoint(${to})`);
-			await page.mouse("mouseMoved", ax, ay);
-			await page.mouse("mousePressed", ax, ay);
-			await page.mouse("mouseMoved", (ax + bx) / 2, ay, { buttons: 1 });
-			await page.mouse("mouseMoved", bx, ay, { buttons: 1 });
-			await page.mouse("mouseReleased", bx, ay);
-			return ev("window()");
-		};
 		// One overview pixel is 1000/1180 ns: drags land within a pixel.
 		const px = 1000 / 1180;
 		w = await drag(w[1], 700);
@@ -184,7 +223,7 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 		[x, y] = await ev(`spanPoint("worker")`);
 		const workerColor = pixel(shot, x, y);
 		[x, y] = await ev(`spanPoint("main")`);
-		check("tracks have their own colours", workerColor !== pixel(shot, x, y), workerColor + " vs " + pixel(shot, x, y));
+		check("names have their own colours", workerColor !== pixel(shot, x, y), workerColor + " vs " + pixel(shot, x, y));
 		const img = path.join(tmp, "timeline-img.html");
 		fs.writeFileSync(img, "<!doctype html><html><body style=margin:0><img src=\"" + path.basename(file) + "\"></body></html>");
 		await page.goto("file://" + img);
@@ -193,6 +232,46 @@ fs.writeFileSync(file, execFileSync(path.join(bin, "flamegraph-svg"), [], { inpu
 			String(colored(still, dt + 16, dt + 16 + 7 * 16)));
 		check("static picture: same colour for a span as with scripts", pixel(still, x, y) === pixel(shot, x, y),
 			pixel(still, x, y) + " vs " + pixel(shot, x, y));
+
+		// Properties and events: props.spans laid out by track.
+		const pfile = path.join(tmp, "timeline-props.svg");
+		fs.writeFileSync(pfile, execFileSync(path.join(bin, "flamegraph-svg"), [],
+			{ input: execFileSync(path.join(bin, "spanlayout"), ["--by-track", path.join(inputs, "props.spans")]) }));
+		await page.goto("file://" + pfile);
+		page.answerPrompts("user=alice");
+		await page.key("/", "Slash", 0, "/");
+		m = await ev("matched()");
+		check("search: a property as key=value", m === "Matched: 1 span, 82.11 ms", m);
+		page.answerPrompts("alert");
+		await page.key("/", "Slash", 0, "/");
+		m = await ev("matched()");
+		check("search: a property's value", m === "Matched: 1 span, 40.00 ms", m);
+		await page.key("Escape", "Escape");
+		[x, y] = await ev(`spanPoint("query")`);
+		await page.click(x, y);
+		let pl = await ev("panel()");
+		check("pane: properties and events, hostile ones as text",
+			pl.includes("Properties: sql=</script><script>alert(3)") && pl.includes('Events: </script>"ev at +1.00 ms') && alerts() === 0,
+			JSON.stringify(pl));
+		[x, y] = await ev(`spanPoint("request")`);
+		await page.click(x, y);
+		pl = await ev("panel()");
+		check("pane: integer properties", pl.includes("Properties: user=alice   rows=-42"), JSON.stringify(pl));
+		check("flows on where few", await ev("flows()") === true);
+		// The event at +30 ms on request (row 0): a dark mark at its foot.
+		await page.key("Escape", "Escape");
+		await page.eval("new Promise((r) => requestAnimationFrame(r))");
+		shot = pngPixels(await page.screenshot());
+		[x, y] = await ev("detailPoint(29000000, 0)");
+		check("an event is marked on its span", pixel(shot, Math.round(x), Math.round(y + 6)) === "34,34,34",
+			pixel(shot, Math.round(x), Math.round(y + 6)));
+		// Colour by track, from the toolbar.
+		const byName = await ev(`colorOf("request")`);
+		[x, y] = await page.eval(`(() => { const r = document.querySelector(".cb").getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`);
+		await page.click(x, y);
+		check("By track colours by track", await ev(`colorOf("request")`) !== byName && await ev(`colorOf("request")`) === await ev(`colorOf("query")`),
+			byName + " then " + await ev(`colorOf("request")`));
+		check("By track is in the URL", await page.eval("location.search") === "?c=track", await page.eval("location.search"));
 	} catch (e) {
 		check("exception", false, String(e && e.stack || e));
 	} finally {

@@ -263,6 +263,12 @@ if [ -n "$CHROMIUM" ] && command -v node > /dev/null 2>&1 &&
 	    print s, 1 + int(rand() * 9) } }' > "$dir/big.folded"
 	"$FG" "$dir/example-perf-stacks.folded" > "$dir/example-ours.svg"
 	"$FG" --minwidth 0 "$dir/big.folded" > "$dir/big-ours.svg"
+	# issue 30: a graph of 100k frames opens in under a second
+	awk 'BEGIN { srand(42); for (i = 0; i < 22000; i++) { s = "main";
+	    d = 3 + int(rand() * 8); for (j = 0; j < d; j++)
+	    s = s ";" sprintf("%c%d", 97 + int(rand() * 26), int(rand() * 3));
+	    print s, 1 + int(rand() * 9) } }' > "$dir/big100.folded"
+	"$FG" --minwidth 0 "$dir/big100.folded" > "$dir/big100-ours.svg"
 	# --diff (issue 18's toggles): the same stacks after a change, a
 	# quarter of them tripled, one in twenty gone, 500 new
 	awk 'BEGIN { srand(7) } { n = $NF; $NF = ""; r = rand(); if (r < 0.05) next
@@ -271,6 +277,7 @@ if [ -n "$CHROMIUM" ] && command -v node > /dev/null 2>&1 &&
 	"$FG" --minwidth 0 --diff "$dir/big.folded" "$dir/big-after.folded" > "$dir/big-diff.svg"
 	set -- "example-perf-stacks, flamegraph-svg=$dir/example-ours.svg" \
 	    "50k frames, flamegraph-svg=$dir/big-ours.svg" \
+	    "100k frames, flamegraph-svg=$dir/big100-ours.svg" \
 	    "50k frames, --diff=$dir/big-diff.svg"
 	if [ -n "${FLAMEGRAPH_DIR:-}" ]; then
 		perl "$FLAMEGRAPH_DIR/flamegraph.pl" "$dir/example-perf-stacks.folded" \

@@ -653,7 +653,7 @@ main(int argc, char **argv)
 			.fontsize = 12, .fontwidth = 0.59, .minwidth = 0.1,
 			.pal = PAL_HOT, .shade = SHADE_NAME, .factor = 1,
 		},
-		.flame = { ORDER_NAME, 0, 0, NULL, NULL },
+		.flame = { ORDER_NAME, 0, 0, NULL, NULL, 0 },
 		.diff = { DIFF_AFTER, DIFF_RG, 1, 100 },
 	};
 	struct palmap pm;

@@ -14,7 +14,8 @@
  * under __libc_start_main@@GLIBC_2.34 (glibc 2.34 and later), and a
  * little in pltlib's functions.
  *
- *	plt N	N rounds
+ *	plt MS	rounds until MS ms of its CPU time: a fixed count of them
+ *		gave a fast machine too few samples to find each stub
  */
 #include <stdlib.h>
 #include <time.h>
@@ -27,16 +28,19 @@ int (*volatile keep)(int);
 int
 main(int argc, char **argv)
 {
-	long n = argc > 1 ? atol(argv[1]) : 100000000;
+	long ms = argc > 1 ? atol(argv[1]) : 1000;
 	struct timespec ts;
 	int s = 0;
 
 	keep = plt_got;
-	for (long i = 0; i < n; i++) {
+	for (long i = 0;; i++) {
 		s = plt_add(s);
 		s = plt_got(s);
 		if ((i & 255) == 0 && clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
 			s += (int)(ts.tv_nsec & 1);
+		if ((i & 0xfffff) == 0 && clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0 &&
+		    ts.tv_sec * 1000 + ts.tv_nsec / 1000000 >= ms)
+			break;
 	}
 	return s == 42;
 }

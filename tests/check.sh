@@ -81,6 +81,22 @@ else
 	browser_suite diff.test.js "$BIN" "$tmp/browser" "$CHROMIUM"
 	browser_suite timeline.test.js "$BIN" "$tmp/browser" \
 	    "$top/tests/inputs/timeline" "$CHROMIUM"
+	# A span profile's flame graphs: the hand-made profile, and a real
+	# recording of tests/sample/spanprof.c where trace-record samples.
+	rec=
+	if "$BIN/trace-record" --sample --spans -o /dev/null -- true 2> /dev/null &&
+	    ${CC:-cc} -O1 -g -fno-omit-frame-pointer -I"$top/src/libtracerecord" \
+	    -o "$tmp/browser/spanprof" "$top/tests/sample/spanprof.c" \
+	    "$BUILD/libtracerecord.a" -lpthread 2> /dev/null &&
+	    "$BIN/trace-record" --sample -g -F 999 --spans -o "$tmp/browser/sp.spans" -- \
+	    "$tmp/browser/spanprof" 300 2> /dev/null &&
+	    "$BIN/spanlayout" "$tmp/browser/sp.spans" > "$tmp/browser/sp.layout"; then
+		rec=$tmp/browser/sp.layout
+	else
+		printf 'SKIP spanprof.test.js recording: trace-record --sample --spans does not run here\n'
+	fi
+	browser_suite spanprof.test.js "$BIN" "$tmp/browser" \
+	    "$top/tests/inputs/spanprof.spans" "$CHROMIUM" $rec
 	if [ -f "$SPEEDSCOPE_DIR/dist/release/index.html" ]; then
 		browser_suite speedscope.test.js "$BIN" "$tmp/browser" \
 		    "$SPEEDSCOPE_DIR" "$top/tests/inputs/timeline" "$CHROMIUM"

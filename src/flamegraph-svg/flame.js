@@ -101,11 +101,13 @@ function hot(name) {
 }
 /*
  * The rows of the data, root first; a frame's start is the end of its
- * left neighbour plus its gap.  Counts are in units of D.unit; whole
+ * left neighbour plus its gap.  (A graph of stacks, not frames, is
+ * xform.js's loadStacks.)  Counts are in units of D.unit; whole
  * ones come as one VLQ string, a frame's count times two, plus one if
  * its gap follows.
  */
 function load() {
+	if (D.stacks) return loadStacks();
 	nm = names(D.names);
 	if (D.diff) return loadDiff();
 	var i = 0, u = D.unit, name = vlq(D.name), fills = [], byName = [],

@@ -528,6 +528,20 @@ script_needs(const struct flame *f, const struct svg_opts *o,
 	}
 }
 
+void
+sd_script_function(void)
+{
+	unsigned char take[flame_js_nparts];
+
+	for (int p = 0; p < flame_js_nparts; p++)
+		take[p] = p != flame_js_diffview && p != flame_js_delta &&
+		    p != flame_js_hotcold && p != flame_js_frac &&
+		    p != flame_js_links;
+	out_str("function flameGraph(me) {\n");
+	svg_script_parts(flame_js_part, flame_js_nparts, take);
+	out_str("}\n");
+}
+
 /* Whether a frame's count (before layout leaves some out) has a fraction. */
 int
 sd_fractional(const struct flame *f)

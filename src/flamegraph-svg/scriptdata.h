@@ -84,6 +84,14 @@ uint32_t *sd_diff_names(const struct flame *f, struct model *m);
 void sd_write(const struct flame *f, const struct svg_opts *o,
     const struct jdata *d, const char *id, const char *label_y);
 /*
+ * The flame graph's script as a function flameGraph(me) (ui.js says what
+ * me is), for the timeline's script to draw the flame graphs of a span
+ * profile's samples with (spanflame.js): the parts a graph of stacks
+ * counted in ns uses, not those of --diff, --nameattr, hot/cold colours
+ * or fractional counts.
+ */
+void sd_script_function(void);
+/*
  * A whole number as base-64 digits, five bits a digit, lowest first, the
  * digits of 32 and up saying that more follow (flame.js's vlq reads it).
  */

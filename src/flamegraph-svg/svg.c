@@ -186,15 +186,33 @@ svg_controls(const struct svg_opts *o, const char *reset, double mx, double my)
 }
 
 void
-svg_script(const char *const *part, int nparts, const unsigned char *take)
+svg_script_open(void)
 {
 	out_str("<script><![CDATA[\n(function (me) {\n");
+}
+
+void
+svg_script_parts(const char *const *part, int nparts, const unsigned char *take)
+{
 	for (int p = 0; p < nparts; p++)
 		if (take == NULL || take[p])
 			out_str(part[p]);
+}
+
+void
+svg_script_close(void)
+{
 	out_str("})(document.currentScript);\n"
 	    "document.currentScript.parentNode.setAttribute(\"data-ready\", \"\");\n"
 	    "]]></script>\n");
+}
+
+void
+svg_script(const char *const *part, int nparts, const unsigned char *take)
+{
+	svg_script_open();
+	svg_script_parts(part, nparts, take);
+	svg_script_close();
 }
 
 uint64_t

@@ -53,6 +53,14 @@ void svg_controls(const struct svg_opts *o, const char *reset, double mx,
  * (ui.js's me); then the <svg> gets data-ready, which tests wait for.
  */
 void svg_script(const char *const *part, int nparts, const unsigned char *take);
+/*
+ * svg_script in steps, for a script that holds another's code: the
+ * timeline's holds the flame graph's as a function (sd_script_function).
+ */
+void svg_script_open(void);
+void svg_script_parts(const char *const *part, int nparts,
+    const unsigned char *take);
+void svg_script_close(void);
 
 /*
  * An id from the content, to scope the styles and the script: equal

@@ -23,6 +23,7 @@
 #include "../lib/sort.h"
 #include "../lib/spans.h"
 #include "../lib/xmlesc.h"
+#include "scriptdata.h"
 #include "timeline.h"
 #include "timeline_js.h"
 
@@ -47,6 +48,8 @@ timeline_init(struct timeline *t)
 	intern_init(&t->ids);
 	intern_init(&t->keys);
 	intern_init(&t->vals);
+	intern_init(&t->fnames);
+	intern_init(&t->nodes);
 }
 
 void
@@ -60,6 +63,9 @@ timeline_free(struct timeline *t)
 	intern_free(&t->keys);
 	intern_free(&t->vals);
 	free(t->notes);
+	free(t->samples);
+	intern_free(&t->fnames);
+	intern_free(&t->nodes);
 }
 
 int
@@ -115,6 +121,51 @@ add_note(struct timeline *t, const struct spans_note *sn)
 	nt->num = sn->num;
 }
 
+/*
+ * A sample: its stack as a path in the tree of nodes, its frames split
+ * at ';' as a folded(5) line's (an empty frame is kept, as it is there).
+ */
+static void
+add_sample(struct timeline *t, const struct spans_sample *x)
+{
+	struct tsample *ts;
+	const char *p = x->stack, *e = x->stack + x->nstack;
+	uint32_t key[2] = { 0, 0 };
+
+	for (;;) {
+		const char *semi = memchr(p, ';', (size_t)(e - p));
+		const char *end = semi ? semi : e;
+
+		key[1] = intern_put(&t->fnames, p, (size_t)(end - p), NULL);
+		key[0] = intern_put(&t->nodes, key, sizeof key, NULL) + 1;
+		if (!semi)
+			break;
+		p = semi + 1;
+	}
+	t->samples = xgrow(t->samples, &t->capsamples, t->nsamples + 1,
+	    sizeof *t->samples);
+	ts = &t->samples[t->nsamples++];
+	ts->id = x->id;
+	ts->span = TL_NONE;
+	ts->track = intern_put(&t->tracks, x->track, x->ntrack, NULL);
+	ts->node = key[0] - 1;
+	ts->time = x->time;
+	ts->weight = x->weight;
+}
+
+/* Samples to their spans; one of an id no span has is of none. */
+static void
+resolve_samples(struct timeline *t, size_t first)
+{
+	for (size_t i = first; i < t->nsamples; i++) {
+		uint32_t idx;
+
+		if (t->samples[i].id && intern_find(&t->ids, &t->samples[i].id,
+		    sizeof t->samples[i].id, &idx) == 0)
+			t->samples[i].span = idx;
+	}
+}
+
 /* Notes to the spans they name; those of no span read are counted, dropped. */
 static void
 resolve_notes(struct timeline *t, size_t first)
@@ -140,16 +191,21 @@ timeline_read(struct timeline *t, struct input *in)
 {
 	struct spans_reader r;
 	struct spans_rec rec;
-	size_t first = t->n, nfirst = t->nnotes, pcap = 0;
+	size_t first = t->n, nfirst = t->nnotes, sfirst = t->nsamples, pcap = 0;
 	uint64_t *parents = NULL;
 	int k;
 
 	/* Bad lines are skipped: the rows are laid out already, so one costs
 	 * its own box only (spans.h). */
-	spans_reader_init(&r, in, SPANS_LAID_OUT | SPANS_SKIP_BAD | SPANS_NOTES);
+	spans_reader_init(&r, in, SPANS_LAID_OUT | SPANS_SKIP_BAD | SPANS_NOTES |
+	    SPANS_SAMPLES);
 	while ((k = spans_next(&r, &rec)) > 0) {
 		if (k == SPANS_NOTE) {
 			add_note(t, &r.note);
+			continue;
+		}
+		if (k == SPANS_SAMPLE) {
+			add_sample(t, &r.sample);
 			continue;
 		}
 		if (k == SPANS_META) {
@@ -177,6 +233,7 @@ timeline_read(struct timeline *t, struct input *in)
 		    &idx) == 0 && idx != i ? idx : TL_NONE;
 	}
 	resolve_notes(t, nfirst);
+	resolve_samples(t, sfirst);
 	t->nbad += r.skipped;
 	spans_reader_free(&r);
 	free(parents);
@@ -345,6 +402,75 @@ write_notes(const struct timeline *t, const uint32_t *pos)
 	}
 }
 
+static int
+cmp_time(const void *va, const void *vb, const void *ctx)
+{
+	const struct tsample *a = (const struct tsample *)ctx + *(const uint32_t *)va,
+	    *b = (const struct tsample *)ctx + *(const uint32_t *)vb;
+
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return *(const uint32_t *)va < *(const uint32_t *)vb ? -1 : 1;
+}
+
+/* The samples for the script, in time order: see timeline.h. */
+static void
+write_samples(const struct timeline *t, const uint32_t *pos)
+{
+	size_t n = t->nsamples, i;
+	uint32_t *ord = xmalloc((n + 1) * sizeof *ord);
+	int64_t prev = 0;
+	int same = 1;
+
+	for (i = 0; i < n; i++) {
+		ord[i] = (uint32_t)i;
+		same &= t->samples[i].weight == t->samples[0].weight;
+	}
+	sort_ctx(ord, n, sizeof *ord, cmp_time, t->samples);
+	out_str(",\n\"fnames\":[");
+	for (i = 0; i < intern_count(&t->fnames); i++) {
+		if (i)
+			out_char(',');
+		json_out_xml(intern_str(&t->fnames, (uint32_t)i),
+		    intern_len(&t->fnames, (uint32_t)i));
+	}
+	out_str("],\n\"snode\":[");
+	for (i = 0; i < intern_count(&t->nodes); i++) {
+		uint32_t key[2];
+
+		memcpy(key, intern_str(&t->nodes, (uint32_t)i), sizeof key);
+		out_fmt("%s%u,%u", i ? "," : "", key[0], key[1]);
+	}
+	out_str("],\n\"stime\":[");
+	for (i = 0; i < n; i++) {
+		out_fmt("%s%lld", i ? "," : "",
+		    (long long)(t->samples[ord[i]].time - prev));
+		prev = t->samples[ord[i]].time;
+	}
+	out_str("],\n\"sspan\":[");
+	for (i = 0; i < n; i++) {
+		uint32_t sp = t->samples[ord[i]].span;
+
+		out_fmt("%s%u", i ? "," : "", sp == TL_NONE ? 0 : pos[sp] + 1);
+	}
+	out_str("],\n\"strack\":[");
+	for (i = 0; i < n; i++)
+		out_fmt("%s%u", i ? "," : "", t->samples[ord[i]].track);
+	out_str("],\n\"sstack\":[");
+	for (i = 0; i < n; i++)
+		out_fmt("%s%u", i ? "," : "", t->samples[ord[i]].node);
+	out_str("],\n\"sweight\":");
+	if (same)
+		out_u64(t->samples[0].weight);
+	for (i = 0; i < n && !same; i++) {
+		out_char(i ? ',' : '[');
+		out_u64(t->samples[ord[i]].weight);
+	}
+	if (!same)
+		out_char(']');
+	free(ord);
+}
+
 /* The data for the script: see timeline.h. */
 static void
 write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
@@ -447,7 +573,10 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	for (i = 0, cnt = 0; i < n; i++)
 		if (t->v[ord[i]].open)
 			out_fmt("%s%zu", cnt++ ? "," : "", i);
-	out_str("]}</script>\n");
+	out_char(']');
+	if (t->nsamples)
+		write_samples(t, pos);
+	out_str("}</script>\n");
 	free(rowtrack);
 }
 
@@ -489,6 +618,12 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 		uint64_t v[3] = { s->start, s->dur, s->row };
 
 		h = svg_id_add(h, nm, intern_len(&t->names, s->name), v, sizeof v);
+	}
+	for (i = 0; i < t->nsamples; i++) {
+		const struct tsample *x = &t->samples[i];
+		uint64_t v[3] = { (uint64_t)x->time, x->weight, x->node };
+
+		h = svg_id_add(h, "", 0, v, sizeof v);
 	}
 	svg_id(id, "tl", h);
 
@@ -593,7 +728,11 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	    "<text class=\"b fl\" x=\"%.15g\" y=\"%.15g\">Flows</text>\n",
 	    w - XPAD - 260, fs * 2, w - XPAD - 170, fs * 2);
 	write_data(t, ord, pos, id, ncol);
-	svg_script(timeline_js_part, timeline_js_nparts, NULL);
+	svg_script_open();
+	svg_script_parts(timeline_js_part, timeline_js_nparts, NULL);
+	if (t->nsamples)
+		sd_script_function();
+	svg_script_close();
 	out_str("</svg>\n");
 	free(ord);
 	free(pos);

@@ -14,6 +14,16 @@
  * million elements.  Properties and events ride along, keyed by a span's
  * position in that order; the script shows them in its detail pane and
  * marks the events on their spans.
+ *
+ * A span profile's stack samples (spans(5) revision 3) ride along too,
+ * for the flame graphs the script draws of a span, a name or a window
+ * (spanflame.js): each distinct stack once, as a tree of frames (a node
+ * is its caller's node and a name), and per sample, in time order, its
+ * time as the difference from the one before, its span's position in
+ * the order above (0 for none), its track, its stack's node and its
+ * weight (once, when all weigh the same, as sampling at a fixed rate
+ * makes them).  Frame names are written as they are, in a table of
+ * their own, so that a person finds a function in the data.
  */
 #ifndef FG_TIMELINE_H
 #define FG_TIMELINE_H
@@ -44,6 +54,16 @@ struct tnote {
 	int64_t num;		/* SPANS_PROP_INT: the value; SPANS_EVENT: its time */
 };
 
+/* A stack sample of a span profile. */
+struct tsample {
+	uint64_t id;		/* its span's, until timeline_read resolves it */
+	uint32_t span;		/* index in timeline.v, or TL_NONE */
+	uint32_t track;		/* in timeline.tracks */
+	uint32_t node;		/* its stack's leaf in timeline.nodes */
+	int64_t time;		/* ns from the trace's start */
+	uint64_t weight;
+};
+
 struct timeline {
 	struct tspan *v;
 	size_t n, cap;
@@ -52,6 +72,12 @@ struct timeline {
 	size_t nnotes, capnotes;
 	struct intern keys, vals;	/* of the notes */
 	uint64_t nlost;		/* notes of no span read */
+	struct tsample *samples;
+	size_t nsamples, capsamples;
+	struct intern fnames;	/* the samples' frame names */
+	/* Stacks as a tree: a node's key is its caller's node + 1 (0 for a
+	 * root frame) and its name in fnames, two uint32s. */
+	struct intern nodes;
 	uint32_t rows;
 	char *command;		/* the "# command:" metadata, or NULL */
 	uint64_t nbad;		/* lines skipped */

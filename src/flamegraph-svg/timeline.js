@@ -15,7 +15,9 @@
  * Over the spans of the detail view: lane labels where a band of rows
  * holds one track, event marks, flow arrows from parents on another
  * track, and the selected span's critical path; the pane below
- * (tlpane.js) tells the rest of the selected span.  Colour is by name,
+ * (tlpane.js) tells the rest of the selected span, and under it a span
+ * profile's flame graph (spanflame.js) shows what the code did in it,
+ * or in a window dragged out in the overview.  Colour is by name,
  * as in flame graphs, or by track ("By track").
  */
 var PROMPT = "Search span names and properties, key=value (regexp allowed)";
@@ -429,6 +431,7 @@ function select(i) {
 	crit = selected < 0 ? [] : critPath(selected);
 	if (selected < 0) paneHide();
 	else paneShow(selected);
+	sfSpan(selected);
 	redraw();
 	saveState();
 }
@@ -504,6 +507,7 @@ function view(p) {
 	if (selected >= 0) p.set("sel", selected);
 	if (byTrack) p.set("c", "track");
 	if (showFlows !== flowList.length < 200) p.set("flows", showFlows ? 1 : 0);
+	sfState(p);
 }
 function restore(p) {
 	var a = p.get("t0"), b = p.get("t1"), sel = p.get("sel");
@@ -511,6 +515,7 @@ function restore(p) {
 	if (p.get("c") === "track") setColors(true);
 	if (p.get("flows") !== null) setFlows(p.get("flows") === "1");
 	if (sel !== null && /^[0-9]+$/.test(sel)) select(+sel);
+	sfRestore(p);
 }
 
 /* Overview: which drag the pointer at x would start. */
@@ -553,6 +558,7 @@ function start() {
 		setAttr(t, "y", 4 + (n + 1) * (fontsize + 3) - 2);
 	}
 	svg.appendChild(tip);
+	sfLoad();
 	paneInit(vbox.height);
 	flBtn.classList.toggle("on", showFlows);
 	begin();
@@ -560,7 +566,7 @@ function start() {
 		if (e.target === cbBtn) setColors(!byTrack);
 		else if (e.target === flBtn) setFlows(!showFlows);
 	});
-	listen(window, "keydown", (e) => { if (active || standalone()) selectKey(e); });
+	listen(window, "keydown", (e) => { if (keysMine()) selectKey(e); });
 	listen(window, "resize", () => { off.px = 0; });
 
 	listen(ocanvas, "wheel", (e) => { active = true; wheel(e, timeOfOv(userPoint(e)[0])); }, { passive: false });
@@ -613,8 +619,10 @@ function start() {
 		if (!d) return;
 		dragging = null;
 		var p = userPoint(e);
-		if (d.kind === "select" && d.x !== undefined && Math.abs(d.x - d.x0) >= 2)
+		if (d.kind === "select" && d.x !== undefined && Math.abs(d.x - d.x0) >= 2) {
 			setWindow(timeOfOv(Math.min(d.x, d.x0)), timeOfOv(Math.max(d.x, d.x0)));
+			sfWindow(W0, W1);
+		}
 		else if (d.kind === "pan" && !d.moved && e.target === dcanvas)
 			select(span_at(p[0], p[1]));
 		ocanvas.style.cursor = cursors[ovAction(p[0])];
@@ -655,7 +663,10 @@ function start() {
 			return [m.e + (XPAD + (t - W0) * (width - 2 * XPAD) / (W1 - W0)) * m.a,
 				m.f + (dty + AXIS + row * fh + fh / 2) * m.d];
 		},
-		count: S.length
+		count: S.length,
+		/* the samples' line, buttons in brackets, and their flame graph's <svg> (its .flamegraph) */
+		samples: () => SF && sfSrc ? Array.from(sfLine.childNodes).map((c) => c.localName === "button" ? " [" + c.textContent + "]" : c.textContent).join("") : "",
+		sampleGraph: () => sfSvg && sfSvg.style.display !== "none" ? sfSvg : null
 	};
 }
 start();

@@ -8,6 +8,8 @@
  *   paneShow(i)    fill it for span i and grow the SVG to hold it
  *   paneHide()     hide it and shrink the SVG back
  *   paneLines()    its text, a string per line (for tests)
+ *   paneFit()      the SVG as tall as the pane and, under it, the
+ *                  samples' flame graph (spanflame.js's sfPlace) need
  *   kidsOf(i)      span i's children, in time order (built on first use)
  *   selfTime(i)    span i's duration less the union of its children's
  *   critPath(i)    [span, from, to, ...]: the segments of i's critical
@@ -17,7 +19,7 @@
  * keyboard reaches them with Tab, and every name or value from the input
  * goes in with textContent, never as markup.
  */
-var pfo, pane, paneY = 0, kidA = null, kidL = null;
+var pfo, pane, paneY = 0, paneH = 0, kidA = null, kidL = null;
 
 function paneInit(y) {
 	paneY = y;
@@ -31,8 +33,10 @@ function paneInit(y) {
 	setAttr(pane, "role", "region");
 	setAttr(pane, "aria-label", "Selected span");
 	setAttr(pane, "tabindex", "-1");
-	setHeight(y);
+	paneFit();
 }
+
+function paneFit() { setHeight(sfPlace(paneY + paneH)); }
 
 /* The SVG as tall as h user units. */
 function setHeight(h) {
@@ -60,6 +64,9 @@ function paneShow(i) {
 	paneLine(["Start: +" + fmt(S[i]) + "   Duration: " + fmt(DU[i]) + "   Self: " + fmt(selfTime(i)) +
 		"   End: +" + fmt(E[i])]);
 	paneLine(["Track: " + tracks[TR[i]] + "   Children: " + kids.length]);
+	/* a span profile's: how much the flame graph below stands on */
+	var sc = sfCount(i);
+	if (sc) paneLine(["Samples: " + sc[0] + " (" + sc[1] + " in the span itself, " + (sc[0] - sc[1]) + " in its children)"]);
 	paneLine(["Parents:"].concat(chain.length ? chain.map((q) => [names[NM[q]], () => select(q)]) : [" none"]));
 	var props = propsOf(i);
 	if (props.length) paneLine(["Properties: " + props.map((kv) => kv[0] + "=" + kv[1]).join("   ")]);
@@ -72,13 +79,15 @@ function paneShow(i) {
 	setAttr(pfo, "height", 1000);
 	var h = pane.getBoundingClientRect().height / (svg.getScreenCTM() || { a: 1 }).a + 4;
 	setAttr(pfo, "height", h);
-	setHeight(paneY + h);
+	paneH = h;
+	paneFit();
 }
 
 function paneHide() {
 	pane.textContent = "";
 	setAttr(pfo, "height", 0);
-	setHeight(paneY);
+	paneH = 0;
+	paneFit();
 }
 
 /* Buttons' text in brackets: "Parents: [main] [exec]". */

@@ -4,7 +4,9 @@
  * them as one function, run where the SVG embeds it and scoped to its
  * own <svg>, so that several graphs on one page keep apart; this file
  * comes first.  The function's argument, me, is its <script>
- * (document.currentScript).
+ * (document.currentScript); or, for a flame graph the timeline's script
+ * makes of a span profile's samples (spanflame.js), { parentNode: the
+ * <svg> it made, data: the data }, which that script builds, not parses.
  *
  * Here: the SVG, its data (the JSON block scriptdata.c or timeline.c writes)
  * and its buttons; canvases in a foreignObject, scaled to the device and
@@ -28,10 +30,10 @@ var NS = "http://www.w3.org/2000/svg", XHTML = "http://www.w3.org/1999/xhtml",
 	XPAD = 10, MATCH = "rgb(230,0,230)";
 var q = (sel) => svg.querySelector(sel);
 /* the data: the one <script> with a type, JSON (see scriptdata.c) */
-var data = q("script[type]");
-if (!data) return;
-var D = JSON.parse(data.textContent);
-data.remove();
+var data = me && me.data ? null : q("script[type]");
+if (!data && !(me && me.data)) return;
+var D = data ? JSON.parse(data.textContent) : me.data;
+if (data) data.remove();
 var vbox = svg.viewBox.baseVal, width = vbox.width, fontsize = +svg.getAttribute("data-fontsize"),
 	cw = fontsize * +svg.getAttribute("data-fontwidth");
 var resetBtn = q(".u"), searchBtn = q(".s"), icBtn = q(".ic"), matched = q(".m");
@@ -43,7 +45,7 @@ function listen(target, type, f, opts) { target.addEventListener(type, f, opts);
 /* A new element (SVG's if tag is one of SVG's few we make, else HTML's)
  * put in parent, with style and text if given. */
 function el(tag, parent, style, text) {
-	var e = document.createElementNS(/^(foreignObject|rect|g|text)$/.test(tag) ? NS : XHTML, tag);
+	var e = document.createElementNS(/^(foreignObject|rect|g|text|svg)$/.test(tag) ? NS : XHTML, tag);
 	if (style) setAttr(e, "style", style);
 	if (text) e.textContent = text;
 	if (parent) parent.appendChild(e);
@@ -134,8 +136,21 @@ function toggleCase() {
 	if (term !== null) search(term);
 }
 
-/* The view and the search term (?s=) in the URL of a standalone SVG. */
+/*
+ * The view and the search term (?s=) in the URL of a standalone SVG, or
+ * of a graph inside one that gave it a prefix for its keys (me.prefix:
+ * spanflame.js's "f.", so that its ?f.s= is not the timeline's ?s=).
+ */
+var PREFIX = me && me.prefix || "";
 function standalone() { return document.documentElement === svg; }
+/* The URL's keys that are this graph's, without the prefix; others. */
+function params(mine) {
+	var p = new URLSearchParams();
+	new URLSearchParams(location.search).forEach((v, k) => {
+		if (k.startsWith(PREFIX) === mine) p.append(mine ? k.slice(PREFIX.length) : k, v);
+	});
+	return p;
+}
 /*
  * A standalone SVG as wide as the window, as a page is: the file's width
  * (1200 by default, the picture without scripts) left a third of a
@@ -153,18 +168,19 @@ function fitWindow() {
  * undoes it; not while restoring one.
  */
 function saveState(push) {
-	if (!standalone() || !window.history || !history.replaceState) return;
-	var p = new URLSearchParams(location.search);
+	if (!(standalone() || PREFIX) || !window.history || !history.replaceState) return;
+	var p = params(true), all = params(false);
 	p.delete("s");
 	view(p);
 	if (term !== null) p.set("s", term);
-	var qs = p.toString(), url = location.pathname + (qs ? "?" + qs : "") + location.hash;
+	p.forEach((v, k) => all.append(PREFIX + k, v));
+	var qs = all.toString(), url = location.pathname + (qs ? "?" + qs : "") + location.hash;
 	if (push && !restoring && url !== location.pathname + location.search + location.hash) history.pushState(null, "", url);
 	else history.replaceState(null, "", url);
 }
 function restoreState() {
-	if (!standalone()) return;
-	var p = new URLSearchParams(location.search);
+	if (!(standalone() || PREFIX)) return;
+	var p = params(true);
 	restoring = true;
 	restore(p);
 	if (p.get("s") !== null) search(p.get("s"));
@@ -172,6 +188,14 @@ function restoreState() {
 	restoring = false;
 }
 
+/*
+ * Whether keys are this graph's: no graph inside it (spanflame.js's) was
+ * clicked or hovered last, and it was, or it is a standalone SVG.
+ */
+function keysMine() {
+	return !Array.from(svg.querySelectorAll("svg")).some((s) => s.keysMine && s.keysMine()) && (active || standalone());
+}
+svg.keysMine = keysMine;
 /*
  * The first picture, then the buttons, keys and redraws.  Keys act on
  * the graph last clicked, or on the only one of a standalone SVG.
@@ -190,7 +214,7 @@ function begin() {
 	});
 	listen(window, "keydown", (e) => {
 		/* (keys typed into the search box are its own, Ctrl's too are ours) */
-		if ((!active && !standalone()) || (e.target.localName === "input" && !e.ctrlKey)) return;
+		if (!keysMine() || (e.target.localName === "input" && !e.ctrlKey)) return;
 		if ((e.ctrlKey && e.key === "f") || (e.key === "/" && !e.ctrlKey)) {
 			e.preventDefault();
 			promptSearch();
@@ -202,5 +226,6 @@ function begin() {
 			resetSearch();
 		}
 	});
-	listen(document, "mousedown", (e) => { active = svg.contains(e.target); });
+	/* (a click in a graph inside this one is that one's) */
+	listen(document, "mousedown", (e) => { active = svg.contains(e.target) && e.target.closest("svg") === svg; });
 }

@@ -30,6 +30,7 @@ function views() {
 	tbFo = el("foreignObject");
 	H0 = vbox.height;
 	detY = [details, matched].map((e) => +e.getAttribute("y"));
+	fitRows();
 	/* Below the title, the subtitle and a --diff graph's legend. */
 	vtop = fontsize * (q(".dl") ? 7 : q(".st") ? 5 : 3);
 	bar = el("div", tbFo, "display:flex;flex-wrap:wrap;align-items:center;gap:3px 4px;padding:3px " + XPAD +
@@ -62,7 +63,7 @@ function views() {
 	listen(window, "popstate", () => { restoreState(); draw(); });
 	listen(window, "scroll", stick, true);
 	listen(window, "keydown", (e) => {
-		if ((!active && !standalone()) || e.ctrlKey || e.metaKey || e.altKey || e.target.localName === "input") return;
+		if (!keysMine() || e.ctrlKey || e.metaKey || e.altKey || e.target.localName === "input") return;
 		if (e.key === "Escape") closeMenu();
 		if (e.key === "s") {
 			if (sel < 0 && hover && hover !== rootFrame) select(hover.x);
@@ -75,7 +76,9 @@ function views() {
 		table: () => shown.map((r) => [r.name].concat(tableRow(r).map((v) => +v.toPrecision(15)), r.places)),
 		sandwich: () => sw && [sw.up, sw.down],
 		/* a transform step of the name (xform.js's kinds), as the menu adds it; none: remove all */
-		transform: (k, name) => (k ? apply({ k: k, x: nm.indexOf(name) }) : (xf.length = 0, retransform()))
+		transform: (k, name) => (k ? apply({ k: k, x: nm.indexOf(name) }) : (xf.length = 0, retransform())),
+		/* a graph of stacks (xform.js): new ones, the view, transforms and search kept */
+		stacks: (list) => { restack(list); retransform(); }
 	});
 	bars();
 }
@@ -108,6 +111,17 @@ function fitWidth() {
 function stick() {
 	var m = svg.getScreenCTM();
 	if (m && m.d) setAttr(tbFo, "y", Math.max(-TB, Math.min(-m.f / m.d, vbox.y + vbox.height - TB)));
+}
+/*
+ * A graph of stacks (xform.js) is an icicle made in the browser, whose
+ * depth changes with its stacks: the graph's view (H0) as tall as its
+ * rows, and the details line under them.
+ */
+function fitRows() {
+	if (!D.stacks) return;
+	var h = D.rowy[0] + rows.length * D.rowy[1] + fontsize * 2 + 10;
+	detY = detY.map((y) => y + h - H0);
+	H0 = h;
 }
 /* The SVG h units tall under its toolbar, the details line at its bottom. */
 function grow(h) {
@@ -292,6 +306,7 @@ function unapply(i) {
 }
 function retransform() {
 	transform();
+	fitRows();
 	showReset();
 	showCrumbs();
 	if (term !== null) search(term);

@@ -18,6 +18,10 @@
  * "invert" have no name; "subtree" has path, the names from the root's
  * callee to the frame, and keeps only the stacks through it, from it.
  *
+ * A graph may come as stacks rather than frames (D.stacks: the samples
+ * of a span profile, which the timeline's spanflame.js sums for what
+ * the user picked): laid out here too, as flame.c would lay them out.
+ *
  * Contract, for views.js and flame.js:
  *   xf              the steps applied, in order
  *   STEPS           each kind's words, for the menu and the breadcrumbs
@@ -26,6 +30,11 @@
  *                   zoom, table and sandwich start again
  *   xfState(p)      xf in URLSearchParams p: t=KIND:NAME each, in order
  *   xfRestore(p)    xf from p, then transform()
+ *   loadStacks()    flame.js's load() of a graph of stacks: D.names the
+ *                   names, the root's last; D.stacks [{ s, n }], s its
+ *                   names' indexes from the root's callee, n its count
+ *   restack(list)   such a graph's stacks replaced by list (D.stacks'
+ *                   form); the caller then calls transform()
  */
 var xf = [], file = null, STEPS = {
 	merge: "Merge function", focus: "Focus on function", subtree: "Focus on subtree",
@@ -61,7 +70,7 @@ function xstep(s, t) {
 function transform() {
 	if (!file) file = { rows: rows, frames: frames, root: rootFrame, total: total, stacks: fileStacks() };
 	if (!xf.length) setFrames(file.rows, file.frames, file.root, file.total);
-	else layout(stacksOf());
+	else setFrames.apply(null, layout(stacksOf(file.stacks), file.root.x));
 	tab = null;
 	shownBy = "";
 	if (sw) sw.x = -1;
@@ -82,10 +91,10 @@ function fileStacks() {
 	});
 	return out;
 }
-/* The file's stacks through xf, summed: a Map from the names joined by ';'. */
-function stacksOf() {
+/* Stacks ({ s, n }) through xf, summed: a Map from the names joined by ';'. */
+function stacksOf(list) {
 	var out = new Map();
-	file.stacks.forEach((e) => {
+	list.forEach((e) => {
 		for (var s = e.s.slice(), i = 0; i < xf.length && s; i++) s = xstep(s, xf[i]);
 		if (!s) return;
 		var key = s.map((x) => nm[x]).join(";"), sum = out.get(key);
@@ -97,10 +106,11 @@ function stacksOf() {
 /*
  * The stacks as frames, as flame.c (flamegraph.pl's flow) makes them:
  * stacks sorted, a frame kept open while the next stack has the same
- * names down to it, each opened at the time so far.
+ * names down to it, each opened at the time so far; the root's name
+ * index rx.  Returns setFrames' arguments.
  */
-function layout(stacks) {
-	var r0 = file.root, root = newFrame(r0.x, 0, 0), open = [root], all = [root], rs = [], t = 0;
+function layout(stacks, rx) {
+	var root = newFrame(rx, 0, 0), open = [root], all = [root], rs = [], t = 0;
 	root.name = "all";
 	Array.from(stacks.keys()).sort().forEach((key) => {
 		var e = stacks.get(key), s = e.s, d = 0, i;
@@ -119,7 +129,25 @@ function layout(stacks) {
 		rs[f.row].frames.push(f);
 	});
 	/* all has callers first, as sandwich() needs */
-	setFrames(rs, all, root, root.n);
+	return [rs, all, root, root.n];
+}
+/* (no transform is in the URL yet: restore() comes after) */
+function loadStacks() {
+	nm = D.names;
+	var l = layout(stacksOf(D.stacks), nm.length - 1);
+	rows = l[0];
+	frames = l[1];
+	rootFrame = l[2];
+	total = l[3];
+}
+/* The transforms start again from the new stacks, not from the file's. */
+function restack(list) {
+	var steps = xf;
+	xf = [];
+	D.stacks = list;
+	setFrames.apply(null, layout(stacksOf(list), nm.length - 1));
+	file = null;
+	xf = steps;
 }
 function newFrame(x, row, s) {
 	return {

@@ -406,7 +406,7 @@ fi
 # buffers).  The program alone, then its own time under trace-record
 # (elapsed-ns) and the cost per span that adds, then each step with its
 # wall time and peak RSS: record, spanlayout, flamegraph-svg (timeline).
-$CC -O2 -I"$top/src/libtracerecord" -o "$dir/stress" "$top/tests/trace/stress.c" \
+$CC -O2 -D_GNU_SOURCE -I"$top/src/libtracerecord" -o "$dir/stress" "$top/tests/trace/stress.c" \
     "$LIBTR" -lpthread
 /usr/bin/time -f '%e %M' -o "$dir/stress.native" "$dir/stress" 4 1250000
 /usr/bin/time -f '%e %M' -o "$dir/stress.time" "$TR" -o "$dir/stress.spans" \

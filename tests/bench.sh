@@ -303,6 +303,7 @@ fi
 # with a temporary deb-src list.
 echo
 TR="$top/bin/trace-record"
+SL="$top/bin/spanlayout"
 LIBTR="$top/build/rel/libtracerecord.a"
 CC=${CC:-cc}
 $CC -O2 -I"$top/src/libtracerecord" -o "$dir/overhead" "$top/tests/trace/overhead.c" \
@@ -407,26 +408,75 @@ else
 	echo "note: Lua sources not found (set LUA_SRC): end-to-end trace-record bench skipped"
 fi
 
-# 10M spans from 4 threads (tests/trace/stress.c) at default settings:
-# none may be dropped (55% were before threads waited for buffers).  The
-# program's own time (elapsed-ns) and the whole run, with peak RSS.
-$CC -O2 -I"$top/src/libtracerecord" -o "$dir/stress" "$top/tests/trace/stress.c" \
+# 10M spans from 4 threads (tests/trace/stress.c) at default settings,
+# end to end: none may be dropped (55% were before threads waited for
+# buffers).  The program alone, then its own time under trace-record
+# (elapsed-ns) and the cost per span that adds, then each step with its
+# wall time and peak RSS: record, spanlayout, flamegraph-svg (timeline).
+$CC -O2 -D_GNU_SOURCE -I"$top/src/libtracerecord" -o "$dir/stress" "$top/tests/trace/stress.c" \
     "$LIBTR" -lpthread
+/usr/bin/time -f '%e %M' -o "$dir/stress.native" "$dir/stress" 4 1250000
 /usr/bin/time -f '%e %M' -o "$dir/stress.time" "$TR" -o "$dir/stress.spans" \
     "$dir/stress" 4 1250000 2> /dev/null
-printf '10M spans, 4 threads: %s written, %s dropped; program %.3f s, run %s s, peak %s KiB\n' \
-    "$(sed -n 's/^# spans: //p' "$dir/stress.spans")" \
-    "$(sed -n 's/^# dropped: //p' "$dir/stress.spans")" \
-    "$(sed -n 's/^# elapsed-ns: //p' "$dir/stress.spans" | awk '{ print $1 / 1e9 }')" \
-    $(cat "$dir/stress.time")
-rm -f "$dir/stress.spans"
+/usr/bin/time -f '%e %M' -o "$dir/stress.sltime" "$SL" "$dir/stress.spans" \
+    > "$dir/stress.sl" 2> /dev/null
+/usr/bin/time -f '%e %M' -o "$dir/stress.svgtime" "$top/bin/flamegraph-svg" \
+    "$dir/stress.sl" > "$dir/stress.svg" 2> /dev/null
+n=$(sed -n 's/^# spans: //p' "$dir/stress.spans")
+el=$(sed -n 's/^# elapsed-ns: //p' "$dir/stress.spans")
+printf '10M spans, 4 threads: %s written, %s dropped; program %.3f s alone, %.3f s recorded: %.1f ns a span\n' \
+    "$n" "$(sed -n 's/^# dropped: //p' "$dir/stress.spans")" \
+    "$(cut -d' ' -f1 "$dir/stress.native")" "$(echo "$el" | awk '{ print $1 / 1e9 }')" \
+    "$(echo "$el $(cut -d' ' -f1 "$dir/stress.native") $n" | awk '{ print ($1 / 1e9 - $2) * 1e9 / ($3 > 0 ? $3 : 1) }')"
+set -- $(cat "$dir/stress.time") $(cat "$dir/stress.sltime") $(cat "$dir/stress.svgtime")
+printf '  record %s s (peak %s KiB, %s MB), spanlayout %s s (peak %s KiB), flamegraph-svg %s s (peak %s KiB, %s MB SVG): %s s in all\n' \
+    "$1" "$2" "$(wc -c < "$dir/stress.spans" | awk '{ printf "%.0f", $1 / 1e6 }')" "$3" "$4" "$5" "$6" \
+    "$(wc -c < "$dir/stress.svg" | awk '{ printf "%.0f", $1 / 1e6 }')" \
+    "$(echo "$1 $3 $5" | awk '{ print $1 + $2 + $3 }')"
+rm -f "$dir/stress.spans" "$dir/stress.sl" "$dir/stress.svg"
+
+# Record-time filters on a real program: zlib's examples/enough.c (where
+# the zlib1g-dev package puts it), whose "enough 286 9 15" makes 227M
+# calls, built with -finstrument-functions and recorded with
+# --min-duration=10us, against the program alone; and the same with
+# uftrace (-pg, -t 10us) and its Chrome JSON, against spanlayout's.
+enough=/usr/share/doc/zlib1g-dev/examples/enough.c
+[ -f "$enough.gz" ] && gzip -dc "$enough.gz" > "$dir/enough.c" && enough="$dir/enough.c"
+if [ -f "$enough" ]; then
+	$CC -O2 -o "$dir/enough" "$enough"
+	$CC -O2 -finstrument-functions -o "$dir/enough-inst" "$enough" "$LIBTR" -lpthread
+	/usr/bin/time -f '%e' -o "$dir/en.native" "$dir/enough" 286 9 15 > /dev/null
+	/usr/bin/time -f '%e' -o "$dir/en.inst" "$dir/enough-inst" 286 9 15 > /dev/null
+	/usr/bin/time -f '%e %M' -o "$dir/en.tr" "$TR" --min-duration=10us \
+	    -o "$dir/enough.spans" "$dir/enough-inst" 286 9 15 > /dev/null 2>&1
+	/usr/bin/time -f '%e %M' -o "$dir/en.sl" "$SL" --to=chrome "$dir/enough.spans" \
+	    > "$dir/enough.json" 2> /dev/null
+	set -- $(cat "$dir/en.native") $(cat "$dir/en.inst") $(cat "$dir/en.tr") $(cat "$dir/en.sl")
+	printf 'enough 286 9 15: alone %s s, -finstrument-functions %s s, trace-record --min-duration=10us %s s (%.1fx, peak %s KiB, %s spans), spanlayout --to=chrome %s s\n' \
+	    "$1" "$2" "$3" "$(echo "$3 $1" | awk '{ print $1 / $2 }')" "$4" \
+	    "$(sed -n 's/^# spans: //p' "$dir/enough.spans")" "$5"
+	if command -v uftrace > /dev/null 2>&1; then
+		$CC -O2 -pg -o "$dir/enough-pg" "$enough"
+		/usr/bin/time -f '%e %M' -o "$dir/en.uf" uftrace record -t 10us \
+		    -d "$dir/enough.uftrace" "$dir/enough-pg" 286 9 15 > /dev/null 2>&1
+		/usr/bin/time -f '%e %M' -o "$dir/en.ufd" uftrace dump --chrome \
+		    -d "$dir/enough.uftrace" > "$dir/enough-uf.json" 2> /dev/null
+		set -- $(cat "$dir/en.native") $(cat "$dir/en.uf") $(cat "$dir/en.ufd")
+		printf 'enough 286 9 15: uftrace record -t 10us %s s (%.1fx, peak %s KiB), uftrace dump --chrome %s s (%s records)\n' \
+		    "$2" "$(echo "$2 $1" | awk '{ print $1 / $2 }')" "$3" "$4" \
+		    "$(grep -c '"ph":"[BE]"' "$dir/enough-uf.json")"
+		rm -rf "$dir/enough.uftrace" "$dir/enough-uf.json"
+	fi
+	rm -f "$dir/enough.spans" "$dir/enough.json"
+else
+	echo "note: zlib's examples/enough.c not found (zlib1g-dev): filter bench skipped"
+fi
 
 # spanlayout: a generated trace of 1,000,000 spans (tests/spanlayout/gen.c:
 # call trees with some overlap), the two uftrace captures of the tests,
 # and, when the Lua run above left them, its 9.5M spans as trace-record
 # wrote them and as uftrace's Chrome JSON.  Against `wc -l` on the same
 # file; peak RSS per span from GNU time.
-SL="$top/bin/spanlayout"
 $CC -O2 -o "$dir/gen" "$top/tests/spanlayout/gen.c"
 "$dir/gen" 1000000 > "$dir/gen1m.spans"
 for b in pigz lua; do

@@ -124,6 +124,10 @@ struct tr_shm {
 	uint64_t	head;		/* free stack (atomic) */
 	uint32_t	flags;		/* TR_SHM_*, set before the program starts */
 	uint32_t	pad;
+	/* Set before the program starts: a function's span shorter than
+	 * this many clock ticks, with nothing recorded inside it, is taken
+	 * back from the buffer as it ends (--min-duration); 0: never. */
+	uint64_t	min_ticks;
 };
 
 /* With no buffer free, drop the thread's events rather than wait. */

@@ -71,6 +71,7 @@ struct thr {
 	uint32_t	 n;		/* events in buf, stored with release */
 	uint32_t	 fast_n;	/* n below this: room, and plain rdtsc */
 	uint32_t	 depth;		/* -finstrument-functions stack */
+	uint64_t	 min_ticks;	/* tr_shm's: shorter spans taken back */
 	uint64_t	 cur;		/* innermost open span */
 	uint64_t	 base;		/* slot << 40 */
 	uint64_t	 seq;
@@ -87,6 +88,7 @@ int tr_recording;		/* read relaxed by the inline tr_begin */
 
 static int clockmode;
 static int drop_when_full;	/* trace-record --max-spans: never wait */
+static uint64_t min_ticks;	/* trace-record --min-duration, in ticks */
 #ifdef HAVE_TSC
 static int64_t *offsets;	/* TR_CLOCK_TSCP: per CPU, in ticks */
 #endif
@@ -366,6 +368,7 @@ thread_new(void)
 	take(t, b);
 	t->alt = altstack_on();
 	t->fast_n = clockmode == TR_CLOCK_TSC ? EV_PER_BUF : 0;
+	t->min_ticks = min_ticks;
 	pthread_mutex_lock(&mu);
 	t->base = (uint64_t)++nslots << 40;
 	t->tid = (pid_t)syscall(SYS_gettid);
@@ -474,6 +477,17 @@ enter_at(struct thr *t, uint64_t ts, void *fn)
 	}
 }
 
+/*
+ * A function's span shorter than min_ticks whose begin is still the
+ * buffer's last event (nothing recorded inside it, no buffer handed off
+ * since) is taken back rather than ended, as uftrace's time filter does:
+ * a short function then costs no buffer space and no work in
+ * trace-record, which drops every other short span itself.  Its number
+ * is reused: no event can name it, since a function's span id never
+ * leaves the library and its children would come after it.  Spans of
+ * tr_begin are never taken back here: their id may be another thread's
+ * parent, and that child would lose its place in the tree.
+ */
 static inline NOINST void
 exit_at(struct thr *t, uint64_t ts)
 {
@@ -481,9 +495,16 @@ exit_at(struct thr *t, uint64_t ts)
 
 	if (__builtin_expect(d < FN_DEPTH, 1)) {
 		uint64_t id = t->stack[d][0], outer = t->stack[d][1];
+		uint32_t n = t->n;
 
-		put_end(t, ts, id);
 		t->cur = outer;
+		if (n > 0 && ts - t->ev[n - 1].ts < t->min_ticks &&
+		    t->ev[n - 1].id == (id | (uint64_t)TR_BEGIN_FN << 62)) {
+			t->seq = (id & ((UINT64_C(1) << 40) - 1)) - 1;
+			__atomic_store_n(&t->n, n - 1, __ATOMIC_RELEASE);
+			return;
+		}
+		put_end(t, ts, id);
 	}
 }
 
@@ -1011,6 +1032,7 @@ tr_init(void)
 		return;
 	}
 	drop_when_full = (shm->flags & TR_SHM_DROP) != 0;
+	min_ticks = shm->min_ticks;
 	pid = getpid();
 	if (pthread_key_create(&key, thread_gone) != 0)
 		return;

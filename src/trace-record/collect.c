@@ -32,6 +32,10 @@
  * Properties and events (notes) are kept apart with their span's id as
  * made, and written after their span's line once every begin is in: the
  * span of a property set from another thread may come later.
+ *
+ * The record-time filters (spanfilter.c's rules) are applied once every
+ * span is paired, before ids are given: a dropped span takes no id, and
+ * its children's parent becomes its nearest kept ancestor.
  */
 #include "collect.h"
 
@@ -50,6 +54,7 @@
 #include "../lib/sort.h"
 #include "../lib/spans.h"
 #include "../libtracerecord/proto.h"
+#include "spanfilter.h"
 
 /* A span as collected: clock ticks, ids as the program made them. */
 struct cspan {
@@ -57,6 +62,7 @@ struct cspan {
 	uint32_t	out;		/* output id */
 	uint32_t	pid, tid;
 	uint8_t		ended, kind;
+	uint8_t		cut;		/* dropped by a filter */
 };
 
 /* A property or event (proto.h's notes), until the spans are written. */
@@ -73,8 +79,11 @@ struct name {
 	uint64_t	key;
 	uint32_t	pid;
 	uint32_t	len;
-	char		*text;		/* as the program sent it */
+	char		*text;		/* as the program sent it, NUL added */
+	uint8_t		match;		/* NAME_MATCHED | spanfilter_name's */
 };
+
+#define NAME_MATCHED	0x80
 
 struct proc {
 	uint32_t	pid, ppid, clock;
@@ -149,6 +158,9 @@ struct collect {
 	int		 samples;	/* samples follow the spans: revision 3 */
 	uint64_t	 max_spans;	/* --max-spans, 0: no bound */
 	uint64_t	 over;		/* begins past it */
+	const struct spanfilter *filter;	/* NULL: every span written */
+	uint64_t	 filtered, cut_notes;
+	size_t		 nout;		/* spans written */
 };
 
 static uint64_t
@@ -371,6 +383,7 @@ name_put(struct collect *c, uint32_t pid, uint64_t key, const char *s, size_t le
 	c->names[j].key = key;
 	c->names[j].text = xmalloc(len + 1);
 	memcpy(c->names[j].text, s, len);
+	c->names[j].text[len] = '\0';
 	c->names[j].len = (uint32_t)len;
 	c->nnames++;
 }
@@ -753,7 +766,9 @@ notes_resolve(struct collect *c)
 		uint32_t *slot = seq_slot(c, n->pid, n->id);
 
 		n->out = slot && *slot ? c->spans[*slot - 1].out : 0;
-		if (n->out == 0 || n->type > TR_NOTE_STR)
+		if (slot && *slot && c->spans[*slot - 1].cut)
+			c->cut_notes++;		/* gone with its span */
+		else if (n->out == 0 || n->type > TR_NOTE_STR)
 			c->lost_notes++;
 	}
 	if (c->nnotes > 1)
@@ -802,6 +817,86 @@ span_times(struct collect *c, const struct clockcal *cal, const struct cspan *s,
 	*end = clock_to_ns(cal, s->ended ? s->end : proc_get(c, s->pid)->last);
 }
 
+/* The span index of s's parent as received, or NONE. */
+static size_t
+parent_index(struct collect *c, const struct cspan *s)
+{
+	uint32_t *slot = s->parent ? seq_slot(c, s->pid, s->parent) : NULL;
+
+	return slot && *slot ? *slot - 1 : NONE;
+}
+
+/* What s's name matches, matched once per name. */
+static unsigned
+name_match(struct collect *c, const struct cspan *s)
+{
+	struct name *nm = (struct name *)name_get(c, s->pid, s->name);
+	char addr[3 + 16 + 1];
+
+	if (nm == NULL) {
+		snprintf(addr, sizeof addr, "0x%" PRIx64, s->name);
+		return spanfilter_name(c->filter, addr);
+	}
+	if (!nm->match)
+		nm->match = (uint8_t)(NAME_MATCHED | spanfilter_name(c->filter, nm->text));
+	return nm->match & ~NAME_MATCHED;
+}
+
+/*
+ * Mark every span kept or cut, and make each span's parent its nearest
+ * kept ancestor.  A parent is marked before its children: from each span
+ * not yet marked, up its chain of unmarked ancestors, then down it.  A
+ * chain that comes back on itself (ids the program scribbled on) is cut
+ * there: that span is a root.
+ */
+static void
+filter_spans(struct collect *c, const struct clockcal *cal)
+{
+	enum { UNMARKED, ON_CHAIN, MARKED };
+	size_t n = c->nspans ? c->nspans : 1;
+	struct spanfilter_mark *mark = xcalloc(n, sizeof *mark);
+	uint8_t *state = xcalloc(n, 1);
+	uint32_t *chain = xcalloc(n, sizeof *chain);
+
+	for (size_t i = 0; i < c->nspans; i++) {
+		size_t top = 0, j = i;
+
+		while (j != NONE && state[j] == UNMARKED) {
+			state[j] = ON_CHAIN;
+			chain[top++] = (uint32_t)j;
+			j = parent_index(c, &c->spans[j]);
+		}
+		while (top > 0) {
+			size_t k = chain[--top], p = parent_index(c, &c->spans[k]);
+			struct cspan *s = &c->spans[k];
+			const struct spanfilter_mark *pm = NULL;
+			int64_t start, end;
+
+			if (p != NONE && state[p] == MARKED) {
+				pm = &mark[p];
+				if (!(pm->bits & SPANFILTER_KEPT))
+					s->parent = c->spans[p].parent;
+			} else if (p != NONE) {
+				s->parent = 0;
+			}
+			span_times(c, cal, s, &start, &end);
+			s->cut = !spanfilter_mark(c->filter, pm, name_match(c, s),
+			    end > start ? (uint64_t)(end - start) : 0, s->ended, &mark[k]);
+			c->filtered += s->cut;
+			state[k] = MARKED;
+		}
+	}
+	free(mark);
+	free(state);
+	free(chain);
+}
+
+void
+collect_filter(struct collect *c, const struct spanfilter *f)
+{
+	c->filter = spanfilter_active(f) ? f : NULL;
+}
+
 void
 collect_with_samples(struct collect *c)
 {
@@ -819,13 +914,16 @@ collect_spans(struct collect *c, const struct clockcal *cal,
 		const struct cspan *s = &c->spans[i];
 		struct collect_span *x = &w[s->out - 1];
 
+		if (s->cut)
+			continue;
+
 		x->id = s->out;
 		x->parent = parent_out(c, s);
 		x->tid = s->tid;
 		span_times(c, cal, s, &x->start, &x->end);
 	}
 	*v = w;
-	return c->nspans;
+	return c->nout;
 }
 
 void
@@ -836,20 +934,24 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	static const char *modes[] = { "", "tsc", "tscp", "mono" };
 
 	pair_all(c);
-	for (i = 0; i < c->nspans; i++)
-		c->open += !c->spans[i].ended;
+	if (c->filter)
+		filter_spans(c, cal);
 	/* Sort indexes, not the spans; output ids are ranks. */
 	uint32_t *order = xcalloc(c->nspans ? c->nspans : 1, sizeof *order);
 
+	c->nout = 0;
 	for (i = 0; i < c->nspans; i++)
-		order[i] = (uint32_t)i;
+		if (!c->spans[i].cut) {
+			order[c->nout++] = (uint32_t)i;
+			c->open += !c->spans[i].ended;
+		}
 	/* One thread's spans come in start order: often no sort at all. */
-	for (i = 1; i < c->nspans; i++)
+	for (i = 1; i < c->nout; i++)
 		if (by_start(&order[i - 1], &order[i], c->spans) > 0)
 			break;
-	if (i < c->nspans)
-		sort_ctx(order, c->nspans, sizeof *order, by_start, c->spans);
-	for (i = 0; i < c->nspans; i++)
+	if (i < c->nout)
+		sort_ctx(order, c->nout, sizeof *order, by_start, c->spans);
+	for (i = 0; i < c->nout; i++)
 		c->spans[order[i]].out = i + 1;
 	notes_resolve(c);
 	for (i = 0; i < c->ndrops; i++)
@@ -900,7 +1002,12 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	if (elapsed >= 0)
 		out_fmt("# elapsed-ns: %lld\n", (long long)elapsed);
 	out_fmt("# spans: %zu\n# open: %" PRIu64 "\n# dropped: %" PRIu64 "\n",
-	    c->nspans, c->open, c->dropped);
+	    c->nout, c->open, c->dropped);
+	if (c->filter) {
+		out_str("# filters: ");
+		spans_put_escaped(c->filter->given, strlen(c->filter->given));
+		out_fmt("\n# filtered: %" PRIu64 "\n", c->filtered);
+	}
 	if (c->orphan_ends)
 		out_fmt("# ends-without-begin: %" PRIu64 "\n", c->orphan_ends);
 	if (bad_packets)
@@ -916,7 +1023,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	/* Notes of no span sort first. */
 	while (ni < c->nnotes && c->notes[ni].out == 0)
 		ni++;
-	for (i = 0; i < c->nspans; i++) {
+	for (i = 0; i < c->nout; i++) {
 		const struct cspan *s = &c->spans[order[i]];
 		struct spans_rec rec = { .id = s->out, .open = !s->ended };
 		char track[5 + NUM_U64_MAX], addr[3 + 16];

@@ -46,6 +46,14 @@ void		 collect_free(struct collect *c);
 /* Spans dropped, after collect_write. */
 uint64_t	 collect_dropped(const struct collect *c);
 
+struct spanfilter;
+
+/*
+ * Write only the spans f keeps (spanfilter.c), re-parented; f must
+ * outlive c.  Its spans-dropped-by-filter count goes in the header.
+ */
+void		 collect_filter(struct collect *c, const struct spanfilter *f);
+
 /* Samples will follow the spans collect_write writes: revision 3. */
 void		 collect_with_samples(struct collect *c);
 

@@ -39,7 +39,8 @@
 
 static const char usage_text[] =
 "usage: trace-record [-o FILE] [--clock auto|tsc|tscp|mono] [--buffers N]\n"
-"                    [--max-spans N] [--] PROGRAM [ARG...]\n"
+"                    [--max-spans N] [--min-duration TIME] [--max-depth N]\n"
+"                    [--filter REGEX]... [--exclude REGEX]... [--] PROGRAM [ARG...]\n"
 "       trace-record --sample [-g | --call-graph=fp|dwarf] [--stack-size N]\n"
 "                    [-F HZ] [--wall] [--spans] [--folded] [-o FILE]\n"
 "                    [--mechanism auto|perf|signal] [--] PROGRAM [ARG...]\n"
@@ -61,6 +62,14 @@ static const char usage_text[] =
 "      --max-spans N   write at most N spans, and never make the program\n"
 "                      wait: with no buffer free, spans are dropped; both\n"
 "                      are counted\n"
+"      --min-duration TIME\n"
+"                      leave out spans shorter than TIME: digits and ns, us,\n"
+"                      ms or s (10us)\n"
+"      --max-depth N   leave out spans nested deeper than N kept spans\n"
+"      --filter REGEX  only spans whose name matches REGEX (grep -E), and\n"
+"                      the spans under them; may be repeated\n"
+"      --exclude REGEX leave out spans whose name matches, and the spans\n"
+"                      under them; may be repeated\n"
 "      --clock-info    print the chosen clock and its calibration, and exit\n"
 "      --sample        sample the stacks of PROGRAM (its threads and children)\n"
 "      --alloc[=TYPE]  sample its allocations instead, by bytes (LD_PRELOAD);\n"
@@ -123,11 +132,15 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "call-graph", optional_argument, NULL, 'G' },
 		{ "clock", required_argument, NULL, 'c' },
 		{ "clock-info", no_argument, NULL, 'i' },
+		{ "exclude", required_argument, NULL, 'e' },
+		{ "filter", required_argument, NULL, 'k' },
 		{ "folded", no_argument, NULL, 'f' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "max-depth", required_argument, NULL, 'd' },
 		{ "max-spans", required_argument, NULL, 'M' },
 		{ "mechanism", required_argument, NULL, 'm' },
+		{ "min-duration", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "sample", no_argument, NULL, 's' },
@@ -138,6 +151,8 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sample_opts *so = &o->sample;
+	struct spanfilter *sf = &o->rec.filter;
+	const char *why;
 	uint64_t v;
 	int ch, hz_set = 0, interval_set = 0;
 
@@ -169,6 +184,31 @@ parse_options(int argc, char **argv, struct opts *o)
 				usage_fail("--max-spans wants a count from 1 to "
 				    "4294967294, not ", optarg);
 			o->rec.max_spans = v;
+			break;
+		case 't':
+			if (spanfilter_duration(optarg, &sf->min_ns) != 0)
+				usage_fail("--min-duration wants a time such as 10us (digits "
+				    "and ns, us, ms or s), not ", optarg);
+			spanfilter_note(sf, "--min-duration", optarg);
+			break;
+		case 'd':
+			if (num_parse_arg(optarg, 1, 1000000, &v) != 0)
+				usage_fail("--max-depth wants a depth from 1 to 1000000, "
+				    "not ", optarg);
+			sf->max_depth = (uint32_t)v;
+			spanfilter_note(sf, "--max-depth", optarg);
+			break;
+		case 'e':
+		case 'k':
+			if ((why = spanfilter_add(sf, ch == 'e', optarg)) != NULL) {
+				char pre[320];
+
+				snprintf(pre, sizeof pre, "%s wants a POSIX extended "
+				    "regular expression (%s), not ",
+				    ch == 'e' ? "--exclude" : "--filter", why);
+				usage_fail(pre, optarg);
+			}
+			spanfilter_note(sf, ch == 'e' ? "--exclude" : "--filter", optarg);
 			break;
 		case 'c':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "tsc") &&
@@ -260,6 +300,9 @@ parse_options(int argc, char **argv, struct opts *o)
 	if (!o->sampling && o->sample_only)
 		usage_fail("-F, -g, -p, --call-graph, --folded, --mechanism, "
 		    "--spans, --stack-size and --wall need --sample", NULL);
+	if (o->sampling && spanfilter_active(sf))
+		usage_fail("--min-duration, --max-depth, --filter and --exclude "
+		    "filter spans: not with --sample or --alloc", NULL);
 	if (so->spans && so->folded)
 		usage_fail("--spans writes a span profile (spans(5)), not folded "
 		    "stacks: stackcollapse folds it", NULL);
@@ -314,5 +357,8 @@ main(int argc, char **argv)
 		out_init();
 		return sample_run(&o.sample, argv);
 	}
-	return record_run(&o.rec, argv);
+	int status = record_run(&o.rec, argv);
+
+	spanfilter_free(&o.rec.filter);
+	return status;
 }

@@ -192,6 +192,21 @@ record_channel_open(struct channel *ch, uint32_t nbufs)
 	ch->shm->nbufs = nbufs;
 }
 
+/*
+ * --min-duration in the library's clock ticks, rounded down: the library
+ * takes back only spans that are short for certain, and collect.c judges
+ * the rest in nanoseconds.
+ */
+static uint64_t
+min_ticks(const struct clockcal *cal, uint64_t ns)
+{
+	double t = (double)ns * cal->ticks_per_ns;
+
+	if (cal->mode == TR_CLOCK_MONO)
+		return ns;
+	return t < 1e19 ? (uint64_t)t : UINT64_MAX;
+}
+
 /* Ctrl-C is for the program; its spans are still written. */
 static void
 signals_forward(void)
@@ -222,9 +237,12 @@ record_run(const struct record_opts *o, char **argv)
 	record_channel_open(&ch, o->nbufs);
 	if (o->max_spans)
 		ch.shm->flags |= TR_SHM_DROP;
+	ch.shm->min_ticks = min_ticks(&cal, o->filter.min_ns);
 	signals_forward();
 
 	struct collect *c = collect_new(ch.shm, o->nbufs, o->max_spans);
+
+	collect_filter(c, &o->filter);
 	int64_t t0 = clock_mono(), t1 = t0;
 	int failed;
 	pid_t child = spawn(argv, &ch, &cal, &failed);

@@ -7,12 +7,15 @@
 
 #include <stdint.h>
 
+#include "spanfilter.h"
+
 struct record_opts {
 	const char	*output;	/* -o, or NULL */
 	const char	*clock;		/* --clock: "auto", "tsc", "tscp" or "mono" */
 	uint32_t	 nbufs;		/* --buffers */
 	uint64_t	 max_spans;	/* --max-spans: drop, never wait; 0: wait */
 	int		 info;		/* --clock-info: run nothing */
+	struct spanfilter filter;	/* --min-duration, --max-depth, ... */
 };
 
 /*

@@ -35,6 +35,7 @@ build lifecycle-race $lib -DTR_TEST_RACE "$top/tests/trace/lifecycle.c" \
     "$top/src/libtracerecord/trace_record.c" "$BUILD/libtracerecord.a"
 build fn -O0 -finstrument-functions "$top/tests/trace/fn.c" "$BUILD/libtracerecord.a"
 build props $lib "$top/tests/trace/props.c" "$BUILD/libtracerecord.a"
+build filter $lib "$top/tests/trace/filter.c" "$BUILD/libtracerecord.a"
 build propcost $lib "$top/tests/trace/propcost.c" "$BUILD/libtracerecord.a"
 build fn-shared -O0 -finstrument-functions "$top/tests/trace/fn.c" -L"$BUILD" -ltracerecord
 build clockcheck -I"$top/src" "$top/tests/trace/clockcheck.c" "$top/src/trace-record/clock.c"
@@ -208,6 +209,39 @@ rm -f "$tmp/wait.spans"
 "$BIN/trace-record" --max-spans 1000 -o "$tmp/max.spans" "$tmp/stress" 2 1000 2> "$tmp/max.err"
 expect "--max-spans 1000: 1000 written, the rest dropped, said" \
     "$(verify "$tmp/max.spans")/$(meta "$tmp/max.spans" dropped)/$(grep -c 'spans dropped' "$tmp/max.err")" 1000/3003/1
+
+# Record-time filters on filter.c's tree (its header): each span's name
+# and its parent's name, counted; durations are milliseconds against
+# empty spans, so --min-duration=1ms has a wide margin either way.
+tree() { awk -F'\t' '!/^#/ { n[$1] = $6; print $6 "<" ($2 ? n[$2] : "-") }' "$1" | LC_ALL=C sort | uniq -c | awk '{ $1 = $1; printf "%s%s", sep, $0; sep = ", " }'; }
+ftest() {
+	want=$1; shift
+	"$BIN/trace-record" "$@" -o "$tmp/filt.spans" "$tmp/filter"
+	expect "filters $*: spans kept, parents" "$(tree "$tmp/filt.spans")" "$want"
+}
+ftest "1 cache-inner<cache, 1 cache<db, 10 db-row<db, 1 db<req, 1 noise<req, 1 parse<req, 1 req<-, 1 worker<parse"
+expect "filter: parse's property" "$(grep -c '^# prop' "$tmp/filt.spans")" 1
+ftest "1 cache-inner<cache, 1 cache<db, 1 db<req, 1 req<-, 1 worker<req" --min-duration=1ms
+expect "--min-duration: the count left out, the property gone with parse" \
+    "$(meta "$tmp/filt.spans" filtered)/$(meta "$tmp/filt.spans" filters)/$(grep -c '^# prop\|notes-without' "$tmp/filt.spans")" 12/--min-duration=1ms/0
+ftest "1 db<req, 1 noise<req, 1 parse<req, 1 req<-" --max-depth=2
+ftest "1 cache-inner<cache, 1 cache<db, 10 db-row<db, 1 db<-" '--filter=^db$'
+ftest "1 noise<req, 1 parse<req, 1 req<-, 1 worker<parse" --exclude=^db
+ftest "1 cache<-" --filter=cache --max-depth=1
+ftest "1 cache<-, 1 noise<-" --filter=cache --filter=noise --exclude=inner --max-depth=1
+# Depth counts kept spans: worker, under the short parse, is at depth 2.
+ftest "1 db<req, 1 req<-, 1 worker<req" --min-duration=1ms --max-depth=2
+rm -f "$tmp/filt.spans"
+
+# The library takes back a function's short span as it ends (nothing
+# inside it): with fn's whole run under a second, nothing reaches
+# trace-record to filter, in the fast path (TSC) and the slow (mono).
+for m in auto mono; do
+	"$BIN/trace-record" --clock $m --min-duration=1s -o "$tmp/fnf.spans" "$tmp/fn" > /dev/null
+	expect "fn --min-duration=1s ($m): taken back in the program" \
+	    "$(meta "$tmp/fnf.spans" spans)/$(meta "$tmp/fnf.spans" filtered)" 0/0
+done
+rm -f "$tmp/fnf.spans"
 
 # A pool of one buffer, a flood of spans and --max-spans (drop, do not
 # wait): dropped, counted, said.

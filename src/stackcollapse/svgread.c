@@ -21,6 +21,8 @@
  *    search per row (place() below).  Frames placed where another choice
  *    was open are counted on stderr; weight is never made up or dropped:
  *    every frame keeps its count, so the total is the root's.
+ * flamegraph-svg's timeline (of laid-out spans) holds spans, not stacks:
+ * it is named as such.
  * The root ("all") is no frame; a self it keeps (frames too narrow to
  * draw) comes back as the empty stack, so that the total is the root's.
  * Rows are told by y, whether the graph grows up or down.  Titles are
@@ -65,6 +67,7 @@ struct svg {
 	const char *data;	/* flamegraph-svg's data block */
 	size_t datan;
 	uint64_t dataline;
+	int timeline;		/* the block is a timeline's */
 	char *buf;		/* decoded text */
 	size_t blen, bcap;
 };
@@ -333,10 +336,14 @@ scan(struct svg *s)
 				return free(title), fail(s, s->line, "an unclosed "
 				    "<script>");
 			if (id && len > 5 && memcmp(id + len - 5, "-data", 5) == 0 &&
-			    attr(name, tl, "type", &len) && !s->data) {
-				s->data = gt + 1;
-				s->datan = (size_t)(end - gt - 1);
-				s->dataline = s->line;
+			    !s->data) {
+				/* svg_id's prefix: "tl" is the timeline's. */
+				s->timeline = len > 2 && memcmp(id, "tl", 2) == 0;
+				if (attr(name, tl, "type", &len)) {
+					s->data = gt + 1;
+					s->datan = (size_t)(end - gt - 1);
+					s->dataline = s->line;
+				}
 			}
 			s->line += lines_in(gt, end);
 			p = end + 9;
@@ -841,8 +848,7 @@ from_data(struct svg *s, struct bars *b, struct count **self)
 		ret = rd_fail(s->r, "flamegraph-svg's data: %s",
 		    j.err ? j.err : "not the data of a flame graph");
 	} else if (d.nrows == 0 && !d.has_diff)
-		ret = fail(s, s->dataline, "flamegraph-svg's data without rows "
-		    "(a timeline SVG? its spans are not read back)");
+		ret = fail(s, s->dataline, "flamegraph-svg's data without rows");
 	if (ret == 0 && (ids = data_names(s, &d, b, &nn)) == NULL)
 		ret = -1;
 	if (ret == 0 && d.has_diff)
@@ -1272,7 +1278,10 @@ svg_collapse(struct reader *r)
 	s.e = s.p + n;
 	bars_init(&b);
 	ret = scan(&s);
-	if (ret == 0 && s.data)
+	if (ret == 0 && s.timeline)
+		ret = fail(&s, s.dataline, "a timeline SVG: its spans are not "
+		    "read back as stacks");
+	else if (ret == 0 && s.data)
 		ret = from_data(&s, &b, self);
 	else if (ret == 0)
 		ret = from_frames(&s, &b, self);

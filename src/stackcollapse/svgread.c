@@ -22,7 +22,8 @@
  *    was open are counted on stderr; weight is never made up or dropped:
  *    every frame keeps its count, so the total is the root's.
  * flamegraph-svg's timeline (of laid-out spans) holds spans, not stacks:
- * it is named as such.
+ * it is named as such, and read by tlread.c (--to=spans) through
+ * svg_block_read (svgread.h), the same scan.
  * The root ("all") is no frame; a self it keeps (frames too narrow to
  * draw) comes back as the empty stack, so that the total is the root's.
  * Rows are told by y, whether the graph grows up or down.  Titles are
@@ -47,6 +48,7 @@
 #include "../lib/sort.h"
 #include "bars.h"
 #include "formats.h"
+#include "svgread.h"
 
 /* A frame drawn: title, rect, row. */
 struct sframe {
@@ -67,7 +69,7 @@ struct svg {
 	const char *data;	/* flamegraph-svg's data block */
 	size_t datan;
 	uint64_t dataline;
-	int timeline;		/* the block is a timeline's */
+	int timeline;		/* the block is a timeline's (svgread.h) */
 	char *buf;		/* decoded text */
 	size_t blen, bcap;
 };
@@ -1252,35 +1254,67 @@ from_frames(struct svg *s, struct bars *b, struct count **self)
 	return ret;
 }
 
+/* Read r's input whole into *all (the caller frees it) and scan it. */
+static int
+load(struct svg *s, struct reader *r, char **all)
+{
+	size_t n = 0, cap = 0, bn;
+	const char *p;
+	int atb, ret;
+
+	memset(s, 0, sizeof *s);
+	s->r = r;
+	*all = NULL;
+	while ((ret = input_next(r->in, &p, &bn, &atb)) > 0) {
+		*all = xgrow(*all, &cap, n + bn + 1, 1);
+		memcpy(*all + n, p, bn);
+		n += bn;
+	}
+	if (ret < 0)
+		return -1;
+	s->p = *all ? *all : "";
+	s->e = s->p + n;
+	return scan(s);
+}
+
+static void
+svg_free(struct svg *s)
+{
+	for (size_t i = 0; i < s->nfr; i++)
+		free(s->fr[i].title);
+	free(s->fr);
+	free(s->buf);
+}
+
+int
+svg_block_read(struct reader *r, struct svg_block *b)
+{
+	struct svg s;
+	int ret = load(&s, r, &b->file);
+
+	b->data = s.data;
+	b->n = s.datan;
+	b->line = s.dataline;
+	b->off = s.data ? (uint64_t)(s.data - s.p) : 0;
+	b->timeline = s.timeline;
+	svg_free(&s);
+	return ret;
+}
+
 static int
 svg_collapse(struct reader *r)
 {
 	struct svg s;
 	struct bars b;
 	struct count *self[2] = { NULL, NULL };
-	char *all = NULL;
-	size_t n = 0, cap = 0, bn;
-	const char *p;
-	int atb, ret;
+	char *all;
+	int ret;
 
-	memset(&s, 0, sizeof s);
-	s.r = r;
-	while ((ret = input_next(r->in, &p, &bn, &atb)) > 0) {
-		all = xgrow(all, &cap, n + bn + 1, 1);
-		memcpy(all + n, p, bn);
-		n += bn;
-	}
-	if (ret < 0) {
-		free(all);
-		return -1;
-	}
-	s.p = all ? all : "";
-	s.e = s.p + n;
 	bars_init(&b);
-	ret = scan(&s);
+	ret = load(&s, r, &all);
 	if (ret == 0 && s.timeline)
-		ret = fail(&s, s.dataline, "a timeline SVG: its spans are not "
-		    "read back as stacks");
+		ret = fail(&s, s.dataline, "a timeline SVG: its spans are read "
+		    "back with --to=spans");
 	else if (ret == 0 && s.data)
 		ret = from_data(&s, &b, self);
 	else if (ret == 0)
@@ -1291,10 +1325,7 @@ svg_collapse(struct reader *r)
 		free(self[1]);
 	free(self[0]);
 	bars_free(&b);
-	for (size_t i = 0; i < s.nfr; i++)
-		free(s.fr[i].title);
-	free(s.fr);
-	free(s.buf);
+	svg_free(&s);
 	free(all);
 	return ret;
 }

@@ -19,7 +19,8 @@
  * The aggregated stacks are written as folded text or, with --to=table,
  * as a table of functions (table.c), with --to=pprof as a pprof profile
  * (pprofout.c), or with --to=speedscope as a file for speedscope's app
- * (speedscope.c).
+ * (speedscope.c).  --to=spans is no output of stacks: it gives back the
+ * spans a timeline SVG was drawn from (tlread.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@
 #include "pprofout.h"
 #include "speedscope.h"
 #include "table.h"
+#include "tlread.h"
 #include "transform.h"
 
 static const char usage_text[] =
@@ -50,6 +52,7 @@ static const char usage_text[] =
 "       stackcollapse --diff --to=table|flamebearer [-s] [TRANSFORM...]\n"
 "                     BEFORE AFTER\n"
 "       stackcollapse --diff --to=table [-s] [TRANSFORM...] [DIFF_FILE]\n"
+"       stackcollapse --to=spans [TIMELINE_SVG]\n"
 "\n"
 "Fold a profiler's stack samples into folded stacks (see folded(5)); merge\n"
 "folded files; write them as a table of functions; or write the difference\n"
@@ -73,7 +76,9 @@ static const char usage_text[] =
 "                        largest growth of self share first; or pprof: a\n"
 "                        profile.proto (gzip when built with zlib); or\n"
 "                        speedscope: a speedscope JSON file (speedscope.app);\n"
-"                        or flamebearer: Pyroscope's profile JSON\n"
+"                        or flamebearer: Pyroscope's profile JSON; or\n"
+"                        spans: the laid-out spans (spans(5)) that\n"
+"                        flamegraph-svg drew a timeline SVG from\n"
 "  --unit=UNIT           what a count is: samples (default; nanoseconds\n"
 "                        for perf's cpu-clock and task-clock), nanoseconds,\n"
 "                        bytes; for speedscope also microseconds,\n"
@@ -287,6 +292,7 @@ struct opts {
 	struct fmt_run run;
 	struct xform xf;	/* run.xf */
 	int diff;
+	int tospans;		/* --to=spans: a timeline SVG's spans */
 	int normalize;		/* --diff -n */
 	int strip;		/* --diff -s */
 	int short_s;		/* -s: --diff's -s, or vtune-mc's --size */
@@ -418,11 +424,13 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->run.pprof = strcmp(optarg, "pprof") == 0;
 			o->run.speedscope = strcmp(optarg, "speedscope") == 0;
 			o->run.flamebearer = strcmp(optarg, "flamebearer") == 0;
+			o->tospans = strcmp(optarg, "spans") == 0;
 			if (!o->run.table && !o->run.pprof &&
 			    !o->run.speedscope && !o->run.flamebearer &&
-			    strcmp(optarg, "folded") != 0)
+			    !o->tospans && strcmp(optarg, "folded") != 0)
 				die(EXIT_USAGE, "unknown output \"%s\" (folded, "
-				    "table, pprof, speedscope, flamebearer)", optarg);
+				    "table, pprof, speedscope, flamebearer, spans)",
+				    optarg);
 			break;
 		case OPT_UNIT:
 			unitarg = optarg;	/* checked once --to is known */
@@ -463,6 +471,16 @@ parse_options(int argc, char **argv, struct opts *o)
 	if (o->run.flamebearer && o->normalize)
 		die(EXIT_USAGE, "--to=flamebearer keeps both sides' counts: "
 		    "--normalize goes with --to=folded");
+	/* Spans are no stacks: nothing that works on stacks applies. */
+	if (o->tospans && (o->diff || o->run.noagg || unitarg ||
+	    xform_any(&o->xf)))
+		die(EXIT_USAGE, "--to=spans writes a timeline's spans: it goes "
+		    "with no --diff, --no-aggregate, --unit or transform");
+	if (o->tospans && o->fmt != NULL && o->fmt != fmt_find("svg"))
+		die(EXIT_USAGE, "--to=spans reads a timeline SVG, not %s",
+		    o->fmt->name);
+	if (o->tospans && argc - optind > 1)
+		die(EXIT_USAGE, "--to=spans reads one timeline SVG");
 	if ((o->run.speedscope || o->run.pprof) && (o->diff || o->run.noagg))
 		die(EXIT_USAGE, "--to=%s goes with neither --diff nor "
 		    "--no-aggregate", o->run.pprof ? "pprof" : "speedscope");
@@ -564,6 +582,26 @@ collapse_all(const struct opts *o, int argc, char **argv)
 	return status;
 }
 
+/* --to=spans: the one input's spans; the exit status. */
+static int
+timeline_spans(const char *path)
+{
+	struct reader r;
+	struct input in;
+	int status = 0;
+
+	if (input_open(&in, path ? path : "-", "\n") < 0)
+		return EXIT_INPUT;
+	memset(&r, 0, sizeof r);
+	r.in = &in;
+	r.name = in.name;
+	if (tlread_spans(&r) < 0)
+		status = EXIT_INPUT;
+	input_close(&in);
+	out_flush();
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -575,7 +613,9 @@ main(int argc, char **argv)
 	n = parse_options(argc, argv, &o);
 	argc -= n;
 	argv += n;
-	if (o.diff)
+	if (o.tospans)
+		status = timeline_spans(argv[0]);
+	else if (o.diff)
 		status = fold_diff(argc, argv, &o.run, o.normalize, o.strip);
 	else
 		status = collapse_all(&o, argc, argv);

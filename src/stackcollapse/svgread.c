@@ -21,6 +21,9 @@
  *    search per row (place() below).  Frames placed where another choice
  *    was open are counted on stderr; weight is never made up or dropped:
  *    every frame keeps its count, so the total is the root's.
+ * flamegraph-svg's timeline (of laid-out spans) holds spans, not stacks:
+ * it is named as such, and read by tlread.c (--to=spans) through
+ * svg_block_read (svgread.h), the same scan.
  * The root ("all") is no frame; a self it keeps (frames too narrow to
  * draw) comes back as the empty stack, so that the total is the root's.
  * Rows are told by y, whether the graph grows up or down.  Titles are
@@ -45,6 +48,7 @@
 #include "../lib/sort.h"
 #include "bars.h"
 #include "formats.h"
+#include "svgread.h"
 
 /* A frame drawn: title, rect, row. */
 struct sframe {
@@ -65,6 +69,7 @@ struct svg {
 	const char *data;	/* flamegraph-svg's data block */
 	size_t datan;
 	uint64_t dataline;
+	int timeline;		/* the block is a timeline's (svgread.h) */
 	char *buf;		/* decoded text */
 	size_t blen, bcap;
 };
@@ -333,10 +338,14 @@ scan(struct svg *s)
 				return free(title), fail(s, s->line, "an unclosed "
 				    "<script>");
 			if (id && len > 5 && memcmp(id + len - 5, "-data", 5) == 0 &&
-			    attr(name, tl, "type", &len) && !s->data) {
-				s->data = gt + 1;
-				s->datan = (size_t)(end - gt - 1);
-				s->dataline = s->line;
+			    !s->data) {
+				/* svg_id's prefix: "tl" is the timeline's. */
+				s->timeline = len > 2 && memcmp(id, "tl", 2) == 0;
+				if (attr(name, tl, "type", &len)) {
+					s->data = gt + 1;
+					s->datan = (size_t)(end - gt - 1);
+					s->dataline = s->line;
+				}
 			}
 			s->line += lines_in(gt, end);
 			p = end + 9;
@@ -841,8 +850,7 @@ from_data(struct svg *s, struct bars *b, struct count **self)
 		ret = rd_fail(s->r, "flamegraph-svg's data: %s",
 		    j.err ? j.err : "not the data of a flame graph");
 	} else if (d.nrows == 0 && !d.has_diff)
-		ret = fail(s, s->dataline, "flamegraph-svg's data without rows "
-		    "(a timeline SVG? its spans are not read back)");
+		ret = fail(s, s->dataline, "flamegraph-svg's data without rows");
 	if (ret == 0 && (ids = data_names(s, &d, b, &nn)) == NULL)
 		ret = -1;
 	if (ret == 0 && d.has_diff)
@@ -1246,33 +1254,68 @@ from_frames(struct svg *s, struct bars *b, struct count **self)
 	return ret;
 }
 
+/* Read r's input whole into *all (the caller frees it) and scan it. */
+static int
+load(struct svg *s, struct reader *r, char **all)
+{
+	size_t n = 0, cap = 0, bn;
+	const char *p;
+	int atb, ret;
+
+	memset(s, 0, sizeof *s);
+	s->r = r;
+	*all = NULL;
+	while ((ret = input_next(r->in, &p, &bn, &atb)) > 0) {
+		*all = xgrow(*all, &cap, n + bn + 1, 1);
+		memcpy(*all + n, p, bn);
+		n += bn;
+	}
+	if (ret < 0)
+		return -1;
+	s->p = *all ? *all : "";
+	s->e = s->p + n;
+	return scan(s);
+}
+
+static void
+svg_free(struct svg *s)
+{
+	for (size_t i = 0; i < s->nfr; i++)
+		free(s->fr[i].title);
+	free(s->fr);
+	free(s->buf);
+}
+
+int
+svg_block_read(struct reader *r, struct svg_block *b)
+{
+	struct svg s;
+	int ret = load(&s, r, &b->file);
+
+	b->data = s.data;
+	b->n = s.datan;
+	b->line = s.dataline;
+	b->off = s.data ? (uint64_t)(s.data - s.p) : 0;
+	b->timeline = s.timeline;
+	svg_free(&s);
+	return ret;
+}
+
 static int
 svg_collapse(struct reader *r)
 {
 	struct svg s;
 	struct bars b;
 	struct count *self[2] = { NULL, NULL };
-	char *all = NULL;
-	size_t n = 0, cap = 0, bn;
-	const char *p;
-	int atb, ret;
+	char *all;
+	int ret;
 
-	memset(&s, 0, sizeof s);
-	s.r = r;
-	while ((ret = input_next(r->in, &p, &bn, &atb)) > 0) {
-		all = xgrow(all, &cap, n + bn + 1, 1);
-		memcpy(all + n, p, bn);
-		n += bn;
-	}
-	if (ret < 0) {
-		free(all);
-		return -1;
-	}
-	s.p = all ? all : "";
-	s.e = s.p + n;
 	bars_init(&b);
-	ret = scan(&s);
-	if (ret == 0 && s.data)
+	ret = load(&s, r, &all);
+	if (ret == 0 && s.timeline)
+		ret = fail(&s, s.dataline, "a timeline SVG: its spans are read "
+		    "back with --to=spans");
+	else if (ret == 0 && s.data)
 		ret = from_data(&s, &b, self);
 	else if (ret == 0)
 		ret = from_frames(&s, &b, self);
@@ -1282,10 +1325,7 @@ svg_collapse(struct reader *r)
 		free(self[1]);
 	free(self[0]);
 	bars_free(&b);
-	for (size_t i = 0; i < s.nfr; i++)
-		free(s.fr[i].title);
-	free(s.fr);
-	free(s.buf);
+	svg_free(&s);
 	free(all);
 	return ret;
 }

@@ -9,7 +9,8 @@
  * bytes, a heap block of their exact size, where AddressSanitizer sees a
  * read past the end that the memory file's page would hide.  Output goes to /dev/null; the warnings
  * stay on stderr, where the sanitizers report (libFuzzer's
- * -close_fd_mask=2 mutes both).
+ * -close_fd_mask=2 mutes both).  A target may define FUZZ_ALSO, a
+ * function of the path, to read the same bytes another way too.
  *
  *   make fuzz && build/fuzz/fuzz_dtrace tests/fuzz/corpus/dtrace
  */
@@ -71,6 +72,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	run(f, path, 0);
 	run(f, path, 1);
+#ifdef FUZZ_ALSO
+	FUZZ_ALSO(path);
+#endif
 	close(fd);
 	return 0;
 }

@@ -86,7 +86,7 @@ find(struct pspan *v, size_t n, uint64_t id)
 {
 	struct pspan key = { .id = id };
 
-	return id ? bsearch(&key, v, n, sizeof *v, by_id) : NULL;
+	return id && n ? bsearch(&key, v, n, sizeof *v, by_id) : NULL;
 }
 
 /*
@@ -166,7 +166,8 @@ spanprof_collapse(struct reader *r)
 		    "it (trace-record --sample --spans)");
 		goto out;
 	}
-	qsort(v, n, sizeof *v, by_id);
+	if (n)
+		qsort(v, n, sizeof *v, by_id);
 	for (size_t i = 0; i < n; i++)
 		if (opt.span)
 			v[i].self = regexec(&re, intern_str(&names, v[i].name), 0,

@@ -19,7 +19,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void
-run(const char *p, size_t n, enum flame_order order, int reverse, int chain)
+run(const char *p, size_t n, enum flame_order order, int reverse, int chain,
+    int hotcold)
 {
 	struct svg_opts o = {
 		.title = "t", .subtitle = "", .nametype = "Function:",
@@ -29,7 +30,7 @@ run(const char *p, size_t n, enum flame_order order, int reverse, int chain)
 		.shade = SHADE_NAME, .factor = 1, .bg1 = "#eeeeee",
 		.bg2 = "#eeeeb0",
 	};
-	struct flame_opts fo = { order, reverse, chain, NULL, NULL };
+	struct flame_opts fo = { order, reverse, chain, NULL, NULL, hotcold };
 	const char *s = p, *end = p + n;
 	struct flame f;
 
@@ -54,6 +55,10 @@ run(const char *p, size_t n, enum flame_order order, int reverse, int chain)
 		}
 		s = nl ? nl + 1 : end;
 	}
+	/* as flamegraph-svg chooses it: one count a line only */
+	fo.hotcold = hotcold && f.kind == FOLDED_ONE;
+	if (fo.hotcold)
+		o.pal = PAL_HOTCOLD;
 	if (flame_build(&f, &fo) == 0 && f.total > 0)
 		svg_write(&f, &o);
 	out_flush();
@@ -64,7 +69,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_quiet();
-	run((const char *)data, size, ORDER_NAME, 0, 0);
-	run((const char *)data, size, ORDER_INPUT, 1, 1);
+	run((const char *)data, size, ORDER_NAME, 0, 0, 0);
+	run((const char *)data, size, ORDER_INPUT, 1, 1, 0);
+	run((const char *)data, size, ORDER_NAME, 0, 0, 1);
 	return 0;
 }

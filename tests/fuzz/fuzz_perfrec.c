@@ -37,7 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	for (int folded = 0; folded < 2; folded++) {
-		struct report_opts o = { folded, "cpu-clock" };
+		struct report_opts o = { folded, "cpu-clock", NULL };
 
 		memset(&r, 0, sizeof r);
 		if (folded) {

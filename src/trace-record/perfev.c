@@ -189,6 +189,20 @@ close_all(struct perfev *pe)
 	pe->nfds = 0;
 }
 
+/* What perfev_open made, freed, errno kept: NULL. */
+static struct perfev *
+open_failed(struct perfev *pe, pid_t *t)
+{
+	int e = errno;
+
+	close_all(pe);
+	free(t);
+	free(pe->fds);
+	free(pe);
+	errno = e;
+	return NULL;
+}
+
 /* --wall: the context-switch event beside a's cpu-clock one, into the
  * same rings; the side-band records come once, from a's. */
 static int
@@ -263,25 +277,11 @@ perfev_open(pid_t pid, int attach, unsigned hz, int callchain, unsigned stack,
 		a.exclude_kernel = 1;
 		a.exclude_callchain_kernel = 1;
 		*kernel = 0;
-		if (open_all(pe, &a, t, nt) != 0) {
-			e = errno;
-			close_all(pe);
-			free(t);
-			free(pe->fds);
-			free(pe);
-			errno = e;
-			return NULL;
-		}
+		if (open_all(pe, &a, t, nt) != 0)
+			return open_failed(pe, t);
 	}
-	if (wall && open_switches(pe, &a, t, nt) != 0) {
-		e = errno;
-		close_all(pe);
-		free(t);
-		free(pe->fds);
-		free(pe);
-		errno = e;
-		return NULL;
-	}
+	if (wall && open_switches(pe, &a, t, nt) != 0)
+		return open_failed(pe, t);
 	free(t);
 	return pe;
 }

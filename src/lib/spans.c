@@ -479,6 +479,24 @@ comment(struct spans_reader *r, const char *c, size_t n)
 }
 
 int
+spans_time_origin(const char *meta, size_t n, int64_t *origin)
+{
+	static const char key[] = "time-origin-ns:";
+	const char *p = meta + sizeof key - 1, *e = meta + n;
+	int64_t v;
+
+	if (!STARTS(meta, n, key))
+		return 1;
+	while (p < e && *p == ' ')
+		p++;
+	if (parse_i64(p, (size_t)(e - p), &v) < 0 ||
+	    span_range_check(v, 0) != SPAN_IN_RANGE)
+		return -1;
+	*origin = v;
+	return 0;
+}
+
+int
 spans_next(struct spans_reader *r, struct spans_rec *rec)
 {
 	const char *l;

@@ -497,6 +497,17 @@ spans_time_origin(const char *meta, size_t n, int64_t *origin)
 }
 
 int
+spans_is_meta(const char *s, size_t n)
+{
+	/* As comment() reads them: these are lines of the format. */
+	return memchr(s, ':', n) && !memchr(s, '\n', n) &&
+	    !STARTS(s, n, "spans v") && !STARTS(s, n, "spanlayout v") &&
+	    !STARTS(s, n, "spans-revision: ") && !STARTS(s, n, "sample\t") &&
+	    !STARTS(s, n, "prop\t") && !STARTS(s, n, "prop-int\t") &&
+	    !STARTS(s, n, "event\t");
+}
+
+int
 spans_next(struct spans_reader *r, struct spans_rec *rec)
 {
 	const char *l;

@@ -50,6 +50,8 @@ timeline_init(struct timeline *t)
 	intern_init(&t->vals);
 	intern_init(&t->fnames);
 	intern_init(&t->nodes);
+	intern_init(&t->evnames);
+	intern_init(&t->metas);
 }
 
 void
@@ -66,6 +68,9 @@ timeline_free(struct timeline *t)
 	free(t->samples);
 	intern_free(&t->fnames);
 	intern_free(&t->nodes);
+	intern_free(&t->evnames);
+	intern_free(&t->metas);
+	free(t->meta);
 }
 
 int
@@ -149,6 +154,7 @@ add_sample(struct timeline *t, const struct spans_sample *x)
 	ts->span = TL_NONE;
 	ts->track = intern_put(&t->tracks, x->track, x->ntrack, NULL);
 	ts->node = key[0] - 1;
+	ts->event = intern_put(&t->evnames, x->event, x->nevent, NULL);
 	ts->time = x->time;
 	ts->weight = x->weight;
 }
@@ -186,6 +192,43 @@ resolve_notes(struct timeline *t, size_t first)
 	t->nnotes = j;
 }
 
+/* Whether s[0..n) starts with the literal p. */
+#define STARTS(s, n, p) ((n) >= sizeof p - 1 && memcmp(s, p, sizeof p - 1) == 0)
+
+/*
+ * A metadata comment: the first time origin, kept apart (a bad one is
+ * a skipped line: the picture does not need it); the rest kept in order
+ * but for "rows", which the data holds, and "cycle-broken", which names
+ * span ids the data does not keep (timeline.h).
+ */
+static void
+add_meta(struct timeline *t, struct spans_reader *r)
+{
+	int64_t origin;
+	int k = spans_time_origin(r->meta, r->nmeta, &origin);
+
+	if (k == 0 && !t->has_origin) {
+		t->origin = origin;
+		t->has_origin = 1;
+	}
+	if (k < 0) {
+		warn_at(r->in->name, r->line, "skipped bad time-origin-ns (want "
+		    "ns within 2^62 of 0)");
+		t->nbad++;
+	}
+	if (k <= 0 || STARTS(r->meta, r->nmeta, "rows:") ||
+	    STARTS(r->meta, r->nmeta, "cycle-broken:"))
+		return;
+	if (r->nmeta > 9 && STARTS(r->meta, r->nmeta, "command: ") &&
+	    t->command == NULL) {
+		t->command = xmalloc(r->nmeta - 8);
+		memcpy(t->command, r->meta + 9, r->nmeta - 9);
+		t->command[r->nmeta - 9] = '\0';
+	}
+	t->meta = xgrow(t->meta, &t->capmeta, t->nmeta + 1, sizeof *t->meta);
+	t->meta[t->nmeta++] = intern_put(&t->metas, r->meta, r->nmeta, NULL);
+}
+
 int
 timeline_read(struct timeline *t, struct input *in)
 {
@@ -209,12 +252,7 @@ timeline_read(struct timeline *t, struct input *in)
 			continue;
 		}
 		if (k == SPANS_META) {
-			if (r.nmeta > 9 && memcmp(r.meta, "command: ", 9) == 0 &&
-			    t->command == NULL) {
-				t->command = xmalloc(r.nmeta - 8);
-				memcpy(t->command, r.meta + 9, r.nmeta - 9);
-				t->command[r.nmeta - 9] = '\0';
-			}
+			add_meta(t, &r);
 			continue;
 		}
 		if ((k = add_span(t, &r, &rec)) < 0)
@@ -420,11 +458,12 @@ write_samples(const struct timeline *t, const uint32_t *pos)
 	size_t n = t->nsamples, i;
 	uint32_t *ord = xmalloc((n + 1) * sizeof *ord);
 	int64_t prev = 0;
-	int same = 1;
+	int same = 1, sameev = 1;
 
 	for (i = 0; i < n; i++) {
 		ord[i] = (uint32_t)i;
 		same &= t->samples[i].weight == t->samples[0].weight;
+		sameev &= t->samples[i].event == t->samples[0].event;
 	}
 	sort_ctx(ord, n, sizeof *ord, cmp_time, t->samples);
 	out_str(",\n\"fnames\":[");
@@ -467,6 +506,21 @@ write_samples(const struct timeline *t, const uint32_t *pos)
 		out_u64(t->samples[ord[i]].weight);
 	}
 	if (!same)
+		out_char(']');
+	/* Events as weights: one when all share it, as one event does. */
+	out_str(",\n\"evnames\":[");
+	for (i = 0; i < intern_count(&t->evnames); i++) {
+		if (i)
+			out_char(',');
+		json_out_xml(intern_str(&t->evnames, (uint32_t)i),
+		    intern_len(&t->evnames, (uint32_t)i));
+	}
+	out_str("],\n\"sevent\":");
+	if (sameev)
+		out_fmt("%u", t->samples[0].event);
+	for (i = 0; i < n && !sameev; i++)
+		out_fmt("%c%u", i ? ',' : '[', t->samples[ord[i]].event);
+	if (!sameev)
 		out_char(']');
 	free(ord);
 }
@@ -574,6 +628,18 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 		if (t->v[ord[i]].open)
 			out_fmt("%s%zu", cnt++ ? "," : "", i);
 	out_char(']');
+	if (t->has_origin)
+		out_fmt(",\n\"origin\":\"%lld\"", (long long)t->origin);
+	if (t->nmeta)
+		out_str(",\n\"meta\":[");
+	for (i = 0; i < t->nmeta; i++) {
+		if (i)
+			out_char(',');
+		json_out_xml(intern_str(&t->metas, t->meta[i]),
+		    intern_len(&t->metas, t->meta[i]));
+	}
+	if (t->nmeta)
+		out_char(']');
 	if (t->nsamples)
 		write_samples(t, pos);
 	out_str("}</script>\n");

@@ -23,7 +23,16 @@
  * the order above (0 for none), its track, its stack's node and its
  * weight (once, when all weigh the same, as sampling at a fixed rate
  * makes them).  Frame names are written as they are, in a table of
- * their own, so that a person finds a function in the data.
+ * their own, so that a person finds a function in the data; so are the
+ * samples' events, once when all share one.
+ *
+ * The laid-out file's time origin and its other metadata comments (the
+ * command, the clock, the process, ...) ride along as well, so that
+ * stackcollapse --to=spans gives back the file the timeline was drawn
+ * from, absolute times included: the origin as a string (an int64 may
+ * not fit a double), the comments as they were, but for "# rows" (the
+ * rows are in the data) and "# cycle-broken" (it names span ids, which
+ * the data does not keep).
  */
 #ifndef FG_TIMELINE_H
 #define FG_TIMELINE_H
@@ -60,6 +69,7 @@ struct tsample {
 	uint32_t span;		/* index in timeline.v, or TL_NONE */
 	uint32_t track;		/* in timeline.tracks */
 	uint32_t node;		/* its stack's leaf in timeline.nodes */
+	uint32_t event;		/* in timeline.evnames: cpu-clock, ... */
 	int64_t time;		/* ns from the trace's start */
 	uint64_t weight;
 };
@@ -78,7 +88,15 @@ struct timeline {
 	/* Stacks as a tree: a node's key is its caller's node + 1 (0 for a
 	 * root frame) and its name in fnames, two uint32s. */
 	struct intern nodes;
+	struct intern evnames;	/* the samples' events */
 	uint32_t rows;
+	int64_t origin;		/* "# time-origin-ns:", if has_origin */
+	int has_origin;
+	/* The other metadata comments in order, without "# ", by index in
+	 * metas (a line may come twice). */
+	struct intern metas;
+	uint32_t *meta;
+	size_t nmeta, capmeta;
 	char *command;		/* the "# command:" metadata, or NULL */
 	uint64_t nbad;		/* lines skipped */
 };

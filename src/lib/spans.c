@@ -479,6 +479,35 @@ comment(struct spans_reader *r, const char *c, size_t n)
 }
 
 int
+spans_time_origin(const char *meta, size_t n, int64_t *origin)
+{
+	static const char key[] = "time-origin-ns:";
+	const char *p = meta + sizeof key - 1, *e = meta + n;
+	int64_t v;
+
+	if (!STARTS(meta, n, key))
+		return 1;
+	while (p < e && *p == ' ')
+		p++;
+	if (parse_i64(p, (size_t)(e - p), &v) < 0 ||
+	    span_range_check(v, 0) != SPAN_IN_RANGE)
+		return -1;
+	*origin = v;
+	return 0;
+}
+
+int
+spans_is_meta(const char *s, size_t n)
+{
+	/* As comment() reads them: these are lines of the format. */
+	return memchr(s, ':', n) && !memchr(s, '\n', n) &&
+	    !STARTS(s, n, "spans v") && !STARTS(s, n, "spanlayout v") &&
+	    !STARTS(s, n, "spans-revision: ") && !STARTS(s, n, "sample\t") &&
+	    !STARTS(s, n, "prop\t") && !STARTS(s, n, "prop-int\t") &&
+	    !STARTS(s, n, "event\t");
+}
+
+int
 spans_next(struct spans_reader *r, struct spans_rec *rec)
 {
 	const char *l;

@@ -132,6 +132,25 @@ struct spans_sample {
 enum spans_field { SPANS_ID, SPANS_PARENT, SPANS_START, SPANS_DUR,
     SPANS_TRACK, SPANS_ROW, SPANS_NAME };
 
+/*
+ * The value of a metadata comment "time-origin-ns: N" (meta[0..n), as
+ * r->meta has it), the time that laid-out START_NS count from: a signed
+ * decimal, blanks before it, within 2^62 of 0.  Returns 0 with *origin set, 1 when the
+ * comment has another key, -1 when the value is bad (the caller names
+ * it).  One parser for spanlayout and the timeline, which keep it.
+ */
+int spans_time_origin(const char *meta, size_t n, int64_t *origin);
+
+/*
+ * Whether the comment "# " s[0..n) reads back as the metadata s
+ * (SPANS_META), whatever the revision: one line holding ':' that is no
+ * version, revision, sample, property or event line.  For a writer of
+ * metadata it did not read itself (stackcollapse --to=spans): anything
+ * else would read back as a line of the format.  "open: N" is metadata
+ * unless span N comes next, so the writer puts no span right after it.
+ */
+int spans_is_meta(const char *s, size_t n);
+
 /* Reader flags. */
 #define SPANS_SKIP_BAD 1u	/* skip bad span lines instead of stopping */
 #define SPANS_LAID_OUT 2u	/* only spanlayout's output: the first line

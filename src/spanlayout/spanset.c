@@ -16,7 +16,6 @@
 
 #include "../lib/err.h"
 #include "../lib/input.h"
-#include "../lib/num.h"
 #include "../lib/sort.h"
 #include "../lib/spans.h"
 #include "spanset.h"
@@ -181,35 +180,25 @@ own_key(const char *p, size_t n)
 }
 
 /*
- * The value of a "time-origin-ns: N" line into *origin: a signed decimal
- * within the times spans(5) allows.  Returns 0, 1 when the line has
- * another key, or -1 after naming a bad value.
+ * A "time-origin-ns: N" line's value into *origin (spans.h).  Returns 0,
+ * 1 when the line has another key, or -1 after naming a bad value.
  */
 static int
 time_origin(const struct spans_reader *r, int64_t *origin)
 {
 	static const char key[] = "time-origin-ns:";
-	const char *v = r->meta + sizeof key - 1, *e = r->meta + r->nmeta, *p;
-	int neg;
-	uint64_t u;
+	int k = spans_time_origin(r->meta, r->nmeta, origin);
 
-	if (r->nmeta < sizeof key - 1 || memcmp(r->meta, key, sizeof key - 1) != 0)
-		return 1;
-	while (v < e && *v == ' ')
-		v++;
-	p = v;
-	if ((neg = p < e && *p == '-') != 0)
-		p++;
-	if (p == e || e - p >= NUM_U64_MAX || num_parse_u64(p, (size_t)(e - p), &u) < 0 ||
-	    u > (uint64_t)SPAN_TIME_MAX) {
+	if (k < 0) {
+		const char *v = r->meta + sizeof key - 1, *e = r->meta + r->nmeta;
 		char q[4 * 40 + 8];
 
+		while (v < e && *v == ' ')
+			v++;
 		warn_at(r->in->name, r->line, "bad time-origin-ns (want ns within "
 		    "2^62 of 0): %s", err_quote(q, v, (size_t)(e - v), 40));
-		return -1;
 	}
-	*origin = neg ? -(int64_t)u : (int64_t)u;
-	return 0;
+	return k;
 }
 
 static int

@@ -12,19 +12,27 @@
  * (none), 1 (the span of the row above whose end is the first past my
  * start, which must hold it) or a position in that order plus 2; open
  * spans by position; string and integer properties and events as
- * [position, key, value] triples, an event's time after its span's start.
+ * [position, key, value] triples, an event's time after its span's start;
+ * a span profile's samples as spanflame.js decodes them (check_samples);
+ * the time origin and the other metadata comments, written back as
+ * spanlayout writes them, so that the file drawn comes back whole.
  * Keys this reader does not know are skipped, so that what later
- * timelines add to the block reads as before.
+ * timelines add to the block reads as before; those it knows and an
+ * older timeline lacks (origin, meta, evnames, sevent) are left out of
+ * what it writes (a sample's EVENT is then empty).
  *
  * What the block does not keep cannot come back: the spans' ids (they are
  * numbered 1, 2, ... in a preorder, parents first, roots and each span's
  * children in spanlayout's order of siblings, cmp_sib: on gen.c's traces
  * the spans come out in spanlayout's order, but for the roots of
- * --by-track bands, which come by start here, by band there),
- * time-origin-ns (starts count from the earliest span, as in the block),
- * other metadata, and the order of a span's notes across kinds: its
- * string properties come first, then integer ones, then events, each
- * kind in its order.
+ * --by-track bands, which come by start here, by band there), so a
+ * sample's ID that named no span of the file is 0; "# cycle-broken"
+ * lines, which name old ids; the order of samples (time order here);
+ * and the order of a span's notes across kinds: its string properties
+ * come first, then integer ones, then events, each kind in its order.
+ * Metadata that would not read back as metadata (spans_is_meta), or
+ * that repeats the origin or the rows written from the data, is an
+ * error like any bad value: a hostile block must not inject lines.
  *
  * Everything is checked before a line is written, so a bad SVG writes
  * nothing: "file:line: what", the line of the key whose value is wrong,
@@ -55,21 +63,27 @@ struct strs {
 
 /* A number array of the block, and where its value starts. */
 struct arr {
-	int64_t *v;
+	union {
+		int64_t *v;
+		uint64_t *u;	/* sweight's: a weight is unsigned */
+	};
 	size_t n, cap;
 	int seen;
+	int once;		/* one number, for all (sweight, sevent) */
 	uint64_t line, off;
 };
 
-enum { NAMES, TRACKS, KEYS, VALS, NTABLES };
+enum { NAMES, TRACKS, KEYS, VALS, FNAMES, EVNAMES, META, NTABLES };
 enum { ROWLEN, START, DUR, NAME, ROWTRACK, TRACK, PARENT, OPEN, SPROPS,
-    IPROPS, EVENTS, NARRAYS };
+    IPROPS, EVENTS, SNODE, STIME, SSPAN, STRACK, SSTACK, SWEIGHT, SEVENT,
+    NARRAYS };
 
 static const char *const table_key[NTABLES] = { "names", "tracks", "keys",
-    "vals" };
+    "vals", "fnames", "evnames", "meta" };
 static const char *const array_key[NARRAYS] = { "rowlen", "start", "dur",
     "name", "rowtrack", "track", "parent", "open", "sprops", "iprops",
-    "events" };
+    "events", "snode", "stime", "sspan", "strack", "sstack", "sweight",
+    "sevent" };
 
 struct tl {
 	struct reader *r;
@@ -83,6 +97,10 @@ struct tl {
 	int64_t *start;
 	uint32_t *row, *parent, *track;	/* parent: TL_ROOT for a root */
 	uint8_t *open;
+	size_t nsamples;	/* the length of stime; 0 without samples */
+	int64_t *stime;		/* from the origin */
+	int64_t origin;		/* "origin", if has_origin */
+	int has_origin;
 };
 
 #define TL_ROOT UINT32_MAX
@@ -158,23 +176,44 @@ str_at(const struct strs *s, int64_t i, size_t *n)
 	return s->buf + s->off[i];
 }
 
-/* Numbers; integer properties' values are strings of them. */
+/* The number just read, the next of array i. */
 static int
-read_array(struct tl *t, struct arr *a, int strings)
+add_num(struct tl *t, struct arr *a, int i)
+{
+	int bad_num;
+
+	a->v = xgrow(a->v, &a->cap, a->n + 1, sizeof *a->v);
+	bad_num = i == SWEIGHT ? json_u64(t->j.s, t->j.n, &a->u[a->n++]) :
+	    json_int(t->j.s, t->j.n, &a->v[a->n++]);
+	return bad_num < 0 ? bad(t, t->j.line, json_offset(&t->j), i == SWEIGHT ?
+	    "not an integer from 0 to 2^64-1" : "not an integer of 64 bits") : 0;
+}
+
+/* Numbers of array i; integer properties' values are strings of them. */
+static int
+read_array(struct tl *t, struct arr *a, int i)
 {
 	enum json_tok k;
 
 	while ((k = json_next(&t->j)) == JSON_NUM ||
-	    (strings && k == JSON_STR)) {
-		a->v = xgrow(a->v, &a->cap, a->n + 1, sizeof *a->v);
-		if (json_int(t->j.s, t->j.n, &a->v[a->n++]) < 0)
-			return bad(t, t->j.line, json_offset(&t->j), "not an "
-			    "integer of 64 bits");
-	}
+	    (i == IPROPS && k == JSON_STR))
+		if (add_num(t, a, i) < 0)
+			return -1;
 	if (k == JSON_ARR_END)
 		return 0;
 	return k == JSON_ERR ? syntax(t) : bad(t, t->j.line, json_offset(&t->j),
 	    "an array holds what is not a number");
+}
+
+/* "origin" (at line, off): ns as a string, as integer properties' values. */
+static int
+read_origin(struct tl *t, uint64_t line, uint64_t off)
+{
+	if (json_int(t->j.s, t->j.n, &t->origin) < 0 ||
+	    span_range_check(t->origin, 0) != SPAN_IN_RANGE)
+		return bad(t, line, off, "\"origin\": not ns within 2^62 of 0");
+	t->has_origin = 1;
+	return 0;
 }
 
 /* The block's keys into t's tables and arrays, the rest skipped. */
@@ -203,11 +242,18 @@ read_block(struct tl *t)
 		}
 		for (i = 0; i < NARRAYS && strcmp(key, array_key[i]) != 0; i++)
 			;
-		if (i < NARRAYS && k == JSON_ARR && !t->a[i].seen) {
+		if (i < NARRAYS && !t->a[i].seen && (k == JSON_ARR ||
+		    (k == JSON_NUM && (i == SWEIGHT || i == SEVENT)))) {
 			t->a[i].seen = 1;
 			t->a[i].line = line;
 			t->a[i].off = off;
-			if (read_array(t, &t->a[i], i == IPROPS) < 0)
+			t->a[i].once = k == JSON_NUM;
+			if ((k == JSON_NUM ? add_num(t, &t->a[i], i) :
+			    read_array(t, &t->a[i], i)) < 0)
+				return -1;
+		} else if (strcmp(key, "origin") == 0 && k == JSON_STR &&
+		    !t->has_origin) {
+			if (read_origin(t, line, off) < 0)
 				return -1;
 		} else if (json_skip(&t->j, k) < 0)
 			goto syntax;
@@ -216,6 +262,38 @@ read_block(struct tl *t)
 		return 0;
 syntax:
 	return syntax(t);
+}
+
+/*
+ * Samples come with all their keys or none; events, kept since, with
+ * both of theirs or none (the samples then have no EVENT).
+ */
+static int
+check_sample_keys(struct tl *t)
+{
+	static const int need[] = { SNODE, STIME, SSPAN, STRACK, SSTACK,
+	    SWEIGHT };
+	int any = t->t[FNAMES].off != NULL;
+	char m[64];
+
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		any |= t->a[need[i]].seen;
+	if (!any && (t->t[EVNAMES].off || t->a[SEVENT].seen))
+		return bad(t, t->b.line, 0, "sample events without samples");
+	if (!any)
+		return 0;
+	if (t->t[FNAMES].off == NULL)
+		return bad(t, t->b.line, 0, "samples without \"fnames\"");
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		if (!t->a[need[i]].seen) {
+			snprintf(m, sizeof m, "samples without \"%s\"",
+			    array_key[need[i]]);
+			return bad(t, t->b.line, 0, m);
+		}
+	if ((t->t[EVNAMES].off == NULL) != !t->a[SEVENT].seen)
+		return bad(t, t->b.line, 0, "one of \"evnames\" and \"sevent\" "
+		    "without the other");
+	return 0;
 }
 
 /* Every table and array the spans need, and the tables' strings. */
@@ -246,7 +324,28 @@ check_keys(struct tl *t)
 			return bad(t, t->t[TRACKS].line, t->t[TRACKS].at,
 			    "\"tracks\": one empty or with a tab or a newline");
 	}
-	return 0;
+	/* An EVENT is one field too, which may be empty. */
+	for (size_t i = 0; i < t->t[EVNAMES].n; i++) {
+		size_t n;
+		const char *s = str_at(&t->t[EVNAMES], (int64_t)i, &n);
+
+		if (memchr(s, '\t', n) || memchr(s, '\n', n))
+			return bad(t, t->t[EVNAMES].line, t->t[EVNAMES].at,
+			    "\"evnames\": one with a tab or a newline");
+	}
+	/* Metadata must read back as metadata, not as a line of spans(5)
+	 * nor as the header lines written from the data. */
+	for (size_t i = 0; i < t->t[META].n; i++) {
+		size_t n;
+		const char *s = str_at(&t->t[META], (int64_t)i, &n);
+		int64_t origin;
+
+		if (!spans_is_meta(s, n) || (n >= 5 && memcmp(s, "rows:", 5) == 0) ||
+		    spans_time_origin(s, n, &origin) != 1)
+			return bad(t, t->t[META].line, t->t[META].at, "\"meta\": "
+			    "a line that would not read back as metadata");
+	}
+	return check_sample_keys(t);
 }
 
 /* Rows, starts, names and tracks of every span. */
@@ -387,6 +486,63 @@ check_notes(struct tl *t)
 	return 0;
 }
 
+/* A sample's weight or event: its own, or the one for all. */
+static int64_t
+each(const struct arr *a, size_t i)
+{
+	return a->v[a->once ? 0 : i];
+}
+
+/*
+ * Samples, as spanflame.js decodes them: stacks as nodes (the caller's
+ * node + 1, 0 for none, and a name), each after its caller; per sample
+ * in time order its time as a delta, its span's position + 1 (0: none),
+ * track, stack's node, weight and event (those two may be one for all).
+ */
+static int
+check_samples(struct tl *t)
+{
+	const struct arr *no = &t->a[SNODE];
+	size_t n = t->a[STIME].n, nnodes = no->n / 2;
+	int64_t at = 0;
+
+	if (no->n % 2)
+		return bad_in(t, SNODE, "not pairs");
+	for (size_t i = 0; i < nnodes; i++) {
+		if (no->v[2 * i] < 0 || (uint64_t)no->v[2 * i] > i)
+			return bad_in(t, SNODE, "a caller not before its callee");
+		if (no->v[2 * i + 1] < 0 ||
+		    no->v[2 * i + 1] >= (int64_t)t->t[FNAMES].n)
+			return bad_in(t, SNODE, "a name outside \"fnames\"");
+	}
+	for (int k = SSPAN; k <= SEVENT; k++)
+		if (t->a[k].seen && !t->a[k].once && t->a[k].n != n)
+			return bad_in(t, k, "not one a sample (the length of "
+			    "stime)");
+	t->nsamples = n;
+	t->stime = xmalloc((n + 1) * sizeof *t->stime);
+	for (size_t i = 0; i < n; i++) {
+		int64_t d = t->a[STIME].v[i];
+
+		if (i == 0 ? span_range_check(d, 0) != SPAN_IN_RANGE : d < 0 ||
+		    span_range_check(at, (uint64_t)d) != SPAN_IN_RANGE)
+			return bad_in(t, STIME, "a time before the one before it "
+			    "or past 2^62 ns");
+		t->stime[i] = at += d;
+		if (t->a[SSPAN].v[i] < 0 || (uint64_t)t->a[SSPAN].v[i] > t->n)
+			return bad_in(t, SSPAN, "a position outside the spans");
+		if (t->a[STRACK].v[i] < 0 ||
+		    t->a[STRACK].v[i] >= (int64_t)t->t[TRACKS].n)
+			return bad_in(t, STRACK, "a track outside \"tracks\"");
+		if (t->a[SSTACK].v[i] < 0 || (uint64_t)t->a[SSTACK].v[i] >= nnodes)
+			return bad_in(t, SSTACK, "a node outside \"snode\"");
+		if (t->a[SEVENT].seen && (each(&t->a[SEVENT], i) < 0 ||
+		    each(&t->a[SEVENT], i) >= (int64_t)t->t[EVNAMES].n))
+			return bad_in(t, SEVENT, "an event outside \"evnames\"");
+	}
+	return 0;
+}
+
 /*
  * Siblings by start, longer first, as spanlayout orders them; then the
  * deeper row first, where spanlayout's last key, the position in its
@@ -466,6 +622,52 @@ put_note(struct tl *t, int k, size_t i, uint64_t id)
 	spans_put_note(&nt);
 }
 
+/* The samples, after the spans as spans(5) has them; id: the spans' ids. */
+static void
+write_samples(struct tl *t, const uint32_t *id)
+{
+	const int64_t *no = t->a[SNODE].v;
+	uint32_t *path = xmalloc((t->a[SNODE].n / 2 + 1) * sizeof *path);
+	char *stack = NULL;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < t->nsamples; i++) {
+		int64_t sp = t->a[SSPAN].v[i];
+		size_t depth = 0, len = 0;
+		struct spans_sample x = {
+			.id = sp ? id[sp - 1] : 0,
+			.time = t->stime[i],
+			.weight = t->a[SWEIGHT].u[t->a[SWEIGHT].once ? 0 : i],
+			.event = "",
+		};
+
+		x.track = str_at(&t->t[TRACKS], t->a[STRACK].v[i], &x.ntrack);
+		if (t->a[SEVENT].seen)
+			x.event = str_at(&t->t[EVNAMES], each(&t->a[SEVENT], i),
+			    &x.nevent);
+		/* The leaf's node up to the root's, then their names root
+		 * first, as a folded line's. */
+		for (int64_t nd = t->a[SSTACK].v[i] + 1; nd; nd = no[2 * (nd - 1)])
+			path[depth++] = (uint32_t)(nd - 1);
+		while (depth-- > 0) {
+			size_t nn;
+			const char *nm = str_at(&t->t[FNAMES], no[2 * path[depth] + 1],
+			    &nn);
+
+			stack = xgrow(stack, &cap, len + nn + 2, 1);
+			memcpy(stack + len, nm, nn);
+			len += nn;
+			if (depth)
+				stack[len++] = ';';
+		}
+		x.stack = stack;
+		x.nstack = len;
+		spans_put_sample(&x);
+	}
+	free(path);
+	free(stack);
+}
+
 static void
 write_spans(struct tl *t, const uint32_t *pre)
 {
@@ -488,8 +690,21 @@ write_spans(struct tl *t, const uint32_t *pre)
 			note[first[t->a[k].v[i]]++] = (uint64_t)k << 56 | i;
 	/* first[x] is now where x's notes end, x + 1's start. */
 	out_str(SPANS_LAID_OUT_MAGIC "\n");
-	if (nnotes)
+	if (t->nsamples)
+		out_str(SPANS_REVISION3_LINE "\n");
+	else if (nnotes)
 		out_str(SPANS_REVISION_LINE "\n");
+	/* The header as spanlayout writes it: metadata, origin, rows. */
+	for (size_t i = 0; i < t->t[META].n; i++) {
+		size_t len;
+		const char *m = str_at(&t->t[META], (int64_t)i, &len);
+
+		out_str("# ");
+		out_write(m, len);
+		out_char('\n');
+	}
+	if (t->has_origin)
+		out_fmt("# time-origin-ns: %lld\n", (long long)t->origin);
 	out_fmt("# rows: %zu\n", t->a[ROWLEN].n);
 	for (size_t o = 0; o < n; o++) {
 		uint32_t x = pre[o];
@@ -509,6 +724,7 @@ write_spans(struct tl *t, const uint32_t *pre)
 			put_note(t, (int)(note[k] >> 56),
 			    (size_t)(note[k] & (((uint64_t)1 << 56) - 1)), id[x]);
 	}
+	write_samples(t, id);
 	free(id);
 	free(first);
 	free(note);
@@ -540,6 +756,8 @@ tlread_spans(struct reader *r)
 		ret = decode_parents(&t);
 	if (ret == 0)
 		ret = check_notes(&t);
+	if (ret == 0 && t.a[STIME].seen)
+		ret = check_samples(&t);
 	if (ret == 0) {
 		pre = xmalloc((t.n + 1) * sizeof *pre);
 		ret = preorder(&t, pre);
@@ -559,6 +777,7 @@ tlread_spans(struct reader *r)
 	free(t.parent);
 	free(t.track);
 	free(t.open);
+	free(t.stime);
 	free(t.b.file);
 	return ret;
 }

@@ -5,16 +5,17 @@
 # row and start (no two spans of a row start together: spanlayout keeps
 # them apart by a nanosecond at least); its parent and notes by that
 # name; a parent that is no span of the file, or the span itself, as
-# none ("-"): spanlayout keeps such a PARENT, the timeline draws a root.  One line per span, its notes after it, string properties first,
-# then integer ones, then events, each kind in file order (what the
-# timeline keeps); "# open" on the span's line; the lines sorted.  Kept
-# from the header: "# rows"; dropped, as the timeline drops them:
-# time-origin-ns, other metadata, samples (revision 3) and so the
-# revision line (whether the notes' revision is said is checked by
-# laying the spans read back out again: a reader skips notes without it).
+# none ("-"): spanlayout keeps such a PARENT, the timeline draws a root;
+# so is a sample's span (ID).  One line per span, its notes after it,
+# string properties first, then integer ones, then events, each kind in
+# file order (what the timeline keeps); "# open" on the span's line; a
+# line per sample; those lines sorted (the timeline keeps samples in time
+# order).  Kept from the header, in order: the revision line,
+# time-origin-ns, "# rows" and the other metadata; dropped, as the
+# timeline drops them: "# cycle-broken" (it names ids).
 BEGIN { FS = OFS = "\t" }
 FNR == 1 { if ($0 != "# spanlayout v1") { print "not laid out: " FILENAME; exit 1 } }
-/^# rows: / { head[++nh] = $0; next }
+/^# (spans-revision|time-origin-ns|rows): / { head[++nh] = $0; next }
 /^# open$/ { open = 1; next }
 /^# (prop|prop-int|event)\t/ {
 	k = $1 == "# prop" ? 1 : $1 == "# prop-int" ? 2 : 3
@@ -23,6 +24,9 @@ FNR == 1 { if ($0 != "# spanlayout v1") { print "not laid out: " FILENAME; exit 
 	notes[id, k] = notes[id, k] "\n" $0
 	next
 }
+/^# sample\t/ { sample[++ns] = $0; sid[ns] = $2; next }
+/^# cycle-broken: / { next }
+/^# .*:/ && n == 0 { head[++nh] = $0; next }
 /^#/ { next }
 {
 	n++
@@ -45,5 +49,10 @@ END {
 			s = s notes[self[i], k]
 		gsub(/\n/, " | ", s)
 		print s | "sort"
+	}
+	for (i = 1; i <= ns; i++) {
+		$0 = sample[i]
+		$2 = sid[i] in key ? key[sid[i]] : "-"
+		print | "sort"
 	}
 }

@@ -419,14 +419,14 @@ function view(p) {
 	p.delete("y");
 	var z = main.zoomed;
 	if (z !== rootFrame) { p.set("x", fixed(xOf(z), 1).replace(/\.0$/, "")); p.set("y", rows[z.row].y); }
-	if (!D.diff) xfState(p);
+	xfState(p);
 	viewState(p);
 }
 function restore(p) {
 	var x = p.get("x"), y = p.get("y");
 	main.zoomed = rootFrame;
+	xfRestore(p);
 	if (D.diff) diffRestore(p);
-	else xfRestore(p);
 	if (x !== null && y !== null)
 		frames.forEach((f) => {
 			if (f !== rootFrame && Math.abs(rows[f.row].y - y) < 0.051 && Math.abs(xOf(f) - x) < 0.051) main.zoomed = f;

@@ -51,7 +51,7 @@ function views() {
 		draw();
 	});
 	if (D.diff) diffButtons(button);
-	else button("invert", "Invert", () => (last("invert") ? unapply(xf.length - 1) : apply({ k: "invert", x: -1 })));
+	button("invert", "Invert", () => (last("invert") ? unapply(xf.length - 1) : apply({ k: "invert", x: -1 })));
 	head = el("span", bar, "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
 	setAttr(head, "class", "head");
 	crumbs = el("div", bar, "flex:1 0 100%;display:none;flex-wrap:wrap;gap:3px 4px;align-items:center");
@@ -174,7 +174,7 @@ function nextMatch(k) {
 }
 /* The buttons' state: pressed for the view shown and the toggles on. */
 function bars() {
-	var now = [cview, tail, ignorecase, term, sel, mi, matched.textContent, D.diff ? diffBars() : last("invert")].join("\n");
+	var now = [cview, tail, ignorecase, term, sel, mi, matched.textContent, D.diff && diffBars(), last("invert")].join("\n");
 	if (now === barsNow) return;
 	barsNow = now;
 	if (document.activeElement !== searchBox) searchBox.value = term === null ? "" : term;
@@ -182,8 +182,7 @@ function bars() {
 	count.textContent = term !== null ? (mi >= 0 ? mi + 1 + " of " : "") + matches.length + (matches.length === 1 ? " match, " : " matches, ") +
 		matched.textContent.replace(/^Matched: /, "") : matched.classList.contains("hide") ? "" : matched.textContent;
 	btn.prev.disabled = btn.next.disabled = !matches.length;
-	Object.keys(VIEWS).map((v) => [v, v === cview]).concat([["fit", tail]],
-		D.diff ? [] : [["invert", last("invert")]]).forEach((a) => {
+	Object.keys(VIEWS).map((v) => [v, v === cview]).concat([["fit", tail], ["invert", last("invert")]]).forEach((a) => {
 		setAttr(btn[a[0]], "aria-pressed", a[1]);
 		btn[a[0]].style.fontWeight = a[1] ? "bold" : "";
 	});
@@ -258,7 +257,7 @@ function menu(g, f, e) {
 			["Show callers and callees", () => { select(f.x); setView("sandwich"); }]
 		];
 	/* The transforms (xform.js): of the name, or of this frame's stacks (the main graph's). */
-	if (!D.diff) ["merge", "focus", "subtree", "drop", "collapse", "rec"].forEach((k) => {
+	["merge", "focus", "subtree", "drop", "collapse", "rec"].forEach((k) => {
 		if (k !== "subtree" || g === main) items.push([STEPS[k], () => apply(k === "subtree" ? { k: k, path: pathOf(f) } : { k: k, x: k === "rec" ? -1 : f.x })]);
 	});
 	menuFo = el("foreignObject");

@@ -115,7 +115,7 @@ const cases = [
 		await page.goto("file://" + toggle);
 		await page.eval(helpers);
 		let bar = await page.eval(`T.bar()`);
-		check("diff toolbar: width and palette toggles", /\|Width: after\|Palette: red-green$/.test(bar), bar);
+		check("diff toolbar: width and palette toggles, and Invert", /\|Width: after\|Palette: red-green\|Invert$/.test(bar), bar);
 		let tabs = 0, focus = "";
 		while (tabs++ < 12 && !/^Width/.test(focus = await page.eval(`(document.activeElement && document.activeElement.textContent) || ""`))) await page.key("Tab", "Tab");
 		check("diff toolbar: Tab reaches the width toggle", /^Width/.test(focus), focus);

@@ -6,7 +6,8 @@
  *
  * Contract, for the others, which call it only when D.diff is set:
  *   loadDiff()        flame.js's load() for diff.c's data
- *   diffTitle(f, X)   a frame's title
+ *   diffTitle(f, X)   a frame's title, its shares of X.tb and X.ta
+ *                     (named X.of when not the totals: views.js's Shares)
  *   diffFill(f)       a frame's (or a table row's) colour
  *   diffStats()       table.js's stats()
  *   diffButtons(b)    add the toggles with views.js's button maker b
@@ -27,16 +28,22 @@
 COLS = ["ds", "sb", "sa", "dt", "tb", "ta", "name"];
 sortKey = COLS[0];
 Object.assign(HEADS, { sb: "Self before", sa: "Self after", ds: "Self Δ", tb: "Total before", ta: "Total after", dt: "Total Δ" });
-totalText = (r) => "before " + inUnit(r.tb) + " (" + pct(r.tb, D.diff.tb) + "), after " + inUnit(r.ta) + " (" + pct(r.ta, D.diff.ta) + ")";
+totalText = (r) => "before " + inUnit(r.tb) + " (" + pct(r.tb, sideTotal("b")) + "), after " + inUnit(r.ta) + " (" + pct(r.ta, sideTotal("a")) + ")";
 rowText = (r) => "self " + inUnit(r.sb) + " → " + inUnit(r.sa) + " (" + change(r.ds, r.sb, r.sa) + "), total " +
 	inUnit(r.tb) + " → " + inUnit(r.ta) + " (" + change(r.dt, r.tb, r.ta) + ")";
 tableRow = (r) => [r.sb, r.tb, r.sa, r.ta];
 /* Seven columns: a count's share, a change's percent, in the cell's title. */
 cellOf = (r, k) => {
-	var v = r[k], s = k[1] === "s", all = D.diff[k[1] === "a" ? "ta" : "tb"];
+	var v = r[k], s = k[1] === "s", all = sideTotal(k[1] === "a" ? "a" : "b");
 	return k[0] === "d" ? [change(v, 0, 0, 1), change(v, r[s ? "sb" : "tb"], r[s ? "sa" : "ta"]), k === "ds" ? r.fill : "#eee"] :
 		[cell(v), exact(v * D.factor) + " " + D.countname + ", " + pct(v, all), gradient(all > 0 ? 100 * v / all : 0)];
 };
+
+/* Side k's ("b" or "a") count the table's shares are of: the whole's, or the zoomed frame's. */
+function sideTotal(k) {
+	var z = relTo(main);
+	return z ? z[k] : D.diff["t" + k];
+}
 
 /*
  * --diff (diff.c's data): the whole merged tree, drawn or not, breadth
@@ -220,7 +227,7 @@ function recolor() {
 function diffTitle(f, X) {
 	var b = f.b, a = f.a, t = f.name + " (";
 	function side(v, all) {
-		return samples(v * D.factor) + " " + D.countname + ", " + fixed(all > 0 ? 100 * v / all : 0, 2) + "%";
+		return samples(v * D.factor) + " " + D.countname + ", " + fixed(all > 0 ? 100 * v / all : 0, 2) + "%" + (X.of ? " of " + X.of : "");
 	}
 	function titleChange(vb, va) {
 		var c;

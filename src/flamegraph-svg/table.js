@@ -82,8 +82,9 @@ function stats() {
 	return tab;
 }
 
-/* A share of the whole, as the titles write it. */
-function share(v) { return pct(v, total); }
+/* A share of the whole (or of the zoomed frame: flame.js's rel), as the titles write it. */
+function share(v) { return pct(v, base()); }
+function base() { return (relTo(main) || { n: total }).n; }
 /* A count as shown (times --factor): in its unit, or for a cell, exact in samples. */
 function inUnit(v) { return amount(v * D.factor); }
 function cell(v) { return D.countname === "samples" ? exact(v * D.factor) : inUnit(v); }
@@ -94,7 +95,7 @@ var tableRow = (r) => [r.self, r.total];
 var totalText = (r) => inUnit(r.total) + " (" + share(r.total) + ")",
 	rowText = (r) => "self " + inUnit(r.self) + " (" + share(r.self) + "), total " + totalText(r),
 	cellOf = (r, k) => [cell(r[k]) + "  " + share(r[k]), exact(r[k] * D.factor) + " " + D.countname,
-		gradient(total > 0 ? 100 * r[k] / total : 0)];
+		gradient(base() > 0 ? 100 * r[k] / base() : 0)];
 
 function tableView(x, y, w, h) {
 	if (!tfo) build();

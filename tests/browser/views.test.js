@@ -420,6 +420,26 @@ big += "main;heavy 20000\n";
 		check("shares of all again", a[0] === "Function: b (30 samples, 30.00%, 75.00% of a)" && a[1] === "Shares: of all" && !/r=/.test(a[2]) &&
 			rows.find((r) => r[r.length - 1] === "b")[0] === "30  30.00%", a.join(" | "));
 
+		// 11-digit counts in Both at 1400 pixels: each count column as wide
+		// as its widest text, no cell's or heading's text cut; a --diff
+		// graph's six columns too, its box scrolling sideways if need be.
+		await page.resize(1400, 900);
+		const wide = "main;a;b 12345678901\nmain;a;c 98765432109\nmain;d 3\n";
+		const overflow = `Array.from(document.querySelectorAll(".tb [data-i] span, foreignObject button")).filter((e) => e.closest(".tb") || /^(Self|Total|Name)/.test(e.textContent))
+			.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent)`;
+		await page.goto("file://" + svgOf("wide", wide) + "?v=both");
+		await page.eval(helpers);
+		await page.eval(paint);
+		a = await page.eval(`[${overflow}, T.rows().length, innerWidth]`);
+		check("table: 11-digit counts fit their columns in Both at 1400 px", a[0].length === 0 && a[1] === 5 && a[2] === 1400, JSON.stringify(a));
+		const wideAfter = write("wide-after.folded", "main;a;b 23456789012\nmain;a;c 8765432109\nmain;e 4\n");
+		await page.goto("file://" + write("wide-diff.svg", execFileSync(path.join(bin, "flamegraph-svg"), ["--diff", path.join(tmp, "wide.folded"), wideAfter], { stdio: ["ignore", "pipe", "ignore"] })) + "?v=both");
+		await page.eval(helpers);
+		await page.eval(paint);
+		a = await page.eval(`[${overflow}, T.rows().length]`);
+		check("diff table: 11-digit counts fit their columns in Both at 1400 px", a[0].length === 0 && a[1] === 6, JSON.stringify(a));
+		await page.resize(1200, 900);
+
 		// Two graphs on one page: each its own toolbar, view and selection.
 		const other = svgOf("other", "main;p 1\nmain;q 3\n");
 		const inline = (f) => fs.readFileSync(f, "utf8").replace(/^<\?xml[^>]*>\n/, "");

@@ -6,13 +6,16 @@
  *
  * Contract, for the others, which call it only when D.diff is set:
  *   loadDiff()        flame.js's load() for diff.c's data
- *   diffTitle(f, X)   a frame's title
+ *   diffTitle(f, X)   a frame's title, its shares of X.tb and X.ta
+ *                     (named X.of when not the totals: views.js's Shares)
  *   diffFill(f)       a frame's (or a table row's) colour
  *   diffStats()       table.js's stats()
  *   diffButtons(b)    add the toggles with views.js's button maker b
  *   diffBars()        set the toggles' text; returns their state
  *   diffState(p)      put the toggles in URLSearchParams p (dw=, dp=)
  *   diffRestore(p)    set them from p
+ *   diffStacks()      the file's tree as stacks, for xform.js
+ *   diffTree(stacks)  the tree of transformed stacks (null: the file's)
  * and on its load it sets table.js's columns (COLS, HEADS, sortKey) and
  * hooks (totalText, rowText, cellOf, tableRow) and sandwich.js's add().
  *
@@ -25,16 +28,22 @@
 COLS = ["ds", "sb", "sa", "dt", "tb", "ta", "name"];
 sortKey = COLS[0];
 Object.assign(HEADS, { sb: "Self before", sa: "Self after", ds: "Self Δ", tb: "Total before", ta: "Total after", dt: "Total Δ" });
-totalText = (r) => "before " + inUnit(r.tb) + " (" + pct(r.tb, D.diff.tb) + "), after " + inUnit(r.ta) + " (" + pct(r.ta, D.diff.ta) + ")";
+totalText = (r) => "before " + inUnit(r.tb) + " (" + pct(r.tb, sideTotal("b")) + "), after " + inUnit(r.ta) + " (" + pct(r.ta, sideTotal("a")) + ")";
 rowText = (r) => "self " + inUnit(r.sb) + " → " + inUnit(r.sa) + " (" + change(r.ds, r.sb, r.sa) + "), total " +
 	inUnit(r.tb) + " → " + inUnit(r.ta) + " (" + change(r.dt, r.tb, r.ta) + ")";
 tableRow = (r) => [r.sb, r.tb, r.sa, r.ta];
 /* Seven columns: a count's share, a change's percent, in the cell's title. */
 cellOf = (r, k) => {
-	var v = r[k], s = k[1] === "s", all = D.diff[k[1] === "a" ? "ta" : "tb"];
+	var v = r[k], s = k[1] === "s", all = sideTotal(k[1] === "a" ? "a" : "b");
 	return k[0] === "d" ? [change(v, 0, 0, 1), change(v, r[s ? "sb" : "tb"], r[s ? "sa" : "ta"]), k === "ds" ? r.fill : "#eee"] :
 		[cell(v), exact(v * D.factor) + " " + D.countname + ", " + pct(v, all), gradient(all > 0 ? 100 * v / all : 0)];
 };
+
+/* Side k's ("b" or "a") count the table's shares are of: the whole's, or the zoomed frame's. */
+function sideTotal(k) {
+	var z = relTo(main);
+	return z ? z[k] : D.diff["t" + k];
+}
 
 /*
  * --diff (diff.c's data): the whole merged tree, drawn or not, breadth
@@ -48,25 +57,9 @@ var dnodes = null, dside, dcb, ENDS = [[[50, 170, 80], [220, 220, 220], [230, 60
 function loadDiff() {
 	var X = D.diff, x = vlq(X.nm), nk = vlq(X.k), next = 1;
 	["b", "a", "sb", "sa"].forEach((k) => { if (typeof X[k] === "string") X[k] = vlq(X[k]); });
-	/*
-	 * Every field set here, widths as doubles (0.5, not 0): a field added
-	 * later, or an integer field given a fraction, changes the shape of
-	 * 100,000 objects, which costs V8 more than the layout.
-	 */
-	dnodes = x.map((x, i) => ({
-		name: nm[x], x: x, b: X.b[i], a: X.a[i], sb: X.sb[i], sa: X.sa[i], all: [], kids: [], p: null,
-		row: 0, s: 0.5, n: 0.5, at: 0.5, cs: 0.5, shown: false, pos: 0.5, fill: "", attr: D.attrs[x],
-		title: "", hit: false, chars: -1, label: ""
-	}));
-	dnodes.forEach((f, i) => {
-		f.pos = diffPos(f) * (D.negate ? -1 : 1);
-		for (var j = 0; j < nk[i]; j++) {
-			var c = dnodes[next++];
-			c.p = f;
-			c.row = f.row + 1;
-			f.all.push(c);
-		}
-	});
+	dnodes = [dnode(x[0], null, X.b[0], X.a[0], X.sb[0], X.sa[0])];
+	for (var i = 0; i < dnodes.length; i++)
+		for (var j = 0; j < nk[i]; j++, next++) dnodes.push(dnode(x[next], dnodes[i], X.b[next], X.a[next], X.sb[next], X.sa[next]));
 	rootFrame = dnodes[0];
 	rootFrame.name = "all";
 	rootFrame.s = 0;
@@ -74,6 +67,91 @@ function loadDiff() {
 	dcb = !!X.cb;
 	relayout();
 	recolor();
+}
+/*
+ * A node of name x under p with its totals and selves.  Every field set
+ * here, widths as doubles (0.5, not 0): a field added later, or an
+ * integer field given a fraction, changes the shape of 100,000 objects,
+ * which costs V8 more than the layout.
+ */
+function dnode(x, p, b, a, sb, sa) {
+	var f = {
+		name: nm[x], x: x, b: b, a: a, sb: sb, sa: sa, all: [], kids: [], p: p,
+		row: p ? p.row + 1 : 0, s: 0.5, n: 0.5, at: 0.5, cs: 0.5, shown: false, pos: 0.5, fill: "", attr: D.attrs[x],
+		title: "", hit: false, chars: -1, label: ""
+	};
+	f.pos = diffPos(f) * (D.negate ? -1 : 1);
+	if (p) p.all.push(f);
+	return f;
+}
+
+/*
+ * The transforms (xform.js) rewrite a --diff graph's stacks, both
+ * sides' at once, as stackcollapse --diff does before it writes them:
+ * diffStacks gives the file's tree as stacks, { s, n, a } (before's
+ * self, after's) for each node with a self, and diffTree makes the tree
+ * again from such stacks summed, merged as diff.c's merge_stacks does,
+ * the callees of a node in the byte order of their names.
+ */
+var dfile = null;
+function diffStacks() {
+	var X = D.diff;
+	dfile = { nodes: dnodes, tb: X.tb, ta: X.ta };
+	return dnodes.filter((f) => f !== rootFrame && (f.sb > 0 || f.sa > 0)).map((f) => {
+		for (var s = [], a = f; a !== rootFrame; a = a.p) s.push(a.x);
+		return { s: s.reverse(), n: f.sb, a: f.sa };
+	});
+}
+/* The tree of stacks (stacksOf's Map), or the file's (null), laid out. */
+function diffTree(stacks) {
+	var X = D.diff, top = trie(dfile.nodes[0].x), queue = [[top, null]], i;
+	function trie(x) { return { x: x, b: 0, a: 0, sb: 0, sa: 0, by: new Map() }; }
+	if (stacks) {
+		stacks.forEach((e) => {
+			var t = top;
+			t.b += e.n;
+			t.a += e.a;
+			e.s.forEach((x) => {
+				var c = t.by.get(x);
+				if (!c) t.by.set(x, (c = trie(x)));
+				c.b += e.n;
+				c.a += e.a;
+				t = c;
+			});
+			t.sb += e.n;
+			t.sa += e.a;
+		});
+		/* the totals first: a node's colour is the change of its share */
+		X.tb = top.b;
+		X.ta = top.a;
+		dnodes = [];
+		for (i = 0; i < queue.length; i++) {
+			var e = queue[i][0], f = dnode(e.x, queue[i][1], e.b, e.a, e.sb, e.sa);
+			dnodes.push(f);
+			Array.from(e.by.values()).sort((u, v) => byBytes(nm[u.x], nm[v.x])).forEach((c) => queue.push([c, f]));
+		}
+	} else {
+		dnodes = dfile.nodes;
+		X.tb = dfile.tb;
+		X.ta = dfile.ta;
+	}
+	rootFrame = dnodes[0];
+	rootFrame.name = "all";
+	rootFrame.s = 0;
+	/* A side left with nothing has no width: max, as diff_build does. */
+	if ((dside === "after" && !X.ta) || (dside === "before" && !X.tb)) dside = "max";
+	relayout();
+	recolor();
+}
+/*
+ * a before b in the order of their UTF-8 bytes, diff.c's: UTF-16 code
+ * units sort U+E000 to U+FFFF after the surrogates, code points before.
+ */
+function byBytes(a, b) {
+	var key = (c) => (c >= 0xe000 ? c - 0x800 : c >= 0xd800 ? c + 0x2000 : c);
+	for (var i = 0; i < a.length && i < b.length; i++)
+		if (a.charCodeAt(i) !== b.charCodeAt(i)) return key(a.charCodeAt(i)) - key(b.charCodeAt(i));
+	return a.length - b.length;
 }
 /*
  * The rows by the width dside, as diff.c's diff_build: after's or
@@ -93,7 +171,8 @@ function relayout() {
 		f.n = w;
 		if (f.p) f.p.cs += w;
 	}
-	if (dside === X.w) rootFrame.n = Math.max(rootFrame.n, D.total);
+	/* (the file's root width, diff.c's sum in long double) */
+	if (dside === X.w && (!dfile || dnodes === dfile.nodes)) rootFrame.n = Math.max(rootFrame.n, D.total);
 	total = rootFrame.n;
 	min = X.pct ? total * X.minw / 100 : X.minw * total / (width - 2 * XPAD);
 	rows.length = frames.length = 0;
@@ -148,7 +227,7 @@ function recolor() {
 function diffTitle(f, X) {
 	var b = f.b, a = f.a, t = f.name + " (";
 	function side(v, all) {
-		return samples(v * D.factor) + " " + D.countname + ", " + fixed(all > 0 ? 100 * v / all : 0, 2) + "%";
+		return samples(v * D.factor) + " " + D.countname + ", " + fixed(all > 0 ? 100 * v / all : 0, 2) + "%" + (X.of ? " of " + X.of : "");
 	}
 	function titleChange(vb, va) {
 		var c;

@@ -47,15 +47,26 @@ function exact(v) { return Number.isInteger(v) ? samples(v) : String(+v.toPrecis
 /* A count in --countname's unit: samples exact, and their name (units.js
  * has the units; scriptdata.c embeds it where --countname is not samples). */
 var amount = (v) => exact(v) + " " + D.countname;
-/* The title flamegraph.pl gives a frame (or the one --nameattr gave). */
-function title(f) { return f.title || (f.title = titleOf(f)); }
-function titleOf(f) {
+/*
+ * The title flamegraph.pl gives a frame (or the one --nameattr gave), in
+ * graph g: its shares of the whole (kept), or with the toolbar's
+ * "Shares: of zoomed" (rel), of g's zoomed frame, for it and the frames
+ * above it (callers keep the whole's: their share of it is over 100%).
+ */
+var rel = false;
+function title(f, g) {
+	var z = relTo(g);
+	return z && f.row >= z.row ? titleOf(f, z) : f.title || (f.title = titleOf(f, null));
+}
+/* The frame shares are of in graph g: its zoomed one, or null for the whole. */
+function relTo(g) { return g && rel && g.zoomed !== g.root ? g.zoomed : null; }
+function titleOf(f, z) {
 	if (f.attr && f.attr.title !== undefined) return f.attr.title;
-	if (D.diff) return diffTitle(f, D.diff);
+	if (D.diff) return diffTitle(f, z ? { norm: D.diff.norm, tb: z.b, ta: z.a, of: z.name } : D.diff);
 	var c = samples(f.n * D.factor) + " " + D.countname + ", ";
 	if (f === rootFrame) return "all (" + c + "100%)";
 	if (D.countname !== "samples") c = amount(f.n * D.factor) + ", ";
-	var t = f.name + " (" + c + fixed(100 * +fixed(f.n * D.factor, 0) / (total * D.factor), 2) + "%";
+	var t = f.name + " (" + c + fixed(100 * +fixed(f.n * D.factor, 0) / ((z ? z.n : total) * D.factor), 2) + "%" + (z ? " of " + z.name : "");
 	/* a classic differential graph's delta (f.d): delta.js, which scriptdata.c embeds with it */
 	/* a hot/cold graph's off-CPU share (f.o): hotcold.js, embedded with it */
 	return t + (f.o !== undefined ? offOf(f) : "") + (f.d !== undefined ? deltaOf(f) : "") + ")";
@@ -362,12 +373,13 @@ function setHover(g, f) {
 		g.canvas.removeAttribute("title");
 		return;
 	}
-	var text = nametype + " " + title(f), z = g.zoomed;
-	if (z !== rootFrame && z !== f && f.row >= z.row)
-		text = text.slice(0, -1) + ", " + pct(f.n, z.n) + " of " + z.name + ")";
+	/* the title's share and the other one: of the zoomed frame, or of all */
+	var text = nametype + " " + title(f, g), z = g.zoomed;
+	if (z !== rootFrame && z !== f && f.row >= z.row && !(rel && D.diff))
+		text = text.slice(0, -1) + ", " + (relTo(g) ? pct(f.n, total) + " of all" : pct(f.n, z.n) + " of " + z.name) + ")";
 	details.textContent = text;
 	g.canvas.style.cursor = "pointer";
-	setAttr(g.canvas, "title", title(f));
+	setAttr(g.canvas, "title", title(f, g));
 	outlineAt(g, f);
 }
 
@@ -419,14 +431,14 @@ function view(p) {
 	p.delete("y");
 	var z = main.zoomed;
 	if (z !== rootFrame) { p.set("x", fixed(xOf(z), 1).replace(/\.0$/, "")); p.set("y", rows[z.row].y); }
-	if (!D.diff) xfState(p);
+	xfState(p);
 	viewState(p);
 }
 function restore(p) {
 	var x = p.get("x"), y = p.get("y");
 	main.zoomed = rootFrame;
+	xfRestore(p);
 	if (D.diff) diffRestore(p);
-	else xfRestore(p);
 	if (x !== null && y !== null)
 		frames.forEach((f) => {
 			if (f !== rootFrame && Math.abs(rows[f.row].y - y) < 0.051 && Math.abs(xOf(f) - x) < 0.051) main.zoomed = f;
@@ -477,7 +489,7 @@ function start() {
 		frames: (g) => (g = g || main).frames.map((f) => {
 			var p = !g.hidden && place(g, f) || { x: 0, w: 0, state: "hide" };
 			return {
-				name: f.name, title: title(f), n: f.n, fill: f.fill, hit: f.hit, label: f.label,
+				name: f.name, title: title(f, g), n: f.n, fill: f.fill, hit: f.hit, label: f.label,
 				x: p.x, y: g.rows[f.row].y, w: p.w, h: fh, state: p.state
 			};
 		})

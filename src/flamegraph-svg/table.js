@@ -34,7 +34,7 @@
  */
 var COLS = ["self", "total", "name"], HEADS = { self: "Self", total: "Total", name: "Name" },
 	RH = 18, tab = null, shown = [], shownBy = "", sortKey = COLS[0], sortDesc = true,
-	tfo = null, tableEl, tbody, thead, cur = 0, fractions = null;
+	tfo = null, tableEl, tbody, thead, cur = 0, fractions = null, colW = {}, rowW = 0;
 
 /*
  * The rows of tab, one a name with fields' sums at 0, and add(row, f,
@@ -82,8 +82,9 @@ function stats() {
 	return tab;
 }
 
-/* A share of the whole, as the titles write it. */
-function share(v) { return pct(v, total); }
+/* A share of the whole (or of the zoomed frame: flame.js's rel), as the titles write it. */
+function share(v) { return pct(v, base()); }
+function base() { return (relTo(main) || { n: total }).n; }
 /* A count as shown (times --factor): in its unit, or for a cell, exact in samples. */
 function inUnit(v) { return amount(v * D.factor); }
 function cell(v) { return D.countname === "samples" ? exact(v * D.factor) : inUnit(v); }
@@ -94,7 +95,7 @@ var tableRow = (r) => [r.self, r.total];
 var totalText = (r) => inUnit(r.total) + " (" + share(r.total) + ")",
 	rowText = (r) => "self " + inUnit(r.self) + " (" + share(r.self) + "), total " + totalText(r),
 	cellOf = (r, k) => [cell(r[k]) + "  " + share(r[k]), exact(r[k] * D.factor) + " " + D.countname,
-		gradient(total > 0 ? 100 * r[k] / total : 0)];
+		gradient(base() > 0 ? 100 * r[k] / base() : 0)];
 
 function tableView(x, y, w, h) {
 	if (!tfo) build();
@@ -111,9 +112,9 @@ function build() {
 	tfo = el("foreignObject");
 	var box = el("div", tfo, "display:flex;flex-direction:column;height:100%;font:12px " +
 		family + ";background:#fff;border:1px solid #ccc;box-sizing:border-box");
-	thead = el("div", box, "display:flex;flex:none;border-bottom:1px solid #ccc");
+	thead = el("div", box, "display:flex;flex:none;overflow:hidden;border-bottom:1px solid #ccc");
 	COLS.forEach((k) => {
-		var b = el("button", thead, "flex:" + (k === "name" ? 2 : 1) + ";min-width:0;overflow:hidden;text-align:left;border:0;background:#eee;font:inherit;cursor:pointer");
+		var b = el("button", thead, "flex:1 0 " + NAMEW + "px;min-width:0;overflow:hidden;text-align:left;border:0;background:#eee;font:inherit;cursor:pointer;padding:0 4px");
 		b.k = k;
 		listen(b, "click", () => {
 			sortDesc = sortKey === k ? !sortDesc : k !== "name";
@@ -127,7 +128,8 @@ function build() {
 	setAttr(tableEl, "class", "tb");
 	tbody = el("div", tableEl, "position:relative");
 	svg.insertBefore(tfo, details);
-	listen(tableEl, "scroll", drawTable);
+	/* (the header scrolls sideways with the rows: a narrow box shows part of the columns) */
+	listen(tableEl, "scroll", () => { thead.scrollLeft = tableEl.scrollLeft; drawTable(); });
 	listen(tbody, "mousemove", (e) => {
 		var row = e.target.closest("[data-i]"), r = row && shown[+row.dataset.i];
 		details.textContent = !r ? " " : nametype + " " + r.name + ": " + rowText(r) + ", in " + places(r.places);
@@ -150,12 +152,40 @@ function build() {
 		} else if (e.key === "Enter" && shown[cur]) select(shown[cur].x);
 	});
 }
+/*
+ * Each count column as wide as its widest text, measured, or its
+ * heading; the name has the rest, at least NAMEW pixels, and a box too
+ * narrow for them all scrolls sideways.  Columns of equal shares (flex)
+ * cut 11-digit counts in Both, where the table has 40% of the width.
+ * The longest text in characters stands for the widest: digits are of
+ * one width in the fonts graphs use.
+ */
+var NAMEW = 80;
+function fitColumns() {
+	var font = "12px " + family;
+	rowW = NAMEW;
+	Array.from(thead.children).forEach((b) => {
+		var k = b.k, long = "";
+		if (k === "name") return;
+		shown.forEach((r) => {
+			var t = cellOf(r, k)[0];
+			if (t.length > long.length) long = t;
+		});
+		/* the padding (8) and a pixel for rounding */
+		colW[k] = Math.ceil(Math.max(textWidth(long, font), textWidth(HEADS[k] + " ▼", font))) + 9;
+		b.style.flex = "0 0 " + colW[k] + "px";
+		b.style.boxSizing = "border-box";
+		rowW += colW[k];
+	});
+	tbody.style.width = rowW + "px";
+	tbody.style.minWidth = "100%";
+}
 function places(n) { return n + (n === 1 ? " place" : " places"); }
 
 /* The rows that match the search, in order, then those in view. */
 function drawTable() {
 	if (!tfo || tfo.style.display === "none") return;
-	var by = sortKey + sortDesc + (curRe && curRe.source + curRe.flags), t = stats();
+	var z = relTo(main), by = sortKey + sortDesc + (curRe && curRe.source + curRe.flags) + (z && z.row + ":" + z.s), t = stats();
 	if (by !== shownBy) {
 		shownBy = by;
 		shown = t.filter((r) => (r.places || r.self || r.total) && (!curRe || curRe.test(r.name)));
@@ -167,6 +197,7 @@ function drawTable() {
 		Array.from(thead.children).forEach((b) => {
 			b.textContent = HEADS[b.k] + (b.k === sortKey ? (sortDesc ? " ▼" : " ▲") : "");
 		});
+		fitColumns();
 	}
 	/*
 	 * Of those, the rows inside the window too: the table is as tall as
@@ -179,15 +210,15 @@ function drawTable() {
 		first = Math.floor((tableEl.scrollTop + top) / RH), n = Math.ceil((bot - top) / RH) + 1;
 	tbody.textContent = "";
 	for (var i = first; i < shown.length && i < first + n; i++) {
-		var r = shown[i], row = el("div", tbody, "position:absolute;left:0;right:0;display:flex;white-space:pre;cursor:pointer;top:" + i * RH +
+		var r = shown[i], row = el("div", tbody, "position:absolute;left:0;min-width:100%;width:" + rowW + "px;display:flex;white-space:pre;cursor:pointer;top:" + i * RH +
 			"px;height:" + RH + "px;line-height:" + RH + "px" + (i === cur ? ";outline:1px dotted #000;outline-offset:-1px" : "") +
 			(r.x === sel ? ";background:rgba(0,160,255,.3)" : ""));
 		row.dataset.i = i;
 		COLS.forEach((k) => {
 			if (k === "name") return;
 			var a = cellOf(r, k);
-			setAttr(el("span", row, "flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;padding:0 4px;background:" + a[2], a[0]), "title", a[1]);
+			setAttr(el("span", row, "flex:0 0 " + colW[k] + "px;overflow:hidden;text-overflow:ellipsis;padding:0 4px;box-sizing:border-box;background:" + a[2], a[0]), "title", a[1]);
 		});
-		el("span", row, "flex:2;overflow:hidden;text-overflow:ellipsis;padding:0 4px", r.name);
+		el("span", row, "flex:1 0 " + NAMEW + "px;overflow:hidden;text-overflow:ellipsis;padding:0 4px;box-sizing:border-box", r.name);
 	}
 }

@@ -52,6 +52,14 @@ function el(tag, parent, style, text) {
 	return e;
 }
 
+/* Text t's width in pixels in CSS font f: a canvas measures it without a layout. */
+var measurer = null;
+function textWidth(t, f) {
+	measurer = measurer || el("canvas").getContext("2d");
+	measurer.font = f;
+	return measurer.measureText(t).width;
+}
+
 /* A canvas in a foreignObject as wide as the SVG, put in parent before node. */
 function makeCanvas(parent, node) {
 	var fo = el("foreignObject"), c = el("canvas", fo, "display:block;width:100%;height:100%");

@@ -13,7 +13,8 @@
  *
  * The URL (ui.js's saveState) keeps, besides zoom and search: v= the
  * view, fn= the selected function, o= the table's order (a column, "-"
- * first when the other way than its first click), l=tail; and a --diff
+ * first when the other way than its first click), l=tail, r=zoomed (the
+ * shares of the zoomed frame); and a --diff
  * graph's toggles (diffview.js); and t= the transforms (xform.js).
  *
  * The transforms: the frame menu's and the toolbar's Invert add a step
@@ -50,8 +51,14 @@ function views() {
 		saveState();
 		draw();
 	});
+	/* (FlameGraph#330, inferno#228: a share of the zoomed frame is what a zoom asks) */
+	button("rel", "Shares: of all", () => {
+		rel = !rel;
+		saveState();
+		draw();
+	});
 	if (D.diff) diffButtons(button);
-	else button("invert", "Invert", () => (last("invert") ? unapply(xf.length - 1) : apply({ k: "invert", x: -1 })));
+	button("invert", "Invert", () => (last("invert") ? unapply(xf.length - 1) : apply({ k: "invert", x: -1 })));
 	head = el("span", bar, "flex:1 1 200px;min-width:0;overflow:hidden;text-overflow:ellipsis;margin-left:8px");
 	setAttr(head, "class", "head");
 	crumbs = el("div", bar, "flex:1 0 100%;display:none;flex-wrap:wrap;gap:3px 4px;align-items:center");
@@ -174,20 +181,22 @@ function nextMatch(k) {
 }
 /* The buttons' state: pressed for the view shown and the toggles on. */
 function bars() {
-	var now = [cview, tail, ignorecase, term, sel, mi, matched.textContent, D.diff ? diffBars() : last("invert")].join("\n");
+	var now = [cview, tail, rel && main.zoomed, ignorecase, term, sel, mi, matched.textContent, D.diff && diffBars(), last("invert")].join("\n"),
+		r = sel >= 0 && stats()[sel];
 	if (now === barsNow) return;
 	barsNow = now;
+	head.textContent = !r ? "" : "Selected: " + r.name + " — total " + totalText(r) + " in " + places(r.places);
 	if (document.activeElement !== searchBox) searchBox.value = term === null ? "" : term;
 	caseBox.checked = !ignorecase;
 	count.textContent = term !== null ? (mi >= 0 ? mi + 1 + " of " : "") + matches.length + (matches.length === 1 ? " match, " : " matches, ") +
 		matched.textContent.replace(/^Matched: /, "") : matched.classList.contains("hide") ? "" : matched.textContent;
 	btn.prev.disabled = btn.next.disabled = !matches.length;
-	Object.keys(VIEWS).map((v) => [v, v === cview]).concat([["fit", tail]],
-		D.diff ? [] : [["invert", last("invert")]]).forEach((a) => {
+	Object.keys(VIEWS).map((v) => [v, v === cview]).concat([["fit", tail], ["rel", rel], ["invert", last("invert")]]).forEach((a) => {
 		setAttr(btn[a[0]], "aria-pressed", a[1]);
 		btn[a[0]].style.fontWeight = a[1] ? "bold" : "";
 	});
 	btn.fit.textContent = "Labels: " + (tail ? "tail" : "head") + " first";
+	btn.rel.textContent = "Shares: of " + (rel ? "zoomed" : "all");
 	btn.sandwich.disabled = sel < 0;
 	/* (the header's text may wrap the buttons to another line) */
 	if (Math.ceil(bar.offsetHeight) !== TB) measureBar();
@@ -216,28 +225,28 @@ function setView(v) {
 	saveState(true);
 }
 
-/* Select the name of index x: its frames drawn in SEL, the header. */
+/* Select the name of index x: its frames drawn in SEL, the header (bars()). */
 function select(x) {
 	sel = x >= 0 && x < nm.length ? x : -1;
-	var r = sel >= 0 && stats()[sel];
-	head.textContent = !r ? "" : "Selected: " + r.name + " — total " + totalText(r) + " in " + places(r.places);
 	if (cview === "sandwich") setView(sel < 0 ? "flame" : "sandwich");
 	draw();
 	saveState();
 }
 
 function viewState(p) {
-	["v", "fn", "o", "l"].forEach((k) => p.delete(k));
+	["v", "fn", "o", "l", "r"].forEach((k) => p.delete(k));
 	if (D.diff) diffState(p);
 	if (cview !== "flame") p.set("v", cview);
 	if (sel >= 0) p.set("fn", nm[sel]);
 	if (sortKey !== COLS[0] || !sortDesc) p.set("o", (sortDesc === (sortKey === "name") ? "-" : "") + sortKey);
 	if (tail) p.set("l", "tail");
+	if (rel) p.set("r", "zoomed");
 }
 function viewRestore(p) {
 	var o = p.get("o") || "", k = o.replace(/^-/, "");
 	if (COLS.indexOf(k) >= 0) { sortKey = k; sortDesc = (k !== "name") !== (o[0] === "-"); }
 	tail = p.get("l") === "tail";
+	rel = p.get("r") === "zoomed";
 	showCrumbs();
 	if (p.get("fn") !== null) select(nm.indexOf(p.get("fn")));
 	else if (sel >= 0) select(-1);
@@ -258,7 +267,7 @@ function menu(g, f, e) {
 			["Show callers and callees", () => { select(f.x); setView("sandwich"); }]
 		];
 	/* The transforms (xform.js): of the name, or of this frame's stacks (the main graph's). */
-	if (!D.diff) ["merge", "focus", "subtree", "drop", "collapse", "rec"].forEach((k) => {
+	["merge", "focus", "subtree", "drop", "collapse", "rec"].forEach((k) => {
 		if (k !== "subtree" || g === main) items.push([STEPS[k], () => apply(k === "subtree" ? { k: k, path: pathOf(f) } : { k: k, x: k === "rec" ? -1 : f.x })]);
 	});
 	menuFo = el("foreignObject");

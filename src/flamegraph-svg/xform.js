@@ -18,6 +18,12 @@
  * "invert" have no name; "subtree" has path, the names from the root's
  * callee to the frame, and keeps only the stacks through it, from it.
  *
+ * A --diff graph's stacks are its merged tree's (diffview.js's
+ * diffStacks), each with both sides' selves, rewritten the same way and
+ * merged into a tree again (diffTree): what flamegraph-svg --diff draws
+ * of stackcollapse --diff with the same transforms, which transforms
+ * both columns before it writes them.
+ *
  * A graph may come as stacks rather than frames (D.stacks: the samples
  * of a span profile, which the timeline's spanflame.js sums for what
  * the user picked): laid out here too, as flame.c would lay them out.
@@ -68,9 +74,16 @@ function xstep(s, t) {
 }
 
 function transform() {
-	if (!file) file = { rows: rows, frames: frames, root: rootFrame, total: total, stacks: fileStacks() };
-	if (!xf.length) setFrames(file.rows, file.frames, file.root, file.total);
-	else setFrames.apply(null, layout(stacksOf(file.stacks), file.root.x));
+	if (D.diff) {
+		if (!file) file = { stacks: diffStacks() };
+		diffTree(xf.length ? stacksOf(file.stacks) : null);
+		main.root = main.zoomed = rootFrame;
+		main.eps = 1e-9 * total;
+	} else {
+		if (!file) file = { rows: rows, frames: frames, root: rootFrame, total: total, stacks: fileStacks() };
+		if (!xf.length) setFrames(file.rows, file.frames, file.root, file.total);
+		else setFrames.apply(null, layout(stacksOf(file.stacks), file.root.x));
+	}
 	tab = null;
 	shownBy = "";
 	if (sw) sw.x = -1;
@@ -98,8 +111,11 @@ function stacksOf(list) {
 		for (var s = e.s.slice(), i = 0; i < xf.length && s; i++) s = xstep(s, xf[i]);
 		if (!s) return;
 		var key = s.map((x) => nm[x]).join(";"), sum = out.get(key);
-		if (sum) sum.n += e.n;
-		else out.set(key, { s: s, n: e.n });
+		/* (a --diff graph's stacks have two counts: n before's, a after's) */
+		if (sum) {
+			sum.n += e.n;
+			if (D.diff) sum.a += e.a;
+		} else out.set(key, { s: s, n: e.n, a: e.a });
 	});
 	return out;
 }

@@ -115,7 +115,7 @@ const cases = [
 		await page.goto("file://" + toggle);
 		await page.eval(helpers);
 		let bar = await page.eval(`T.bar()`);
-		check("diff toolbar: width and palette toggles", /\|Width: after\|Palette: red-green$/.test(bar), bar);
+		check("diff toolbar: width and palette toggles, and Invert", /\|Shares: of all\|Width: after\|Palette: red-green\|Invert$/.test(bar), bar);
 		let tabs = 0, focus = "";
 		while (tabs++ < 12 && !/^Width/.test(focus = await page.eval(`(document.activeElement && document.activeElement.textContent) || ""`))) await page.key("Tab", "Tab");
 		check("diff toolbar: Tab reaches the width toggle", /^Width/.test(focus), focus);
@@ -168,7 +168,7 @@ const cases = [
 		// A plain graph and the classic three-column one have no toggles.
 		await page.goto("file://" + write("plain.svg", execFileSync(path.join(bin, "flamegraph-svg"), [], { input: "a;b 1\n" })));
 		bar = await page.eval(`Array.from(document.querySelectorAll(".tbar button")).map((b) => b.textContent).join("|")`);
-		check("plain graph: no diff toggles", bar === "Flame graph|Table|Both|Sandwich|Previous|Next|Reset zoom|Labels: head first|Invert", bar);
+		check("plain graph: no diff toggles", bar === "Flame graph|Table|Both|Sandwich|Previous|Next|Reset zoom|Labels: head first|Shares: of all|Invert", bar);
 		await page.goto("file://" + write("classic.svg", execFileSync(path.join(bin, "flamegraph-svg"), [], { input: "a;b 1 2\n" })));
 		bar = await page.eval(`Array.from(document.querySelectorAll(".tbar button")).map((b) => b.textContent).join("|")`);
 		check("classic differential graph: no diff toggles", !/Width|Palette/.test(bar), bar);

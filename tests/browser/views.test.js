@@ -89,7 +89,7 @@ big += "main;heavy 20000\n";
 
 		// The toolbar: Tab reaches its buttons, Enter presses them.
 		const tb = await page.eval(`Array.from(document.querySelectorAll(".tbar button")).map((b) => b.textContent).join("|")`);
-		check("toolbar: views, search, case, reset, labels", tb === "Flame graph|Table|Both|Sandwich|Previous|Next|Reset zoom|Labels: head first|Invert", tb);
+		check("toolbar: views, search, case, reset, labels", tb === "Flame graph|Table|Both|Sandwich|Previous|Next|Reset zoom|Labels: head first|Shares: of all|Invert", tb);
 		await page.key("Tab", "Tab");
 		await page.key("Tab", "Tab");
 		let a = await page.eval(`document.activeElement.textContent`);
@@ -136,7 +136,7 @@ big += "main;heavy 20000\n";
 		t = await page.eval(`T.svg().flamegraph.table()`);
 		check("table: filtered by the search", t.length === 11 && t.every((r) => /^f1/.test(r[0])), t.map((r) => r[0]).join(","));
 		a = await page.eval(`Array.from(document.querySelectorAll(".tbar button")).map((b) => b.getAttribute("aria-pressed")).join()`);
-		check("toolbar: shows the view and the search as pressed", a === "false,true,false,false,,,,false,false", a);
+		check("toolbar: shows the view and the search as pressed", a === "false,true,false,false,,,,false,false,false", a);
 		await page.key("Escape", "Escape");
 		t = await page.eval(`T.svg().flamegraph.table()`);
 		check("table: all rows again after Escape", t.length === ref.length, String(t.length));
@@ -388,6 +388,58 @@ big += "main;heavy 20000\n";
 		check("hostile: clipboard and menu", a[0] === img + ";]]>\x1b[31m" && a[1] === "Copied: " + a[0], JSON.stringify(a));
 		check("hostile: nothing ran", dialogs() === before && (await page.eval(`document.querySelectorAll("img").length`)) === 0, (dialogs() - before) + " dialogs");
 
+		// Shares of the zoomed frame: the toolbar's switch, in the URL;
+		// the hover and the table's shares of a, then of all again.
+		await page.goto("file://" + svgOf("rel", "main;a;b 30\nmain;a;c 10\nmain;d 60\n"));
+		await page.eval(helpers);
+		[x, y] = await page.eval(`T.center("a")`);
+		await page.click(x, y);
+		[x, y] = await page.eval(`T.button("Shares")`);
+		await page.click(x, y);
+		const hoverB = async () => {
+			const [bx, by] = await page.eval(`T.center("b")`);
+			await page.mouse("mouseMoved", bx, by);
+			return page.eval(`[T.text(".d"), T.button("Shares") && Array.from(document.querySelectorAll(".tbar button")).find((b) => /^Shares/.test(b.textContent)).textContent, location.search]`);
+		};
+		a = await hoverB();
+		check("shares of zoomed: hover, switch, URL", a[0] === "Function: b (30 samples, 75.00% of a, 30.00% of all)" && a[1] === "Shares: of zoomed" &&
+			/[?&]r=zoomed/.test(a[2]), a.join(" | "));
+		await page.goto("file://" + path.join(tmp, "rel.svg") + a[2]);
+		await page.eval(helpers);
+		[x, y] = await page.eval(`T.button("Both")`);
+		await page.click(x, y);
+		a = await hoverB();
+		rows = await page.eval(`T.rows()`);
+		const rowB = rows.find((r) => r[r.length - 1] === "b") || [];
+		check("shares of zoomed: a reload keeps it; the table's shares too", a[0] === "Function: b (30 samples, 75.00% of a, 30.00% of all)" &&
+			rowB[0] === "30  75.00%" && rowB[1] === "30  75.00%", a[0] + " | " + rowB.join(","));
+		[x, y] = await page.eval(`T.button("Shares")`);
+		await page.click(x, y);
+		a = await hoverB();
+		rows = await page.eval(`T.rows()`);
+		check("shares of all again", a[0] === "Function: b (30 samples, 30.00%, 75.00% of a)" && a[1] === "Shares: of all" && !/r=/.test(a[2]) &&
+			rows.find((r) => r[r.length - 1] === "b")[0] === "30  30.00%", a.join(" | "));
+
+		// 11-digit counts in Both at 1400 pixels: each count column as wide
+		// as its widest text, no cell's or heading's text cut; a --diff
+		// graph's six columns too, its box scrolling sideways if need be.
+		await page.resize(1400, 900);
+		const wide = "main;a;b 12345678901\nmain;a;c 98765432109\nmain;d 3\n";
+		const overflow = `Array.from(document.querySelectorAll(".tb [data-i] span, foreignObject button")).filter((e) => e.closest(".tb") || /^(Self|Total|Name)/.test(e.textContent))
+			.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent)`;
+		await page.goto("file://" + svgOf("wide", wide) + "?v=both");
+		await page.eval(helpers);
+		await page.eval(paint);
+		a = await page.eval(`[${overflow}, T.rows().length, innerWidth]`);
+		check("table: 11-digit counts fit their columns in Both at 1400 px", a[0].length === 0 && a[1] === 5 && a[2] === 1400, JSON.stringify(a));
+		const wideAfter = write("wide-after.folded", "main;a;b 23456789012\nmain;a;c 8765432109\nmain;e 4\n");
+		await page.goto("file://" + write("wide-diff.svg", execFileSync(path.join(bin, "flamegraph-svg"), ["--diff", path.join(tmp, "wide.folded"), wideAfter], { stdio: ["ignore", "pipe", "ignore"] })) + "?v=both");
+		await page.eval(helpers);
+		await page.eval(paint);
+		a = await page.eval(`[${overflow}, T.rows().length]`);
+		check("diff table: 11-digit counts fit their columns in Both at 1400 px", a[0].length === 0 && a[1] === 6, JSON.stringify(a));
+		await page.resize(1200, 900);
+
 		// Two graphs on one page: each its own toolbar, view and selection.
 		const other = svgOf("other", "main;p 1\nmain;q 3\n");
 		const inline = (f) => fs.readFileSync(f, "utf8").replace(/^<\?xml[^>]*>\n/, "");
@@ -397,7 +449,7 @@ big += "main;heavy 20000\n";
 		await page.click(x, y);
 		a = await page.eval(`Array.from(document.querySelectorAll("svg")).map((s) => s.querySelectorAll(".tb").length + ":" +
 			s.querySelectorAll(".tbar button").length + ":" + s.flamegraph.frames().filter((f) => f.state !== "hide" && f.w > 0).length)`);
-		check("two graphs: views stay in their own graph", a[0].startsWith("1:9:0") && a[1] === "0:9:4" && (await page.eval(`location.search`)) === "", a.join(" "));
+		check("two graphs: views stay in their own graph", a[0].startsWith("1:10:0") && a[1] === "0:10:4" && (await page.eval(`location.search`)) === "", a.join(" "));
 
 		// Counts of a period (perf's cpu-clock, 1001001 ns): the data and the
 		// table's fix of the left-out frames are in that unit, the table not.

@@ -6,7 +6,9 @@
 // --hide, --show-from, --ignore, --prune-from, --collapse-recursion or
 // --invert of the same input; the URL keeps the steps and a reload
 // draws the same; a breadcrumb's × removes its step; the table follows;
-// hostile names stay text in the breadcrumbs.  Prints "ok NAME" or
+// hostile names stay text in the breadcrumbs.  In a --diff graph, the
+// same steps draw what flamegraph-svg --diff draws of stackcollapse's
+// step applied to both inputs, and its table follows.  Prints "ok NAME" or
 // "FAIL NAME: why" per check and "done", for tests/run.sh.
 //   node xform.test.js BIN_DIR TMP_DIR [CHROMIUM]
 "use strict";
@@ -44,6 +46,12 @@ const helpers = `
 			const b = Array.from(document.querySelectorAll("button")).find((e) => e.textContent === text || e.getAttribute("aria-label") === text);
 			const r = b.getBoundingClientRect();
 			return [r.x + r.width / 2, r.y + r.height / 2];
+		},
+		// A --diff graph's frames drawn: as drawn(), with the title (both
+		// sides and the change) for the count, and the fill.
+		diffDrawn() {
+			const fs = T.svg().flamegraph.frames().filter((f) => f.state !== "hide" && f.w > 0), y0 = fs.find((f) => f.name === "all").y;
+			return fs.map((f) => [y0 - f.y, +f.x.toFixed(3), f.name, f.title, +f.w.toFixed(3), f.fill]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 		},
 		crumbs() { return Array.from(document.querySelectorAll(".crumb")).map((c) => c.firstChild.textContent); },
 	};`;
@@ -142,6 +150,60 @@ const helpers = `
 		await open(await page.eval(`location.href`));
 		got = await page.eval(`T.drawn()`);
 		check("Focus on subtree: the frame's own stacks, from it", same(got, want), show(got) + " vs " + show(want));
+
+		// A --diff graph: each step rewrites both sides, and the frames
+		// drawn (name, title with before, after and the change, place,
+		// fill) are those flamegraph-svg --diff draws of stackcollapse's
+		// step applied to each input; the table is stackcollapse --diff
+		// --to=table's with the step; the URL keeps it with the width.
+		const after = ["main;a;b;c 30", "main;c;d 55", "main;a;c;e 20", "main;b;b;b 10", "main;x;a;y 61",
+			"main;x;z 9", "main;a;a;c 5", "main;q;c 8", "main 3"].join("\n") + "\n";
+		const diffOf = (name, b, a, args) => write(name + ".svg", run("flamegraph-svg", ["--diff"].concat(args || [],
+			[write(name + "-b.folded", b), write(name + "-a.folded", a)])));
+		const diffWant = async (name, args, svgArgs, query) => {
+			await open("file://" + diffOf(name, run("stackcollapse", args, input), run("stackcollapse", args, after), svgArgs) + (query || ""));
+			return page.eval(`T.diffDrawn()`);
+		};
+		const diffFile = diffOf("d", input, after);
+		const dshow = (a) => a.map((f) => f[3]).join(",");
+		const dplain = await diffWant("dplain", []);
+		for (const [item, name, args, t, query] of [["Merge function", "a", ["--hide=^a$"], "merge:a"],
+			["Focus on function", "c", ["--show-from=^c$"], "focus:c"],
+			["Drop samples with function", "x", ["--ignore=^x$"], "drop:x", "?dw=max"]]) {
+			const want = await diffWant("dwant", args, query ? ["--diff-width=max"] : []);
+			await open("file://" + diffFile + (query || ""));
+			await menu(name, item);
+			let got = await page.eval(`T.diffDrawn()`);
+			check("diff: " + item + " equals flamegraph-svg --diff of stackcollapse " + args.join(" ") + (query ? " by max" : ""),
+				same(got, want) && !same(got, dplain), dshow(got) + "\n vs " + dshow(want));
+			const url = await page.eval(`location.href`);
+			check("diff: " + item + " in the URL", new URL(url).searchParams.getAll("t").join() === t &&
+				new URL(url).searchParams.get("dw") === (query ? "max" : null), url);
+			await open(url);
+			got = await page.eval(`T.diffDrawn()`);
+			check("diff: " + item + ": a reload draws the same", same(got, want), dshow(got));
+			await page.eval(`T.svg().flamegraph.view("table")`);
+			const mine = (await page.eval(`T.svg().flamegraph.table()`)).map((r) => r.slice(1, 5).concat(r[0]).join("\t")).join("\n");
+			const ref = run("stackcollapse", ["--diff", "--to=table"].concat(args, [write("d-b.folded", input), write("d-a.folded", after)]))
+				.split("\n").filter((l) => l && l[0] !== "#").join("\n");
+			check("diff: " + item + ": the table is stackcollapse --diff --to=table's", mine === ref, mine + "\n vs\n" + ref);
+		}
+		// Two steps and the toolbar's Invert, then all removed: the file's own again.
+		await open("file://" + diffFile);
+		await menu("c", "Focus on function");
+		[x, y] = await page.eval(`T.button("Invert")`);
+		await page.click(x, y);
+		url = await page.eval(`location.href`);
+		want = await diffWant("dchain", ["--show-from=^c$", "--invert"]);
+		await open(url);
+		got = await page.eval(`T.diffDrawn()`);
+		check("diff: focus and invert equal stackcollapse's", same(got, want), dshow(got) + "\n vs " + dshow(want));
+		for (const step of ["Invert", "Focus on function"]) {
+			[x, y] = await page.eval(`T.button("Remove ${step}")`);
+			await page.click(x, y);
+		}
+		got = await page.eval(`T.diffDrawn()`);
+		check("diff: steps removed, the file's own graph", same(got, dplain) && (await page.eval(`location.search`)) === "", dshow(got));
 
 		// Hostile names: the breadcrumb is text, and a reload keeps it.
 		const before = dialogs();

@@ -22,20 +22,35 @@
  * drawn: the numbers of stackcollapse --diff --to=table, first in its
  * order (the largest growth of self share).
  */
-COLS = ["ds", "sb", "sa", "dt", "tb", "ta", "name"];
-sortKey = COLS[0];
-Object.assign(HEADS, { sb: "Self before", sa: "Self after", ds: "Self Δ", tb: "Total before", ta: "Total after", dt: "Total Δ" });
-totalText = (r) => "before " + inUnit(r.tb) + " (" + pct(r.tb, D.diff.tb) + "), after " + inUnit(r.ta) + " (" + pct(r.ta, D.diff.ta) + ")";
-rowText = (r) => "self " + inUnit(r.sb) + " → " + inUnit(r.sa) + " (" + change(r.ds, r.sb, r.sa) + "), total " +
-	inUnit(r.tb) + " → " + inUnit(r.ta) + " (" + change(r.dt, r.tb, r.ta) + ")";
-tableRow = (r) => [r.sb, r.tb, r.sa, r.ta];
-/* Seven columns: a count's share, a change's percent, in the cell's title. */
-cellOf = (r, k) => {
-	var v = r[k], s = k[1] === "s", all = D.diff[k[1] === "a" ? "ta" : "tb"];
-	return k[0] === "d" ? [change(v, 0, 0, 1), change(v, r[s ? "sb" : "tb"], r[s ? "sa" : "ta"]), k === "ds" ? r.fill : "#eee"] :
-		[cell(v), exact(v * D.factor) + " " + D.countname + ", " + pct(v, all), gradient(all > 0 ? 100 * v / all : 0)];
-};
-
+/*
+ * The hooks, for a --diff graph only: the timeline's flame graph function
+ * (scriptdata.c's sd_script_function) has this file for its plain graphs
+ * too, and makes a diff graph only to compare two selections.
+ */
+if (D.diff) diffHooks();
+function diffHooks() {
+	COLS = ["ds", "sb", "sa", "dt", "tb", "ta", "name"];
+	sortKey = COLS[0];
+	Object.assign(HEADS, { sb: "Self before", sa: "Self after", ds: "Self Δ", tb: "Total before", ta: "Total after", dt: "Total Δ" });
+	totalText = (r) => "before " + inUnit(r.tb) + " (" + pct(r.tb, D.diff.tb) + "), after " + inUnit(r.ta) + " (" + pct(r.ta, D.diff.ta) + ")";
+	rowText = (r) => "self " + inUnit(r.sb) + " → " + inUnit(r.sa) + " (" + change(r.ds, r.sb, r.sa) + "), total " +
+		inUnit(r.tb) + " → " + inUnit(r.ta) + " (" + change(r.dt, r.tb, r.ta) + ")";
+	tableRow = (r) => [r.sb, r.tb, r.sa, r.ta];
+	/* Seven columns: a count's share, a change's percent, in the cell's title. */
+	cellOf = (r, k) => {
+		var v = r[k], s = k[1] === "s", all = D.diff[k[1] === "a" ? "ta" : "tb"];
+		return k[0] === "d" ? [change(v, 0, 0, 1), change(v, r[s ? "sb" : "tb"], r[s ? "sa" : "ta"]), k === "ds" ? r.fill : "#eee"] :
+			[cell(v), exact(v * D.factor) + " " + D.countname + ", " + pct(v, all), gradient(all > 0 ? 100 * v / all : 0)];
+	};
+	/* The sandwich's merged frames sum both sides: self, or (callers) total. */
+	add = (a, f, self) => {
+		a.n += f.n;
+		a.b = (a.b || 0) + f.b;
+		a.a = (a.a || 0) + f.a;
+		a.sb = (a.sb || 0) + (self ? f.sb : f.b);
+		a.sa = (a.sa || 0) + (self ? f.sa : f.a);
+	};
+}
 /*
  * --diff (diff.c's data): the whole merged tree, drawn or not, breadth
  * first; node k's callees (all) are the next D.diff.k[k] nodes not yet
@@ -46,8 +61,10 @@ cellOf = (r, k) => {
 var dnodes = null, dside, dcb, ENDS = [[[50, 170, 80], [220, 220, 220], [230, 60, 50]],
 	[[40, 120, 220], [220, 220, 220], [240, 140, 30]]];
 function loadDiff() {
-	var X = D.diff, x = vlq(X.nm), nk = vlq(X.k), next = 1;
-	["b", "a", "sb", "sa"].forEach((k) => { if (typeof X[k] === "string") X[k] = vlq(X[k]); });
+	var X = D.diff, next = 1;
+	/* (arrays when the timeline's spandiff.js builds the data) */
+	["nm", "k", "b", "a", "sb", "sa"].forEach((k) => { if (typeof X[k] === "string") X[k] = vlq(X[k]); });
+	var x = X.nm, nk = X.k;
 	/*
 	 * Every field set here, widths as doubles (0.5, not 0): a field added
 	 * later, or an integer field given a fraction, changes the shape of
@@ -238,14 +255,6 @@ function diffRestore(p) {
 	if (c === "cb" || c === "rg") setPalette(c === "cb", true);
 }
 
-/* The sandwich's merged frames sum both sides: self, or (callers) total. */
-add = (a, f, self) => {
-	a.n += f.n;
-	a.b = (a.b || 0) + f.b;
-	a.a = (a.a || 0) + f.a;
-	a.sb = (a.sb || 0) + (self ? f.sb : f.b);
-	a.sa = (a.sa || 0) + (self ? f.sa : f.a);
-};
 function diffButtons(button) {
 	button("dw", "", () => setSide(SIDES[(SIDES.indexOf(dside) + 1) % 3]));
 	button("dp", "", () => setPalette(!dcb));

@@ -666,7 +666,9 @@ function start() {
 		count: S.length,
 		/* the samples' line, buttons in brackets, and their flame graph's <svg> (its .flamegraph) */
 		samples: () => SF && sfSrc ? Array.from(sfLine.childNodes).map((c) => c.localName === "button" ? " [" + c.textContent + "]" : c.textContent).join("") : "",
-		sampleGraph: () => sfSvg && sfSvg.style.display !== "none" ? sfSvg : null
+		sampleGraph: () => sfSvg && sfSvg.style.display !== "none" ? sfSvg : null,
+		/* the comparison's differential flame graph's <svg> (spandiff.js) */
+		diffGraph: () => sdSvg && sdSvg.style.display !== "none" ? sdSvg : null
 	};
 }
 start();

@@ -79,6 +79,8 @@ function views() {
 		transform: (k, name) => (k ? apply({ k: k, x: nm.indexOf(name) }) : (xf.length = 0, retransform())),
 		/* a graph of stacks (xform.js): new ones, the view, transforms and search kept */
 		stacks: (list) => { restack(list); retransform(); },
+		/* the timeline's width, after it changed (ui.js's fitWindow) */
+		fit: () => { if (fitWidth()) setView(cview); },
 		/* a diff graph (spandiff.js): new data, the view, toggles and search kept */
 		diff: (X) => {
 			var w = dside, cb = dcb;

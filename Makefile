@@ -93,10 +93,11 @@ $(BUILD)/%.o: src/%.c Makefile
 # (a --countname other than samples), delta.js (three columns), frac.js
 # (fractional counts), links.js (--nameattr), hotcold.js (--colors=hotcold).
 # A timeline of a span profile carries the flame graph's script too, as a
-# function its own (spanflame.js) runs for the flame graphs of samples.
+# function its own (spanflame.js) runs for the flame graphs of samples,
+# diffview.js included for the comparison of two (spandiff.js).
 FLAME_JS = $(addprefix src/flamegraph-svg/,ui.js flame.js table.js sandwich.js xform.js \
 	diffview.js units.js delta.js frac.js links.js hotcold.js views.js)
-TIMELINE_JS = $(addprefix src/flamegraph-svg/,ui.js tlpane.js spanflame.js timeline.js)
+TIMELINE_JS = $(addprefix src/flamegraph-svg/,ui.js tlpane.js spanflame.js spandiff.js timeline.js)
 $(BUILD)/flamegraph-svg/flame_js.h: $(FLAME_JS) src/flamegraph-svg/js2c.awk
 	@mkdir -p $(dir $@)
 	awk -v var=flame_js -f src/flamegraph-svg/js2c.awk $(FLAME_JS) > $@.tmp && mv $@.tmp $@

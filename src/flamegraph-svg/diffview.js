@@ -25,19 +25,35 @@
  * drawn: the numbers of stackcollapse --diff --to=table, first in its
  * order (the largest growth of self share).
  */
-COLS = ["ds", "sb", "sa", "dt", "tb", "ta", "name"];
-sortKey = COLS[0];
-Object.assign(HEADS, { sb: "Self before", sa: "Self after", ds: "Self Δ", tb: "Total before", ta: "Total after", dt: "Total Δ" });
-totalText = (r) => "before " + inUnit(r.tb) + " (" + pct(r.tb, sideTotal("b")) + "), after " + inUnit(r.ta) + " (" + pct(r.ta, sideTotal("a")) + ")";
-rowText = (r) => "self " + inUnit(r.sb) + " → " + inUnit(r.sa) + " (" + change(r.ds, r.sb, r.sa) + "), total " +
-	inUnit(r.tb) + " → " + inUnit(r.ta) + " (" + change(r.dt, r.tb, r.ta) + ")";
-tableRow = (r) => [r.sb, r.tb, r.sa, r.ta];
-/* Seven columns: a count's share, a change's percent, in the cell's title. */
-cellOf = (r, k) => {
-	var v = r[k], s = k[1] === "s", all = sideTotal(k[1] === "a" ? "a" : "b");
-	return k[0] === "d" ? [change(v, 0, 0, 1), change(v, r[s ? "sb" : "tb"], r[s ? "sa" : "ta"]), k === "ds" ? r.fill : "#eee"] :
-		[cell(v), exact(v * D.factor) + " " + D.countname + ", " + pct(v, all), gradient(all > 0 ? 100 * v / all : 0)];
-};
+/*
+ * The hooks, for a --diff graph only: the timeline's flame graph function
+ * (scriptdata.c's sd_script_function) has this file for its plain graphs
+ * too, and makes a diff graph only to compare two selections.
+ */
+if (D.diff) diffHooks();
+function diffHooks() {
+	COLS = ["ds", "sb", "sa", "dt", "tb", "ta", "name"];
+	sortKey = COLS[0];
+	Object.assign(HEADS, { sb: "Self before", sa: "Self after", ds: "Self Δ", tb: "Total before", ta: "Total after", dt: "Total Δ" });
+	totalText = (r) => "before " + inUnit(r.tb) + " (" + pct(r.tb, sideTotal("b")) + "), after " + inUnit(r.ta) + " (" + pct(r.ta, sideTotal("a")) + ")";
+	rowText = (r) => "self " + inUnit(r.sb) + " → " + inUnit(r.sa) + " (" + change(r.ds, r.sb, r.sa) + "), total " +
+		inUnit(r.tb) + " → " + inUnit(r.ta) + " (" + change(r.dt, r.tb, r.ta) + ")";
+	tableRow = (r) => [r.sb, r.tb, r.sa, r.ta];
+	/* Seven columns: a count's share, a change's percent, in the cell's title. */
+	cellOf = (r, k) => {
+		var v = r[k], s = k[1] === "s", all = sideTotal(k[1] === "a" ? "a" : "b");
+		return k[0] === "d" ? [change(v, 0, 0, 1), change(v, r[s ? "sb" : "tb"], r[s ? "sa" : "ta"]), k === "ds" ? r.fill : "#eee"] :
+			[cell(v), exact(v * D.factor) + " " + D.countname + ", " + pct(v, all), gradient(all > 0 ? 100 * v / all : 0)];
+	};
+	/* The sandwich's merged frames sum both sides: self, or (callers) total. */
+	add = (a, f, self) => {
+		a.n += f.n;
+		a.b = (a.b || 0) + f.b;
+		a.a = (a.a || 0) + f.a;
+		a.sb = (a.sb || 0) + (self ? f.sb : f.b);
+		a.sa = (a.sa || 0) + (self ? f.sa : f.a);
+	};
+}
 
 /* Side k's ("b" or "a") count the table's shares are of: the whole's, or the zoomed frame's. */
 function sideTotal(k) {
@@ -55,8 +71,10 @@ function sideTotal(k) {
 var dnodes = null, dside, dcb, ENDS = [[[50, 170, 80], [220, 220, 220], [230, 60, 50]],
 	[[40, 120, 220], [220, 220, 220], [240, 140, 30]]];
 function loadDiff() {
-	var X = D.diff, x = vlq(X.nm), nk = vlq(X.k), next = 1;
-	["b", "a", "sb", "sa"].forEach((k) => { if (typeof X[k] === "string") X[k] = vlq(X[k]); });
+	var X = D.diff, next = 1;
+	/* (arrays when the timeline's spandiff.js builds the data) */
+	["nm", "k", "b", "a", "sb", "sa"].forEach((k) => { if (typeof X[k] === "string") X[k] = vlq(X[k]); });
+	var x = X.nm, nk = X.k;
 	dnodes = [dnode(x[0], null, X.b[0], X.a[0], X.sb[0], X.sa[0])];
 	for (var i = 0; i < dnodes.length; i++)
 		for (var j = 0; j < nk[i]; j++, next++) dnodes.push(dnode(x[next], dnodes[i], X.b[next], X.a[next], X.sb[next], X.sa[next]));
@@ -317,14 +335,6 @@ function diffRestore(p) {
 	if (c === "cb" || c === "rg") setPalette(c === "cb", true);
 }
 
-/* The sandwich's merged frames sum both sides: self, or (callers) total. */
-add = (a, f, self) => {
-	a.n += f.n;
-	a.b = (a.b || 0) + f.b;
-	a.a = (a.a || 0) + f.a;
-	a.sb = (a.sb || 0) + (self ? f.sb : f.b);
-	a.sa = (a.sa || 0) + (self ? f.sa : f.a);
-};
 function diffButtons(button) {
 	button("dw", "", () => setSide(SIDES[(SIDES.indexOf(dside) + 1) % 3]));
 	button("dp", "", () => setPalette(!dcb));

@@ -118,9 +118,10 @@ function hot(name) {
  * its gap follows.
  */
 function load() {
-	if (D.stacks) return loadStacks();
-	nm = names(D.names);
+	/* (a list where the timeline's spandiff.js makes the data) */
+	nm = typeof D.names === "string" ? names(D.names) : D.names;
 	if (D.diff) return loadDiff();
+	if (D.stacks) return loadStacks();
 	var i = 0, u = D.unit, name = vlq(D.name), fills = [], byName = [],
 		seq = typeof D.n === "string" ? vlq(D.n) : null, p = 0,
 		color = D.color && vlq(D.color), ncolor = D.ncolor && vlq(D.ncolor);

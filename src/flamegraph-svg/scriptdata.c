@@ -534,9 +534,8 @@ sd_script_function(void)
 	unsigned char take[flame_js_nparts];
 
 	for (int p = 0; p < flame_js_nparts; p++)
-		take[p] = p != flame_js_diffview && p != flame_js_delta &&
-		    p != flame_js_hotcold && p != flame_js_frac &&
-		    p != flame_js_links;
+		take[p] = p != flame_js_delta && p != flame_js_hotcold &&
+		    p != flame_js_frac && p != flame_js_links;
 	out_str("function flameGraph(me) {\n");
 	svg_script_parts(flame_js_part, flame_js_nparts, take);
 	out_str("}\n");

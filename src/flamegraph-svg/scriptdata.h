@@ -87,7 +87,8 @@ void sd_write(const struct flame *f, const struct svg_opts *o,
  * The flame graph's script as a function flameGraph(me) (ui.js says what
  * me is), for the timeline's script to draw the flame graphs of a span
  * profile's samples with (spanflame.js): the parts a graph of stacks
- * counted in ns uses, not those of --diff, --nameattr, hot/cold colours
+ * counted in ns uses, and --diff's, for the comparison of two
+ * selections (spandiff.js); not those of --nameattr, hot/cold colours
  * or fractional counts.
  */
 void sd_script_function(void);

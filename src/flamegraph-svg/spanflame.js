@@ -19,6 +19,12 @@
  * its view, search and transforms.  Its state in the URL has the prefix
  * "f." (ui.js), the source's is ?fg=.
  *
+ * Two sources compare: "Set as A" keeps the one shown (with its Self
+ * only) as A, and "Compare with A" shows, in the graph's place, the
+ * differential flame graph of A (before) against the source shown (B,
+ * after), which spandiff.js makes; ?fa= is A (sfKey's form) and ?fc=1
+ * the comparison.
+ *
  * Contract:
  *   sfLoad()        the samples from D, after timeline.js's load()
  *   sfSpan(i)       span i selected (-1: none): its samples, if the
@@ -28,10 +34,11 @@
  *   sfPlace(y)      put the line and the graph at y; returns the y
  *                   under them (tlpane.js's paneFit)
  *   sfState(p), sfRestore(p)   the source in URLSearchParams p
+ *   sfFrame()       an empty <svg> for a flame graph, under the line
  * Names from the input go in as text (textContent), never as markup.
  */
 var SF = null, sfSrc = null, sfSelf = false, sfTrackOnly = false, sfFo, sfLine, sfSvg = null, sfY = 0,
-	sfPre = null, sfSize, sfPaths = [];
+	sfPre = null, sfSize, sfPaths = [], sfA = null, sfCmp = false;
 
 function sfLoad() {
 	var d = D, n = d.stime ? d.stime.length : 0, t = 0;
@@ -81,13 +88,15 @@ function sfTree() {
 }
 function sfUnder(j, i) { return sfPre[j] >= sfPre[i] && sfPre[j] < sfPre[i] + sfSize[i]; }
 
+/* Whether the source takes only its spans' own samples: A keeps its own. */
+function sfSelfOf(src) { return src.self !== undefined ? src.self : sfSelf; }
 /* Which samples the source takes: a test of sample s. */
 function sfTest(src) {
-	var P = SF.SP;
+	var P = SF.SP, self = sfSelfOf(src);
 	sfTree();
-	if (src.k === "span") return sfSelf ? (s) => P[s] === src.i : (s) => P[s] >= 0 && sfUnder(P[s], src.i);
+	if (src.k === "span") return self ? (s) => P[s] === src.i : (s) => P[s] >= 0 && sfUnder(P[s], src.i);
 	if (src.k === "name") {
-		if (sfSelf) return (s) => P[s] >= 0 && NM[P[s]] === src.x;
+		if (self) return (s) => P[s] >= 0 && NM[P[s]] === src.x;
 		/* a span in one of the name: itself or an ancestor has it, parents first */
 		var inName = new Uint8Array(S.length), ord = new Int32Array(S.length);
 		for (var j = 0; j < S.length; j++) ord[sfPre[j]] = j;
@@ -154,8 +163,9 @@ function sfWindow(a, b) {
 
 /* What the source is, in words; its buttons. */
 function sfWhat(src) {
-	if (src.k === "span") return "span " + names[NM[src.i]] + (sfSelf ? ", itself only" : ", its children included");
-	if (src.k === "name") return "every span " + names[src.x] + (sfSelf ? ", each itself only" : ", children included");
+	var self = sfSelfOf(src);
+	if (src.k === "span") return "span " + names[NM[src.i]] + (self ? ", itself only" : ", its children included");
+	if (src.k === "name") return "every span " + names[src.x] + (self ? ", each itself only" : ", children included");
 	return "+" + fmt(src.a) + " to +" + fmt(src.b) + ", " + (src.track < 0 ? "every track" : "track " + tracks[src.track]);
 }
 function sfButton(text, on, f) {
@@ -172,6 +182,7 @@ function sfButton(text, on, f) {
 function sfShow(src) {
 	sfSrc = src;
 	sfLine.textContent = "";
+	sdHide();
 	if (!src) {
 		if (sfSvg) sfSvg.style.display = "none";
 		saveState();
@@ -187,8 +198,17 @@ function sfShow(src) {
 		if (i >= 0) sfButton("Every " + names[NM[i]], src.k === "name", () => sfShow(src.k === "name" ? { k: "span", i: i } : { k: "name", x: NM[i] }));
 	} else if (selected >= 0)
 		sfButton("Track " + tracks[TR[selected]] + " only", src.track >= 0, () => { sfTrackOnly = src.track < 0; sfWindow(src.a, src.b); });
+	var isA = sfA !== null && sfKey(sfA) === sfKey(src), cmp = sfCmp && sfA !== null && !isA;
+	sfButton("Set as A", isA, () => { sfA = Object.assign({}, sfSrc, { self: sfSelf }); sfShow(sfSrc); });
+	if (sfA && !isA) sfButton("Compare with A", cmp, () => { sfCmp = !cmp; sfShow(sfSrc); });
 	sfButton("Close", false, () => sfShow(null));
-	if (!sum.count) {
+	if (cmp) {
+		var sumA = sfSum(sfA);
+		el("div", sfLine, "", "A, before: " + sumA.count + " samples in " + sfWhat(sfA) + ".  B, after: " + sum.count +
+			" samples in " + sfWhat(src) + ".  Red: a larger share of B's samples than of A's, green: smaller.");
+		if (sfSvg) sfSvg.style.display = "none";
+		if (sum.count || sumA.count) sdShow(sumA.stacks, sum.stacks);
+	} else if (!sum.count) {
 		if (sfSvg) sfSvg.style.display = "none";
 	} else if (!sfSvg) sfMake(sum.stacks);
 	else {
@@ -199,33 +219,36 @@ function sfShow(src) {
 	paneFit();
 }
 
-/*
- * The flame graph's <svg>: what flame.js and views.js find in a file
- * (title, the static frames' group, details line, buttons), empty, at
- * the timeline's width; then the flame graph's script on it.
- */
+/* The flame graph's <svg>, and the flame graph's script on it. */
 function sfMake(stacks) {
-	var fs = fontsize, H = fs + fh + fs * 2 + 10;
-	sfSvg = el("svg", svg);
+	sfSvg = sfFrame();
+	flameGraph({
+		parentNode: sfSvg, prefix: "f.", data: {
+			names: SF.fnames, stacks: stacks, total: 0, unit: 1, factor: 1, negate: 0, fh: fh - 1,
+			label: 3 + (fh - 1) / 2, nametype: "Function:", countname: "ns", rowy: [fontsize, fh], attrs: {}
+		}
+	});
+}
+/*
+ * What flame.js and views.js find in a file (title, the static frames'
+ * group, details line, buttons), empty, at the timeline's width.
+ */
+function sfFrame() {
+	var fs = fontsize, H = fs + fh + fs * 2 + 10, g = el("svg", svg);
 	[["x", 0], ["width", width], ["height", H], ["viewBox", "0 0 " + width + " " + H],
-		["data-fontsize", fs], ["data-fontwidth", svg.getAttribute("data-fontwidth")]].forEach((a) => setAttr(sfSvg, a[0], a[1]));
+		["data-fontsize", fs], ["data-fontwidth", svg.getAttribute("data-fontwidth")]].forEach((a) => setAttr(g, a[0], a[1]));
 	[["t", width / 2, fs * 2, ""], ["d", XPAD, H - fs - 5, " "], ["u hide", XPAD, fs * 2, "Reset Zoom"],
 		["s", width - XPAD - 100, fs * 2, "Search"], ["ic", width - XPAD - 16, fs * 2, "ic"],
 		["m hide", width - XPAD - 100, H - fs - 5, " "]].forEach((a) => {
-		var t = el("text", sfSvg, "", a[3]);
+		var t = el("text", g, "", a[3]);
 		setAttr(t, "class", a[0]);
 		setAttr(t, "x", a[1]);
 		setAttr(t, "y", a[2]);
 	});
-	el("g", sfSvg).setAttribute("class", "f");
+	el("g", g).setAttribute("class", "f");
 	/* the timeline's height follows the graph's, which its views change */
-	new MutationObserver(paneFit).observe(sfSvg, { attributes: true, attributeFilter: ["height", "style"] });
-	flameGraph({
-		parentNode: sfSvg, prefix: "f.", data: {
-			names: SF.fnames, stacks: stacks, total: 0, unit: 1, factor: 1, negate: 0, fh: fh - 1,
-			label: 3 + (fh - 1) / 2, nametype: "Function:", countname: "ns", rowy: [fs, fh], attrs: {}
-		}
-	});
+	new MutationObserver(paneFit).observe(g, { attributes: true, attributeFilter: ["height", "style"] });
+	return g;
 }
 
 function sfPlace(y) {
@@ -236,14 +259,37 @@ function sfPlace(y) {
 	setAttr(sfFo, "height", 1000);
 	var h = sfLine.getBoundingClientRect().height / (svg.getScreenCTM() || { a: 1 }).a + 4;
 	setAttr(sfFo, "height", h);
-	if (!sfSvg || sfSvg.style.display === "none") return y + h;
-	setAttr(sfSvg, "y", y + h);
-	return y + h + +sfSvg.getAttribute("height");
+	var g = [sfSvg, sdSvg].find((e) => e && e.style.display !== "none");
+	if (!g) return y + h;
+	setAttr(g, "y", y + h);
+	return y + h + +g.getAttribute("height");
 }
 
-/* ?fg=: self, name, name-self (with ?sel=), or win:A-B or track:A-B (ns). */
+/*
+ * A source as text, for ?fa= and to tell two apart: span:INDEX or
+ * name:NAME (span-self:, name-self: with Self only), win:A-B (ns) or
+ * track:TRACK:A-B.
+ */
+function sfKey(src) {
+	var self = sfSelfOf(src) ? "-self:" : ":";
+	if (src.k === "span") return "span" + self + src.i;
+	if (src.k === "name") return "name" + self + names[src.x];
+	return (src.track < 0 ? "win:" : "track:" + src.track + ":") + Math.round(src.a) + "-" + Math.round(src.b);
+}
+function sfUnkey(v) {
+	var m = /^(span|name)(-self)?:([^]*)$/.exec(v), w = /^(?:win|track:(\d+)):(\d+)-(\d+)$/.exec(v), src = null;
+	if (m && m[1] === "span" && /^\d+$/.test(m[3]) && +m[3] < S.length) src = { k: "span", i: +m[3] };
+	else if (m && m[1] === "name" && names.indexOf(m[3]) >= 0) src = { k: "name", x: names.indexOf(m[3]) };
+	else if (w) return { k: "window", a: +w[2], b: +w[3], track: w[1] !== undefined && +w[1] < tracks.length ? +w[1] : -1, self: false };
+	if (src) src.self = !!m[2];
+	return src;
+}
+
+/* ?fg=: self, name, name-self (with ?sel=), or win:A-B or track:A-B (ns); ?fa=, ?fc=. */
 function sfState(p) {
-	p.delete("fg");
+	["fg", "fa", "fc"].forEach((k) => p.delete(k));
+	if (sfA) p.set("fa", sfKey(sfA));
+	if (sfCmp) p.set("fc", 1);
 	if (!sfSrc) return;
 	if (sfSrc.k === "window") p.set("fg", (sfSrc.track < 0 ? "win:" : "track:") + Math.round(sfSrc.a) + "-" + Math.round(sfSrc.b));
 	else if (sfSrc.k === "name" || sfSelf) p.set("fg", sfSrc.k === "name" ? (sfSelf ? "name-self" : "name") : "self");
@@ -251,6 +297,8 @@ function sfState(p) {
 function sfRestore(p) {
 	var v = p.get("fg") || "", m = /^(win|track):(\d+)-(\d+)$/.exec(v);
 	if (!SF) return;
+	sfA = sfUnkey(p.get("fa") || "");
+	sfCmp = p.get("fc") === "1";
 	sfSelf = /self$/.test(v);
 	if (m) { sfTrackOnly = m[1] === "track"; sfWindow(+m[2], +m[3]); }
 	else if (/^name/.test(v) && selected >= 0) sfShow({ k: "name", x: NM[selected] });

@@ -530,6 +530,28 @@ function ovAction(x, shift) {
 }
 var cursors = { left: "ew-resize", right: "ew-resize", move: "grab", select: "crosshair" };
 
+/*
+ * The timeline as wide as the window (ui.js's fitWindow), as the flame
+ * graph is: every drawing reads width, so what moves is what the file
+ * placed, the title in the middle and the buttons at the right, and the
+ * pane and the samples' graphs, which follow.  The picture without
+ * scripts keeps the file's width.
+ */
+function fitWidth() {
+	var was = width;
+	if (!fitWindow()) return;
+	setAttr(svg, "width", width);
+	setAttr(q(".t"), "x", width / 2);
+	[searchBtn, icBtn, matched, cbBtn, flBtn].forEach((b) => { if (b) setAttr(b, "x", +b.getAttribute("x") + width - was); });
+	setAttr(q(".ovb"), "width", width - 2 * XPAD);
+	[pfo, sfFo].forEach((fo) => { if (fo) setAttr(fo, "width", width - 2 * XPAD); });
+	if (selected >= 0) paneShow(selected);
+	else paneFit();
+	[sfSvg, sdSvg].forEach((g) => { if (g) g.flamegraph.fit(); });
+	off.px = 0;
+	redraw();
+}
+
 function wheel(e, t) {
 	e.preventDefault();
 	var dy = e.deltaMode === 1 ? e.deltaY * 33 : e.deltaMode === 2 ? e.deltaY * 400 : e.deltaY;
@@ -560,6 +582,7 @@ function start() {
 	svg.appendChild(tip);
 	sfLoad();
 	paneInit(vbox.height);
+	fitWidth();
 	flBtn.classList.toggle("on", showFlows);
 	begin();
 	listen(svg, "click", (e) => {
@@ -567,7 +590,7 @@ function start() {
 		else if (e.target === flBtn) setFlows(!showFlows);
 	});
 	listen(window, "keydown", (e) => { if (keysMine()) selectKey(e); });
-	listen(window, "resize", () => { off.px = 0; });
+	listen(window, "resize", () => { off.px = 0; fitWidth(); });
 
 	listen(ocanvas, "wheel", (e) => { active = true; wheel(e, timeOfOv(userPoint(e)[0])); }, { passive: false });
 	listen(dcanvas, "wheel", (e) => { active = true; wheel(e, timeOfDetail(userPoint(e)[0])); }, { passive: false });
@@ -666,7 +689,9 @@ function start() {
 		count: S.length,
 		/* the samples' line, buttons in brackets, and their flame graph's <svg> (its .flamegraph) */
 		samples: () => SF && sfSrc ? Array.from(sfLine.childNodes).map((c) => c.localName === "button" ? " [" + c.textContent + "]" : c.textContent).join("") : "",
-		sampleGraph: () => sfSvg && sfSvg.style.display !== "none" ? sfSvg : null
+		sampleGraph: () => sfSvg && sfSvg.style.display !== "none" ? sfSvg : null,
+		/* the comparison's differential flame graph's <svg> (spandiff.js) */
+		diffGraph: () => sdSvg && sdSvg.style.display !== "none" ? sdSvg : null
 	};
 }
 start();

@@ -162,11 +162,13 @@ function params(mine) {
 /*
  * A standalone SVG as wide as the window, as a page is: the file's width
  * (1200 by default, the picture without scripts) left a third of a
- * 1920-pixel window blank and cut a 900-pixel one off.  An SVG in a page
+ * 1920-pixel window blank and cut a 900-pixel one off.  A graph the
+ * timeline makes (me.data) is as wide as the timeline; an SVG in a page
  * keeps the width the page gave it.  Returns whether width changed.
  */
 function fitWindow() {
-	var w = standalone() ? Math.max(document.documentElement.clientWidth, 300) : width;
+	var w = standalone() ? Math.max(document.documentElement.clientWidth, 300) :
+		me && me.data ? svg.ownerSVGElement.viewBox.baseVal.width : width;
 	if (w === width) return false;
 	width = w;
 	return true;

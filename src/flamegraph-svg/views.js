@@ -85,7 +85,26 @@ function views() {
 		/* a transform step of the name (xform.js's kinds), as the menu adds it; none: remove all */
 		transform: (k, name) => (k ? apply({ k: k, x: nm.indexOf(name) }) : (xf.length = 0, retransform())),
 		/* a graph of stacks (xform.js): new ones, the view, transforms and search kept */
-		stacks: (list) => { restack(list); retransform(); }
+		stacks: (list) => { restack(list); retransform(); },
+		/* the timeline's width, after it changed (ui.js's fitWindow) */
+		fit: () => { if (fitWidth()) setView(cview); },
+		/* a diff graph (spandiff.js): new data, the view, toggles and search kept */
+		diff: (X) => {
+			var w = dside, cb = dcb;
+			D.diff = X;
+			loadDiff();
+			if (w !== dside) setSide(w, true);
+			if (cb !== dcb) setPalette(cb, true);
+			main.root = main.zoomed = rootFrame;
+			main.eps = 1e-9 * total;
+			tab = null;
+			shownBy = "";
+			if (sw) sw.x = -1;
+			fitRows();
+			showReset();
+			if (term !== null) search(term);
+			setView(cview);
+		}
 	});
 	bars();
 }
@@ -120,12 +139,13 @@ function stick() {
 	if (m && m.d) setAttr(tbFo, "y", Math.max(-TB, Math.min(-m.f / m.d, vbox.y + vbox.height - TB)));
 }
 /*
- * A graph of stacks (xform.js) is an icicle made in the browser, whose
- * depth changes with its stacks: the graph's view (H0) as tall as its
- * rows, and the details line under them.
+ * A graph the timeline makes (me.data: of stacks, xform.js, or a diff,
+ * spandiff.js) is an icicle made in the browser, whose depth changes
+ * with its stacks: the graph's view (H0) as tall as its rows, and the
+ * details line under them.
  */
 function fitRows() {
-	if (!D.stacks) return;
+	if (!(me && me.data)) return;
 	var h = D.rowy[0] + rows.length * D.rowy[1] + fontsize * 2 + 10;
 	detY = detY.map((y) => y + h - H0);
 	H0 = h;

@@ -2,7 +2,8 @@
 // 900, 1400 and 1920 pixels wide, a tall graph opens scrolled to its
 // root with the toolbar in view, and the graph and the table are as wide
 // as the window, measured from element boxes; a resize follows; the
-// sandwich's halves have headings.  Leaves fit-900.png, fit-1400.png and
+// sandwich's halves have headings; a timeline with samples, its pane
+// and its flame graph take the window's width too.  Leaves fit-900.png, fit-1400.png and
 // fit-1920.png in TMP_DIR, to check by eye.  Prints "ok NAME" or
 // "FAIL NAME: why" per check and "done", for tests/run.sh.
 //   node layout.test.js BIN_DIR TMP_DIR [CHROMIUM]
@@ -68,6 +69,39 @@ const boxes = `(() => {
 		await page.eval(`document.documentElement.flamegraph.select("f3"); document.documentElement.flamegraph.view("sandwich")`);
 		const heads = await page.eval(`Array.from(document.querySelectorAll("text")).filter((t) => /^Calle[re]s of /.test(t.textContent) && t.style.display !== "none").map((t) => t.textContent).join("|")`);
 		check("sandwich: halves headed Callers and Callees", heads === "Callers of f3|Callees of f3", heads);
+
+		// A timeline with samples: its overview, detail view, pane and the
+		// samples' flame graph as wide as the window, at 900 and 1920 px
+		// and after a resize; the file keeps its 1200 for the picture
+		// without scripts.
+		const tl = write("fit-timeline.svg", execFileSync(path.join(bin, "flamegraph-svg"),
+			{ input: execFileSync(path.join(bin, "spanlayout"), [path.join(__dirname, "..", "inputs", "spanprof.spans")]) }));
+		const tlBoxes = `(() => {
+			const svg = document.documentElement, box = (e) => e && e.getBoundingClientRect(), g = svg.timeline.sampleGraph(),
+				canvases = Array.from(svg.querySelectorAll(".tlv canvas")).map((c) => box(c).width),
+				root = g && g.flamegraph.frames()[0], m = g && g.getScreenCTM();
+			return { cw: svg.clientWidth, svgw: box(svg).width, ovb: box(svg.querySelector(".ovb")).width, canvases: canvases,
+				pane: box(svg.querySelector("[aria-label='Selected span']")).width, graph: g && box(g).width,
+				rootLeft: root && m.e + root.x * m.a, rootRight: root && m.e + (root.x + root.w) * m.a };
+		})()`;
+		const wide = (b, w) => b.cw > w - 30 && b.svgw === b.cw && Math.abs(b.ovb - (b.cw - 20)) <= 1 &&
+			b.canvases.length === 2 && b.canvases.every((c) => Math.abs(c - b.cw) <= 1) && Math.abs(b.pane - (b.cw - 20)) <= 1 &&
+			Math.abs(b.graph - b.cw) <= 1 && Math.abs(b.rootLeft - 10) < 0.5 && Math.abs(b.rootRight - (b.cw - 10)) < 0.5;
+		check("timeline: the file keeps its width for the picture without scripts",
+			/<svg [^>]*width="1200"[^>]*viewBox="0 0 1200 /.test(fs.readFileSync(tl, "utf8")));
+		for (const w of [900, 1920]) {
+			await page.resize(w, 900);
+			await page.goto("file://" + tl);
+			await page.eval(`document.documentElement.timeline.select("request")`);
+			await page.eval(paint);
+			const t = await page.eval(tlBoxes);
+			fs.writeFileSync(path.join(tmp, "fit-timeline-" + w + ".png"), await page.screenshot());
+			check(w + " px: the timeline, its pane and flame graph as wide as the window", wide(t, w), JSON.stringify(t));
+		}
+		await page.resize(1100, 900);
+		await page.eval(paint);
+		const t = await page.eval(tlBoxes);
+		check("resize: the timeline and its flame graph follow the window", t.cw <= 1100 && wide(t, 1100), JSON.stringify(t));
 		check("no script exception", exceptions() === 0, exceptions() + " exceptions");
 	} catch (e) {
 		check("ran to the end", false, e.stack);

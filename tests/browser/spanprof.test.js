@@ -3,7 +3,8 @@
 // flame graph of its samples, Self only and Every NAME change what is
 // summed, a drag in the overview gives a window's, the graph's search,
 // menu and URL state are flamegraph-svg's own, keys go to the graph
-// last used, and hostile span and function names stay text.  The input
+// last used, two selections compare as --diff's graph and table, and
+// hostile span and function names stay text.  The input
 // is tests/inputs/spanprof.spans, and a real recording of
 // tests/sample/spanprof.c if one is given (laid out by spanlayout).
 // Prints "ok NAME" or "FAIL NAME: why" per check and "done" at the end.
@@ -57,7 +58,7 @@ const SHARE = (name) => `(() => { const fr = ${G}.flamegraph.frames(), all = fr.
 		await page.click(x, y);
 		await frame();
 		check("click: the samples' line says how many", await ev("samples()") ===
-			"Samples: 2 (2.00 µs) in span parse, its children included  too few to read as a profile   [Self only] [Every parse] [Close]",
+			"Samples: 2 (2.00 µs) in span parse, its children included  too few to read as a profile   [Self only] [Every parse] [Set as A] [Close]",
 			JSON.stringify(await ev("samples()")));
 		check("click: the pane counts the span's samples", (await ev("panel()")).includes("Samples: 2 (2 in the span itself, 0 in its children)"),
 			JSON.stringify(await ev("panel()")));
@@ -149,6 +150,64 @@ const SHARE = (name) => `(() => { const fr = ${G}.flamegraph.frames(), all = fr.
 		await frame();
 		check("Close hides the flame graph", await ev("sampleGraph()") === null && await ev("samples()") === "");
 		check("no script errors", errors().length === 0, errors().length ? JSON.stringify(errors()[0].params.exceptionDetails).slice(0, 400) : "");
+
+		// Two selections compared: every parse span as A, every render span
+		// as B, as a differential flame graph whose before and after are
+		// those of stackcollapse --span='^parse$' and --span='^render$'.
+		await page.goto("file://" + file);
+		[x, y] = await ev(`spanPoint("parse")`);
+		await page.click(x, y);
+		await button("Every parse");
+		check("Set as A is offered", await button("Set as A"));
+		await frame();
+		check("A is in the URL", /[?&]fa=name%3Aparse(&|$)/.test(await page.eval("location.search")), await page.eval("location.search"));
+		[x, y] = await ev(`spanPoint("render")`);
+		await page.click(x, y);
+		await button("Every render");
+		check("Compare with A is offered", await button("Compare with A"));
+		await frame();
+		const want = {};
+		["parse", "render"].forEach((s, side) => execFileSync(path.join(bin, "stackcollapse"), ["--span=^" + s + "$", input])
+			.toString().trim().split("\n").forEach((l) => {
+				const m = /^(.*) (\d+)$/.exec(l), st = m[1].split(";"), n = +m[2];
+				[...new Set(st)].forEach((f) => { want[f] = want[f] || [0, 0, 0, 0]; want[f][2 * side + 1] += n; });
+				want[st[st.length - 1]][2 * side] += n;
+			}));
+		const D = "document.querySelector('svg').timeline.diffGraph()";
+		const diffTable = async () => Object.fromEntries((await page.eval(`(${D}.flamegraph.view("table"), ${D}.flamegraph.table())`)).filter((r) => r[0] !== "all").map((r) => [r[0], r.slice(1, 5)]));
+		const dframes = await page.eval(`${D}.flamegraph.frames().filter((f) => f.state !== "hide").map((f) => [f.name, f.title, f.fill])`);
+		const pw = dframes.find((f) => f[0] === "parse_work"), rw = dframes.find((f) => f[0] === "render_work");
+		check("compare: both sides' frames drawn, titled and coloured as --diff's",
+			pw && rw && /only in before: 2,000 ns/.test(pw[1]) && /only in after: 1,000 ns/.test(rw[1]) &&
+			pw[2] === "#32aa50" && rw[2] === "#e63c32" && await ev("sampleGraph()") === null,
+			JSON.stringify(dframes));
+		let got = await diffTable();
+		check("compare: the diff table's self and total, before and after, are stackcollapse --span's",
+			JSON.stringify(Object.keys(got).sort()) === JSON.stringify(Object.keys(want).sort()) &&
+			Object.keys(want).every((f) => JSON.stringify(got[f]) === JSON.stringify(want[f])),
+			JSON.stringify(got) + " want " + JSON.stringify(want));
+		check("compare: the line says which is A and which B", /^A, before: 2 samples in every span parse, children included\.  B, after: 1 samples in every span render/
+			.test((await ev("samples()")).split("[Close]")[1] || ""), await ev("samples()"));
+		check("the comparison is in the URL", /[?&]fc=1(&|$)/.test(await page.eval("location.search")), await page.eval("location.search"));
+		await page.goto(await page.eval("location.href"));
+		await frame();
+		got = await diffTable();
+		check("a link reopens the comparison and its view", await ev("diffGraph()") !== null && got.parse_work &&
+			JSON.stringify(got.parse_work) === JSON.stringify(want.parse_work) && /[?&]d\.v=table(&|$)/.test(await page.eval("location.search")),
+			await page.eval("location.search"));
+		await button("Compare with A");
+		await frame();
+		check("Compare with A again: B's own flame graph", await ev("diffGraph()") === null && await ev("sampleGraph()") !== null);
+		// A hostile span as B: its names text in the line, the graph and the table.
+		[x, y] = await ev(`spanPoint("</script><script>alert(1)")`);
+		await page.click(x, y);
+		await button("Compare with A");
+		await frame();
+		const hn = Object.keys(await diffTable());
+		check("compare: hostile names stay text", hn.includes("</script><script>alert(2)") && dialogs() === 0 &&
+			(await ev("samples()")).includes("in span </script><script>alert(1), its children included") &&
+			await page.eval(`document.querySelectorAll("svg script:not([type])").length`) <= 1, JSON.stringify(hn));
+		check("no script errors in the comparison", errors().length === 0, errors().length ? JSON.stringify(errors()[0].params.exceptionDetails).slice(0, 400) : "");
 
 		// A real recording of tests/sample/spanprof.c: the first parse span's
 		// samples are parse_work's.

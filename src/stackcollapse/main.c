@@ -148,10 +148,80 @@ static const char usage_text[] =
 "                        a run of one frame is one: a;b;b;c becomes a;b;c\n"
 "  --invert              the leaf first, the root last\n";
 
+/* The first input's head, to tell its format: more when that is not enough. */
+#define HEAD_BYTES (64u << 10)
+#define HEAD_MAX (4u << 20)
+
+static int collapse_input(const struct format *f, struct input *in,
+    struct sink *sink);
+
 /*
- * --diff: two folded files set side by side, or as a table of both
- * (table.h), which reads one "STACK BEFORE AFTER" file too (argc 1, or
- * 0 for standard input) and keeps fractions.
+ * One --diff input into column which: folded stacks as they are, or
+ * another format folded first as it would be alone (a span profile with
+ * --span, a pprof profile, ...).  perf script text has a driver of its
+ * own, which writes its stacks itself: it is to be folded first.
+ */
+static int
+diff_read(struct merge *m, const char *path, int which, const struct fmt_run *run)
+{
+	const struct format *f = NULL;
+	struct input in;
+	int ret = 0;
+
+	if (input_open(&in, path, "\n") < 0)
+		return -1;
+	/* What another format says it is; else folded, read as ever. */
+	if (which != MERGE_BOTH) {
+		const char *p;
+		size_t n;
+
+		if (input_head(&in, HEAD_BYTES, &p, &n) < 0) {
+			input_close(&in);
+			return -1;
+		}
+		if ((f = fmt_guess_binary(p, n)) == NULL) {
+			while (n > 0 && (*p == '\n' || *p == ' ' || *p == '\t' ||
+			    *p == '\r'))
+				p++, n--;
+			f = fmt_guess(p, n);
+		}
+	}
+	if (f == NULL || f == fmt_find("folded")) {
+		ret = merge_read_input(m, &in, which) < 0 ? -1 : 0;
+	} else if (f->driver) {
+		warn_at(in.name, 0, "--diff folds %s input only once folded: "
+		    "stackcollapse %s > FILE.folded first", f->name, in.name);
+		ret = -1;
+	} else {
+		struct fmt_run alone = *run;
+		struct sink sk;
+
+		/* Summed as they are: transforms and outputs come after. */
+		alone.xf = NULL;
+		alone.table = alone.pprof = alone.speedscope = alone.flamebearer = 0;
+		alone.noagg = 0;
+		sink_init(&sk, &alone);
+		ret = collapse_input(f, &in, &sk);
+		for (uint32_t id = 0; ret == 0 && id < folded_sum_n(&sk.m.sum); id++) {
+			size_t len;
+			const char *st = folded_sum_stack(&sk.m.sum, id, &len);
+			if (merge_add(m, st, len, folded_sum_count(&sk.m.sum, 0, id),
+			    which) < 0) {
+				warn_at(in.name, 0, "a stack's counts sum to 2^64 or more");
+				ret = -1;
+			}
+		}
+		sink_finish(&sk, 0);
+	}
+	input_close(&in);
+	return ret;
+}
+
+/*
+ * --diff: two inputs set side by side (folded, or folded first by
+ * diff_read), or as a table of both (table.h), which reads one "STACK
+ * BEFORE AFTER" file too (argc 1, or 0 for standard input) and keeps
+ * fractions.
  */
 static int
 fold_diff(int argc, char **argv, const struct fmt_run *run, int normalize,
@@ -167,7 +237,7 @@ fold_diff(int argc, char **argv, const struct fmt_run *run, int normalize,
 	if (argc == 0)
 		argv = stdin_only;
 	for (int i = 0; i < (argc == 2 ? 2 : 1); i++)
-		if (merge_read(&m, argv[i], argc == 2 ? i : MERGE_BOTH) < 0)
+		if (diff_read(&m, argv[i], argc == 2 ? i : MERGE_BOTH, run) < 0)
 			status = EXIT_INPUT;
 	if (status == 0 && xform_sum(run->xf, &m.sum) < 0) {
 		warn_msg("a transformed stack's counts sum to 2^64 or more");
@@ -181,9 +251,6 @@ fold_diff(int argc, char **argv, const struct fmt_run *run, int normalize,
 	return status;
 }
 
-/* The first input's head, to tell its format: more when that is not enough. */
-#define HEAD_BYTES (64u << 10)
-#define HEAD_MAX (4u << 20)
 
 /*
  * An input that is another step's (sniff.h): said with what to run, 1;

@@ -77,7 +77,7 @@ diff_read(struct diff *d, struct input *in, int col, uint64_t *nbad)
 	struct diff_take t = { d, col };
 	int kind = FOLDED_UNSEEN;	/* each input's own */
 
-	return flame_read(in, &kind, nbad, take_line, &t);
+	return flame_read(in, &kind, nbad, take_line, &t, NULL);
 }
 
 /* A stack to merge: its text (reversed for --reverse) and its id. */

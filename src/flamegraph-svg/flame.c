@@ -53,7 +53,7 @@ flame_free(struct flame *f)
 
 int
 flame_read(struct input *in, int *kind, uint64_t *nbad, flame_take_fn *take,
-    void *ctx)
+    void *ctx, char *unit)
 {
 	uint64_t line = 0, bad = 0;
 	const char *p, *why;
@@ -64,6 +64,13 @@ flame_read(struct input *in, int *kind, uint64_t *nbad, flame_take_fn *take,
 	while ((r = folded_next(in, &line, &p, &n, &fl, &fr, kind)) > 0) {
 		char q[4 * 60 + 8];
 
+		char u[FOLDED_UNIT_MAX + 1];
+
+		if (fr < 0 && line == 1 && folded_unit(p, n, u)) {
+			if (unit)
+				memcpy(unit, u, sizeof u);
+			continue;
+		}
 		why = fr == -3 ? " (one count in a file whose first line has "
 		    "two)" : NULL;
 		t = fr < 0 ? 1 : take(ctx, p, n, &fl, &why);

@@ -119,11 +119,13 @@ typedef int flame_take_fn(void *ctx, const char *s, size_t n,
  * "skipped invalid line", with their number at the end; empty lines
  * skipped.  *kind is the input's kind (folded_next's: FOLDED_UNSEEN
  * before its first line; kept across the inputs of one graph).  Returns
- * 0, or -1 on an error said: a count out of range, or take's.
+ * 0, or -1 on an error said: a count out of range, or take's.  A first
+ * line "# unit: NAME" (folded.h) is not a stack: its NAME goes to unit
+ * (FOLDED_UNIT_MAX + 1 bytes), when unit is not NULL.
  * flamegraph-svg's one reader of folded lines, --diff's too.
  */
 int flame_read(struct input *in, int *kind, uint64_t *nbad,
-    flame_take_fn *take, void *ctx);
+    flame_take_fn *take, void *ctx, char *unit);
 
 /*
  * Keep a valid folded line (copied, or counted again if kept already),

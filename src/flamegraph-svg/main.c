@@ -529,6 +529,7 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 	uint64_t nbad = 0;
 	size_t elided;
 	int status = 0;
+	static char unit[FOLDED_UNIT_MAX + 1];	/* the input's "# unit:" */
 
 	flame_init(&f);
 	f.in_order = op->flame.order == ORDER_INPUT;
@@ -542,7 +543,7 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 			status = EXIT_INPUT;
 			continue;
 		}
-		if (flame_read(in, &f.kind, &nbad, keep_line, &f) < 0)
+		if (flame_read(in, &f.kind, &nbad, keep_line, &f, unit) < 0)
 			status = EXIT_INPUT;
 		if (!f.kept)
 			input_close(in);
@@ -556,6 +557,9 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 	op->flame.hotcold = o->pal == PAL_HOTCOLD && f.kind == FOLDED_ONE;
 	if (op->flame.hotcold && !op->countname_set)
 		o->countname = "ns";
+	/* the input says what its counts are, unless --countname did */
+	if (unit[0] && !op->countname_set)
+		o->countname = unit;
 	/* the frames too narrow to draw are left out as they are made */
 	op->flame.narrow = svg_narrow;
 	op->flame.narrow_ctx = o;

@@ -379,3 +379,21 @@ folded_sum_write(const struct folded_sum *a)
 	}
 	free(ids);
 }
+
+int
+folded_unit(const char *p, size_t n, char *unit)
+{
+	static const char *const known[] = { "ns", "bytes", "objects" };
+	size_t k = sizeof FOLDED_UNIT_LINE - 1;
+
+	if (n > k && p[n - 1] == '\r')
+		n--;
+	if (n <= k || memcmp(p, FOLDED_UNIT_LINE, k) != 0)
+		return 0;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (n - k == strlen(known[i]) && memcmp(p + k, known[i], n - k) == 0) {
+			memcpy(unit, known[i], n - k + 1);
+			return 1;
+		}
+	return 0;
+}

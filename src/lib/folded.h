@@ -30,6 +30,18 @@
 #include "intern.h"
 
 /*
+ * What the counts are, said on a file's first line (folded(5)): "# unit:
+ * NAME" (ns, bytes or objects).  Written where the counts' unit is known
+ * and no other tool's output is matched byte for byte (trace-record's
+ * folded stacks); flamegraph.pl skips the line with a warning, inferno
+ * without one.  folded_unit: whether line p[0..n) is one, its NAME in
+ * unit (room for FOLDED_UNIT_MAX bytes and a NUL).
+ */
+#define FOLDED_UNIT_LINE "# unit: "
+#define FOLDED_UNIT_MAX 15
+int folded_unit(const char *p, size_t n, char *unit);
+
+/*
  * The leaf frame that marks a stack as off-CPU time (folded(5)): a wall
  * clock run's blocked intervals, perf script's offcpu-time samples.  A
  * frame, not an annotation, so that the frames above it stay those of

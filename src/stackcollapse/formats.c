@@ -205,8 +205,12 @@ folded_detect(const char *p, size_t n)
 
 		if (p == e && l + len == e && e[-1] != '\n' && seen)
 			break;	/* a last line cut by the head */
+		char u[FOLDED_UNIT_MAX + 1];
+
 		if ((len = fmt_trim(&l, len)) == 0)
 			continue;
+		if (!seen && folded_unit(l, len, u))
+			continue;	/* its first line, "# unit: ns" */
 		if (folded_parse(l, len, 1, &f) == -1)
 			return 0;	/* a count out of range is folded's error */
 		seen = 1;

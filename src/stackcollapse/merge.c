@@ -117,7 +117,17 @@ merge_read_input(struct merge *m, struct input *in, int which)
 	size_t fixcap = 0;
 
 	while ((r = folded_next(in, &line, &l, &len, &f, &fr, &kind)) > 0) {
-		char q[4 * 60 + 8];
+		char q[4 * 60 + 8], u[FOLDED_UNIT_MAX + 1];
+
+		/* what the counts are: kept when every input agrees */
+		if (fr < 0 && line == 1 && folded_unit(l, len, u)) {
+			if (!m->unit_seen)
+				memcpy(m->unit, u, sizeof u);
+			else if (strcmp(m->unit, u) != 0)
+				m->unit[0] = '\0';
+			m->unit_seen = 1;
+			continue;
+		}
 
 		/* --diff cuts counts to whole numbers: its decimals do not matter */
 		if (fr == 0 && f.cut && (!f.has2 || which == MERGE_BOTH) &&

@@ -18,6 +18,9 @@ struct merge {
 	int integral;		/* --diff: counts cut to whole numbers */
 	char *buf;		/* the transformed stack */
 	size_t bufcap;
+	/* the inputs' "# unit:" (folded.h), "" when none or they differ */
+	char unit[FOLDED_UNIT_MAX + 1];
+	int unit_seen;
 };
 
 void merge_init(struct merge *m);

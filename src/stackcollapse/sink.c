@@ -16,6 +16,7 @@
 
 #include "../lib/err.h"
 #include "../lib/folded.h"
+#include "../lib/out.h"
 #include "formats.h"
 #include "flamebearer.h"
 #include "pprofout.h"
@@ -79,10 +80,24 @@ sink_finish(struct sink *s, int write)
 {
 	int ret = 0;
 
-	if (!s->noagg && write && !s->failed && s->two)
+	if (!s->noagg && write && !s->failed && s->two) {
 		ret = sink_write_diff(&s->m, s->run);
-	else if (!s->noagg && write && !s->failed)
-		ret = sink_write_sum(&s->m.sum, s->run);
+	} else if (!s->noagg && write && !s->failed) {
+		struct fmt_run r = *s->run;
+
+		/* folded input's "# unit:", passed on, or what pprof says */
+		if (s->m.unit[0] && !r.unit)
+			r.unit = strcmp(s->m.unit, "ns") == 0 ? "nanoseconds" :
+			    strcmp(s->m.unit, "bytes") == 0 ? "bytes" :
+			    r.pprof ? "objects" : NULL;
+		if (s->m.unit[0] && !r.table && !r.pprof && !r.speedscope &&
+		    !r.flamebearer) {
+			out_str(FOLDED_UNIT_LINE);
+			out_str(s->m.unit);
+			out_char('\n');
+		}
+		ret = sink_write_sum(&s->m.sum, &r);
+	}
 	merge_free(&s->m);
 	return ret;
 }

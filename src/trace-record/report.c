@@ -862,8 +862,14 @@ report_write(struct recs *r, const struct report_opts *o, struct report_stats *s
 		else
 			event(&p, e, d);
 	}
-	if (o->folded)
+	if (o->folded) {
+		/* what the counts are, for flamegraph-svg (folded.h) */
+		out_str(FOLDED_UNIT_LINE);
+		out_str(strstr(o->event, "_space") ? "bytes" :
+		    strstr(o->event, "_objects") ? "objects" : "ns");
+		out_char('\n');
 		folded_sum_write(&p.stacks);
+	}
 	for (size_t i = 0; i < p.nthreads; i++)
 		thread_end(&p, &p.threads[i]);
 	*st = p.stats;

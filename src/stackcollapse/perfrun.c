@@ -23,6 +23,7 @@
 
 #include "../lib/compat.h"
 #include "../lib/err.h"
+#include "../lib/folded.h"
 #include "../lib/input.h"
 #include "../lib/out.h"
 #include "a2l.h"
@@ -312,8 +313,22 @@ perf_unit(void)
 static void
 perf_end(void)
 {
+	const char *u;
+
 	if (drv.run.unit == NULL && (drv.run.pprof || drv.run.speedscope))
 		drv.run.unit = perf_unit();
+	/*
+	 * trace-record --alloc's events are bytes or objects: said on the
+	 * first line (folded(5)), as trace-record --folded says it.  Not for
+	 * a clock's ns, where the output is stackcollapse-perf.pl's.
+	 */
+	if (!drv.o.perl && !drv.run.noagg && !drv.run.table && !drv.run.pprof &&
+	    !drv.run.speedscope && !drv.run.flamebearer &&
+	    (u = perf_unit()) != NULL && strcmp(u, "nanoseconds") != 0) {
+		out_str(FOLDED_UNIT_LINE);
+		out_str(strcmp(u, "bytes") == 0 ? "bytes" : "objects");
+		out_char('\n');
+	}
 	if (!drv.run.noagg && stacks_write(drv.ctx, drv.nctx, &drv.run) < 0) {
 		out_flush();
 		exit(EXIT_INPUT);

@@ -587,6 +587,8 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 	if (s->kind == REC_NOSHOW)
 		return;
 	t->sampled = 1;
+	if (s->kind == REC_ONCPU)
+		p->stats.sampled_ns += s->period;
 	if (comm[0] == '\0') {
 		snprintf(cbuf, sizeof cbuf, ":%u", e->tid);
 		comm = cbuf;

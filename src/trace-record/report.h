@@ -22,6 +22,7 @@ struct report_stats {
 	uint64_t	 unsampled;	/* threads that ended without a sample */
 	uint64_t	 unsampled_ns;	/* the CPU time they ran (REC_TASKTIME) */
 	uint64_t	 untimed;	/* of them, those whose time never came */
+	uint64_t	 sampled_ns;	/* what the on-CPU samples stand for */
 };
 
 /* Sort r and write it to standard output (out.h). */

@@ -455,13 +455,16 @@ sample_run(const struct sample_opts *o, char **argv)
 		    "CPU time in all: each less than a period (1/%u s)",
 		    (unsigned long long)st.unsampled, st.unsampled == 1 ? "" : "s",
 		    (double)st.unsampled_ns / 1e9, o->hz);
+	else if (st.unsampled && cpu_ns > 0)
+		warn_msg("%llu thread%s ended without a sample, each having run less "
+		    "than a period (1/%u s); %.3f s of the program's CPU time is in "
+		    "no sample", (unsigned long long)st.unsampled,
+		    st.unsampled == 1 ? "" : "s", o->hz, (uint64_t)cpu_ns >
+		    st.sampled_ns ? (double)((uint64_t)cpu_ns - st.sampled_ns) / 1e9 : 0.0);
 	else if (st.unsampled)
 		warn_msg("%llu thread%s ended without a sample, each having run less "
-		    "than a period (1/%u s); the kernel gave the CPU time of %llu: "
-		    "%.3f s", (unsigned long long)st.unsampled,
-		    st.unsampled == 1 ? "" : "s", o->hz,
-		    (unsigned long long)(st.unsampled - st.untimed),
-		    (double)st.unsampled_ns / 1e9);
+		    "than a period (1/%u s)", (unsigned long long)st.unsampled,
+		    st.unsampled == 1 ? "" : "s", o->hz);
 	/* Preempted threads wanted the CPU: neither on it nor blocked. */
 	if (o->wall && pe)
 		warn_msg("--wall: %.3f s spent preempted, waiting for a CPU, is "

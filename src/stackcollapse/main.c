@@ -152,6 +152,7 @@ static const char usage_text[] =
 #define HEAD_BYTES (64u << 10)
 #define HEAD_MAX (4u << 20)
 
+static int detect(struct input *in, const struct format **f, int *blank);
 static int collapse_input(const struct format *f, struct input *in,
     struct sink *sink);
 
@@ -166,25 +167,14 @@ diff_read(struct merge *m, const char *path, int which, const struct fmt_run *ru
 {
 	const struct format *f = NULL;
 	struct input in;
-	int ret = 0;
+	int ret = 0, blank;
 
 	if (input_open(&in, path, "\n") < 0)
 		return -1;
 	/* What another format says it is; else folded, read as ever. */
-	if (which != MERGE_BOTH) {
-		const char *p;
-		size_t n;
-
-		if (input_head(&in, HEAD_BYTES, &p, &n) < 0) {
-			input_close(&in);
-			return -1;
-		}
-		if ((f = fmt_guess_binary(p, n)) == NULL) {
-			while (n > 0 && (*p == '\n' || *p == ' ' || *p == '\t' ||
-			    *p == '\r'))
-				p++, n--;
-			f = fmt_guess(p, n);
-		}
+	if (which != MERGE_BOTH && detect(&in, &f, &blank) < 0) {
+		input_close(&in);
+		return -1;
 	}
 	if (f == NULL || f == fmt_find("folded")) {
 		ret = merge_read_input(m, &in, which) < 0 ? -1 : 0;
@@ -205,6 +195,7 @@ diff_read(struct merge *m, const char *path, int which, const struct fmt_run *ru
 		for (uint32_t id = 0; ret == 0 && id < folded_sum_n(&sk.m.sum); id++) {
 			size_t len;
 			const char *st = folded_sum_stack(&sk.m.sum, id, &len);
+
 			if (merge_add(m, st, len, folded_sum_count(&sk.m.sum, 0, id),
 			    which) < 0) {
 				warn_at(in.name, 0, "a stack's counts sum to 2^64 or more");
@@ -251,7 +242,6 @@ fold_diff(int argc, char **argv, const struct fmt_run *run, int normalize,
 	return status;
 }
 
-
 /*
  * An input that is another step's (sniff.h): said with what to run, 1;
  * else 0.  A trace with a CPU profile in it is chrome's to read, a spans
@@ -278,22 +268,21 @@ wrong_step(const struct input *in, const char *p, size_t n)
 }
 
 /*
- * Recognize the format of the open input from its head: 1 with *f set,
- * 0 for an empty input or one of blank lines only (nothing to fold; the
- * latter is said), -1 after an error.  Detection starts at the first line
- * that is not blank, however far in; a NUL byte is not blank.
+ * The format of the open input from its head, said to no one: 1 with *f
+ * set, 0 when none claims it (*blank: the input is empty or blank lines
+ * only), -1 on a read error.  Detection starts at the first line that
+ * is not blank, however far in; a NUL byte is not blank.
  */
 static int
-guess(struct input *in, const struct format **f)
+detect(struct input *in, const struct format **f, int *blank)
 {
 	const char *p;
 	size_t n, i, want, from;
 	int full;
 
+	*blank = 0;
 	for (want = HEAD_BYTES;; want *= 8) {
 		if (input_head(in, want, &p, &n) < 0)
-			return -1;
-		if (want == HEAD_BYTES && wrong_step(in, p, n))
 			return -1;
 		if ((*f = fmt_guess_binary(p, n)) != NULL)
 			return 1;
@@ -302,9 +291,7 @@ guess(struct input *in, const struct format **f)
 		    p[i] == '\n'); i++)
 			;
 		if (i == n && !full) {
-			if (n)
-				warn_at(in->name, 0, "nothing to fold: the input "
-				    "has only blank lines");
+			*blank = 1;
 			return 0;
 		}
 		if (i < n) {
@@ -321,7 +308,34 @@ guess(struct input *in, const struct format **f)
 				return 1;
 		}
 		if (!full || want >= HEAD_MAX)
-			break;
+			return 0;
+	}
+}
+
+/*
+ * Recognize the format of the open input from its head: 1 with *f set,
+ * 0 for an empty input or one of blank lines only (nothing to fold; the
+ * latter is said), -1 after an error (another step's file, or no format
+ * that claims it, said).
+ */
+static int
+guess(struct input *in, const struct format **f)
+{
+	const char *p;
+	size_t n;
+	int blank, r;
+
+	if (input_head(in, HEAD_BYTES, &p, &n) < 0)
+		return -1;
+	if (wrong_step(in, p, n))
+		return -1;
+	if ((r = detect(in, f, &blank)) != 0)
+		return r;
+	if (blank) {
+		if (n)
+			warn_at(in->name, 0, "nothing to fold: the input has "
+			    "only blank lines");
+		return 0;
 	}
 	warn_at(in->name, 0, "cannot tell the input's format; tried %s "
 	    "(name one with --format)", fmt_names());

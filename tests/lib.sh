@@ -41,6 +41,24 @@ check() {
 	fi
 }
 
+# clock_unit FILE...: the line stackcollapse writes before the stacks
+# of perf script text when it is not stackcollapse-perf.pl (--perl):
+# "# unit: ns" when the first sample's event is a clock (cpu-clock,
+# task-clock, offcpu-time) and its header has the period (folded(5)).
+# Read from the input, so the Perl script's output plus this line is
+# the expectation.
+clock_unit() {
+	gzip -dcf "$@" | awk '
+	/^[ \t]*$/ || /^#/ || /^\t/ { next }
+	$NF ~ /:$/ {
+		ev = $NF; sub(/:.*/, "", ev)
+		if ((ev == "cpu-clock" || ev == "task-clock" || ev == "offcpu-time") &&
+		    $(NF - 1) ~ /^[0-9]+$/)
+			print "# unit: ns"
+		exit
+	}'
+}
+
 # crashed NAME STATUS: a crash (128 or more) always fails
 crashed() { [ "$2" -ge 128 ] && [ "$2" -ne 141 ]; }
 

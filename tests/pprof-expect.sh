@@ -7,13 +7,16 @@
 set -eu
 d=$1 out=${2:-$1}
 awk=$(dirname "$0")/pprof-traces.awk
+# traces UNIT TYPE FILE: the unit line (pprof-unit.awk), then the stacks
 traces() {
-	HOME=${TMPDIR:-/tmp} go tool pprof -traces "$@" 2> /dev/null |
-	    awk -f "$awk" | LC_ALL=C sort
+	HOME=${TMPDIR:-/tmp} go tool pprof -raw "$3" 2> /dev/null |
+	    awk -v type="$2" -f "$(dirname "$0")/pprof-unit.awk"
+	HOME=${TMPDIR:-/tmp} go tool pprof -traces -unit="$1" -sample_index="$2" \
+	    "$3" 2> /dev/null | awk -f "$awk"
 }
 for t in samples cpu; do
-	traces -unit=ns -sample_index=$t "$d/cpu.pb.gz" > "$out/cpu-$t.folded"
+	traces ns $t "$d/cpu.pb.gz" > "$out/cpu-$t.folded"
 done
 for t in alloc_objects alloc_space inuse_objects inuse_space; do
-	traces -unit=B -sample_index=$t "$d/heap.pb.gz" > "$out/heap-$t.folded"
+	traces B $t "$d/heap.pb.gz" > "$out/heap-$t.folded"
 done

@@ -5,8 +5,9 @@
 # zero dropped (no width), equal stacks summed.  A value must be a whole
 # number once its unit is cut (run pprof with -unit=ns or -unit=B): one
 # pprof rounded ("1.50MB") is an error, not a guess.
-# Used by tests/record-pprof.sh and tests/run.sh; sort the output with
-# LC_ALL=C sort.
+# The stacks are sorted as LC_ALL=C sort sorts them (tests/pprof-unit.awk
+# gives the unit line to put first).  Used by tests/record-pprof.sh and
+# tests/run.sh.
 function flush() {
 	if (stack != "" && value > 0)
 		sum[stack] += value
@@ -45,6 +46,8 @@ END {
 	if (bad)
 		exit 1
 	flush()
+	sorted = "LC_ALL=C sort"
 	for (s in sum)
-		printf "%s %.0f\n", s, sum[s]
+		printf "%s %.0f\n", s, sum[s] | sorted
+	close(sorted)
 }

@@ -24,7 +24,8 @@ captures() {
 			[ -f "$exp" ] || continue
 			opt=--$o
 			[ $o = default ] && opt=
-			gzip -dc "$exp" > "$tmp/exp"
+			if [ -z "${3:-}" ]; then clock_unit "$in"; fi > "$tmp/exp"
+			gzip -dc "$exp" >> "$tmp/exp"
 			"$BIN/stackcollapse" ${3:-} $opt "$in" > "$tmp/out" 2>/dev/null
 			check "$1 $b ${3:-} $opt" "$tmp/exp" "$tmp/out"
 		done
@@ -61,7 +62,8 @@ else
 		set --
 		for i in $inputs; do set -- "$@" "$CORPUS/$i"; done
 		"$BIN/stackcollapse" $opt "$@" > "$tmp/out" 2>/dev/null
-		check "inferno $exp" "$CORPUS/$exp" "$tmp/out"
+		{ clock_unit "$@"; cat "$CORPUS/$exp"; } > "$tmp/exp"
+		check "inferno $exp" "$tmp/exp" "$tmp/out"
 	done < "$tmp/manifest"
 	# Folded input (--recursive) and --diff.  Diff output has no defined
 	# order in the peers (hash order), so it is compared sorted; an
@@ -189,18 +191,18 @@ for in in "$top/tests/data/demo-python-dwarf.perf.txt.gz" \
 	printf '%s\n' "$xf_args" | tr '\n' '\0' |
 	    xargs -0 "$BIN/stackcollapse" "$in" > "$tmp/xf.folded" 2>/dev/null
 	for to in table pprof speedscope; do
-		# a unit, since folded text does not carry the perf event's
-		u=
-		[ $to = table ] || u=--unit=nanoseconds
-		"$BIN/stackcollapse" --format=folded --to=$to $u "$tmp/xf.folded" > "$tmp/exp" 2>&1
-		printf '%s\n' --to=$to $u "$xf_args" | tr '\n' '\0' |
+		# no --unit: the folded text carries the perf event's
+		"$BIN/stackcollapse" --format=folded --to=$to "$tmp/xf.folded" > "$tmp/exp" 2>&1
+		printf '%s\n' --to=$to "$xf_args" | tr '\n' '\0' |
 		    xargs -0 "$BIN/stackcollapse" "$in" > "$tmp/out" 2>&1
 		check "chain 1 --to=$to on $b" "$tmp/exp" "$tmp/out"
 	done
 	printf '%s\n' --no-aggregate "$xf_args" | tr '\n' '\0' |
 	    xargs -0 "$BIN/stackcollapse" "$in" 2>/dev/null |
 	    "$BIN/stackcollapse" --format=folded > "$tmp/out" 2>&1
-	check "chain 1 --no-aggregate on $b, merged" "$tmp/xf.folded" "$tmp/out"
+	# --no-aggregate writes no unit line (folded(5))
+	sed '1{/^# unit: /d;}' "$tmp/xf.folded" > "$tmp/exp"
+	check "chain 1 --no-aggregate on $b, merged" "$tmp/exp" "$tmp/out"
 done
 xf_chain 3
 for to in folded table; do
@@ -246,8 +248,10 @@ if command -v go > /dev/null 2>&1; then
 	    "$pg/cpu-cpu.folded"; do
 		"$BIN/stackcollapse" "$in" > "$tmp/want" 2>&1
 		"$BIN/stackcollapse" --to=pprof "$in" > "$tmp/p.pb.gz" 2>&1
+		{ HOME=$tmp go tool pprof -raw "$tmp/p.pb.gz" 2> "$tmp/err" |
+		    awk -f "$top/tests/pprof-unit.awk"
 		HOME=$tmp go tool pprof -traces -unit=ns "$tmp/p.pb.gz" 2> "$tmp/err" |
-		    awk -f "$top/tests/pprof-traces.awk" | LC_ALL=C sort > "$tmp/out"
+		    awk -f "$top/tests/pprof-traces.awk"; } > "$tmp/out"
 		check "pprof: go tool pprof -traces on --to=pprof of $(basename "$in")" \
 		    "$tmp/want" "$tmp/out"
 	done

@@ -72,12 +72,14 @@ take_line(void *ctx, const char *s, size_t n, const struct folded *fl,
 }
 
 int
-diff_read(struct diff *d, struct input *in, int col, uint64_t *nbad)
+diff_read(struct diff *d, struct input *in, int col, uint64_t *nbad,
+    char *unit)
 {
 	struct diff_take t = { d, col };
 	int kind = FOLDED_UNSEEN;	/* each input's own */
 
-	return flame_read(in, &kind, nbad, take_line, &t, NULL);
+	unit[0] = '\0';
+	return flame_read(in, &kind, nbad, take_line, &t, unit);
 }
 
 /* A stack to merge: its text (reversed for --reverse) and its id. */

@@ -83,10 +83,12 @@ void diff_free(struct diff *d);
  * col DIFF_BOTH the three-column lines into both.  Lines of the other
  * shape are skipped, the first few shown and their number said; *nbad
  * grows by it.  Returns 0, or -1 after a count or a sum that does not fit
- * (reported with its line).
+ * (reported with its line).  unit (FOLDED_UNIT_MAX + 1 bytes) gets the
+ * input's "# unit:" (folded.h), or "" when it has none.
  */
 #define DIFF_BOTH 2
-int diff_read(struct diff *d, struct input *in, int col, uint64_t *nbad);
+int diff_read(struct diff *d, struct input *in, int col, uint64_t *nbad,
+    char *unit);
 
 /*
  * The merged tree as frames of f (empty, from flame_init), with --reverse

@@ -602,6 +602,7 @@ diff_graph(struct input *in, int argc, char **argv, struct opts *op)
 	uint64_t nbad = 0;
 	size_t elided;
 	int status = 0, r;
+	static char unit[2][FOLDED_UNIT_MAX + 1];	/* each input's "# unit:" */
 
 	if (argc > 2)
 		die(EXIT_USAGE, "--diff takes BEFORE and AFTER, or one file of "
@@ -612,10 +613,14 @@ diff_graph(struct input *in, int argc, char **argv, struct opts *op)
 			status = EXIT_INPUT;
 			continue;
 		}
-		if (diff_read(&d, in, argc == 2 ? i : DIFF_BOTH, &nbad) < 0)
+		if (diff_read(&d, in, argc == 2 ? i : DIFF_BOTH, &nbad, unit[i]) < 0)
 			status = EXIT_INPUT;
 		input_close(in);
 	}
+	/* what the counts are, when both sides say the same, unless --countname did */
+	if (unit[0][0] && (argc < 2 || strcmp(unit[0], unit[1]) == 0) &&
+	    !op->countname_set)
+		o->countname = unit[0];
 	flame_init(&f);
 	if (o->title == NULL)
 		o->title = o->inverted ? "Differential Icicle Graph" :

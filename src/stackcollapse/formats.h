@@ -64,6 +64,8 @@ void sink_put(struct sink *s, const char *st, size_t n, uint64_t count,
  */
 void sink_put2(struct sink *s, const char *st, size_t n,
     const struct count *c0, const struct count *c1);
+/* What the input's counts are, "ns", "bytes" or "objects" (folded(5)). */
+void sink_unit(struct sink *s, const char *u);
 /*
  * Write the aggregated stacks (nothing with noagg, with write 0, or after
  * a failure) and free.  Returns 0, or -1 when the table or the profile

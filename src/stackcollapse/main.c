@@ -192,6 +192,8 @@ diff_read(struct merge *m, const char *path, int which, const struct fmt_run *ru
 		alone.noagg = 0;
 		sink_init(&sk, &alone);
 		ret = collapse_input(f, &in, &sk);
+		if (sk.m.unit[0])
+			merge_unit(m, sk.m.unit);
 		for (uint32_t id = 0; ret == 0 && id < folded_sum_n(&sk.m.sum); id++) {
 			size_t len;
 			const char *st = folded_sum_stack(&sk.m.sum, id, &len);
@@ -235,8 +237,16 @@ fold_diff(int argc, char **argv, const struct fmt_run *run, int normalize,
 		status = EXIT_INPUT;
 	} else if (status == 0 && table && sink_write_diff(&m, run) < 0)
 		status = EXIT_INPUT;
-	else if (status == 0 && !table && merge_write(&m, 1, normalize) < 0)
-		status = EXIT_INPUT;
+	else if (status == 0 && !table) {
+		/* what the counts are, when the inputs agree (folded(5)) */
+		if (m.unit[0]) {
+			out_str(FOLDED_UNIT_LINE);
+			out_str(m.unit);
+			out_char('\n');
+		}
+		if (merge_write(&m, 1, normalize) < 0)
+			status = EXIT_INPUT;
+	}
 	out_flush();
 	merge_free(&m);
 	return status;

@@ -104,6 +104,16 @@ merge_read(struct merge *m, const char *path, int which)
 	return r;
 }
 
+void
+merge_unit(struct merge *m, const char *u)
+{
+	if (!m->unit_seen)
+		snprintf(m->unit, sizeof m->unit, "%s", u);
+	else if (strcmp(m->unit, u) != 0)
+		m->unit[0] = '\0';
+	m->unit_seen = 1;
+}
+
 long long
 merge_read_input(struct merge *m, struct input *in, int which)
 {
@@ -121,11 +131,7 @@ merge_read_input(struct merge *m, struct input *in, int which)
 
 		/* what the counts are: kept when every input agrees */
 		if (fr < 0 && line == 1 && folded_unit(l, len, u)) {
-			if (!m->unit_seen)
-				memcpy(m->unit, u, sizeof u);
-			else if (strcmp(m->unit, u) != 0)
-				m->unit[0] = '\0';
-			m->unit_seen = 1;
+			merge_unit(m, u);
 			continue;
 		}
 

@@ -45,6 +45,8 @@ void merge_set(struct merge *m, const char *s, size_t n,
  * that is out of range or sums out of range (reported with its line).
  */
 #define MERGE_BOTH 2
+/* An input's unit (folded.h's, without the line): kept when all agree. */
+void merge_unit(struct merge *m, const char *u);
 long long merge_read(struct merge *m, const char *path, int which);
 /* The same from an input already open (left open). */
 struct input;

@@ -273,9 +273,10 @@ perf_input(struct input *in)
 }
 
 /*
- * What the counts are, for an output that says it (--to=pprof,
- * speedscope): nanoseconds when the event is a clock (cpu-clock,
- * task-clock: perf's period is the time between samples); for
+ * What the counts are: nanoseconds when the event is a clock
+ * (cpu-clock, task-clock: perf's period is the time between samples;
+ * trace-record --wall's offcpu-time, whose period is the time blocked,
+ * kept beside cpu-clock); for
  * trace-record --alloc's events (alloc_space, inuse_objects, ...) the
  * heap profile's sample type and unit as Go writes them, "TYPE/bytes"
  * or "TYPE/count" (speedscope: bytes, or none); all only when every
@@ -295,14 +296,16 @@ perf_unit(void)
 	if (ev == NULL)
 		return NULL;
 	if ((n == 9 && memcmp(ev, "cpu-clock", 9) == 0) ||
-	    (n == 10 && memcmp(ev, "task-clock", 10) == 0))
+	    (n == 10 && memcmp(ev, "task-clock", 10) == 0) ||
+	    (n == 11 && memcmp(ev, "offcpu-time", 11) == 0))
 		unit = "nanoseconds";
 	for (size_t i = 0; i < sizeof heap / sizeof heap[0]; i++)
 		if (n == strlen(heap[i]) && memcmp(ev, heap[i], n) == 0) {
 			int bytes = i % 2 == 0;
 
 			snprintf(typed, sizeof typed, "%s/%s", heap[i], bytes ? "bytes" : "count");
-			unit = drv.run.pprof ? typed : bytes ? "bytes" : "none";
+			unit = drv.run.pprof || drv.run.table ? typed :
+			    bytes ? "bytes" : "none";
 		}
 	for (int i = 0; unit && i < drv.nctx; i++)
 		if (drv.ctx[i].no_period)
@@ -315,18 +318,21 @@ perf_end(void)
 {
 	const char *u;
 
-	if (drv.run.unit == NULL && (drv.run.pprof || drv.run.speedscope))
+	if (drv.run.unit == NULL && (drv.run.pprof || drv.run.speedscope ||
+	    drv.run.table))
 		drv.run.unit = perf_unit();
 	/*
-	 * trace-record --alloc's events are bytes or objects: said on the
-	 * first line (folded(5)), as trace-record --folded says it.  Not for
-	 * a clock's ns, where the output is stackcollapse-perf.pl's.
+	 * Said on the first line (folded(5)), as trace-record --folded says
+	 * it, so that flamegraph-svg labels time as time without
+	 * --countname: flamegraph.pl and inferno skip the line.  --perl
+	 * keeps stackcollapse-perf.pl's bytes, which have no such line.
 	 */
 	if (!drv.o.perl && !drv.run.noagg && !drv.run.table && !drv.run.pprof &&
 	    !drv.run.speedscope && !drv.run.flamebearer &&
-	    (u = perf_unit()) != NULL && strcmp(u, "nanoseconds") != 0) {
+	    (u = perf_unit()) != NULL) {
 		out_str(FOLDED_UNIT_LINE);
-		out_str(strcmp(u, "bytes") == 0 ? "bytes" : "objects");
+		out_str(strcmp(u, "nanoseconds") == 0 ? "ns" :
+		    strcmp(u, "bytes") == 0 ? "bytes" : "objects");
 		out_char('\n');
 	}
 	if (!drv.run.noagg && stacks_write(drv.ctx, drv.nctx, &drv.run) < 0) {

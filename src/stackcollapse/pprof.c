@@ -59,7 +59,7 @@
 enum {
 	P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_LOCATION = 4, P_FUNCTION = 5,
 	P_STRING = 6, P_DEFAULT_TYPE = 14,
-	VT_TYPE = 1,
+	VT_TYPE = 1, VT_UNIT = 2,
 	S_LOCATION = 1, S_VALUE = 2, S_LABEL = 3,
 	L_KEY = 1, L_STR = 2, L_NUM = 3,
 	LOC_ID = 1, LOC_ADDRESS = 3, LOC_LINE = 4,
@@ -120,8 +120,9 @@ struct pp {
 	struct ent *fn, *loc;
 	size_t nfn, fncap, nloc, loccap;
 	uint64_t *types;	/* string index of each sample type's name */
+	uint64_t *units;	/* and of its unit */
 	uint32_t *typeoff;	/* and where the type is */
-	size_t ntypes, typecap, toffcap;
+	size_t ntypes, typecap, unitcap, toffcap;
 	uint64_t deftype;
 	uint32_t deftypeoff;	/* where default_sample_type is */
 	size_t vi;		/* the value used */
@@ -251,20 +252,25 @@ index_type(struct pp *pp, struct pb *top, const struct pb_field *f)
 {
 	struct pb m;
 	struct pb_field g;
-	uint64_t name = 0;
+	uint64_t name = 0, unit = 0;
 	int ret;
 
 	pb_sub(&m, top, f);
 	while ((ret = pb_next(&m, &g)) > 0)
 		if (g.num == VT_TYPE && g.wire == PB_VARINT)
 			name = g.v;
+		else if (g.num == VT_UNIT && g.wire == PB_VARINT)
+			unit = g.v;
 	if (ret < 0)
 		return pb_err(pp, &m);
 	pp->types = xgrow(pp->types, &pp->typecap, pp->ntypes + 1,
 	    sizeof *pp->types);
 	pp->typeoff = xgrow(pp->typeoff, &pp->toffcap, pp->ntypes + 1,
 	    sizeof *pp->typeoff);
+	pp->units = xgrow(pp->units, &pp->unitcap, pp->ntypes + 1,
+	    sizeof *pp->units);
 	pp->typeoff[pp->ntypes] = (uint32_t)f->off;
+	pp->units[pp->ntypes] = unit;
 	pp->types[pp->ntypes++] = name;
 	return 0;
 }
@@ -438,6 +444,31 @@ pick_type(struct pp *pp, size_t nsamples)
 	i = len ? type_named(pp, s, len) : -1;
 	pp->vi = i >= 0 ? (size_t)i : pp->ntypes - 1;
 	return 0;
+}
+
+/*
+ * The chosen type's unit, as folded(5)'s unit line says it, for the
+ * sink to write: Go's CPU profiles are in nanoseconds, its heap profiles
+ * in bytes or, for *objects, a count of objects.  Other units (samples,
+ * a count of events, microseconds that would need scaling) say nothing.
+ */
+static void
+pick_unit(struct pp *pp)
+{
+	size_t nlen, ulen;
+	const char *name, *unit;
+
+	if (pp->ntypes == 0 ||
+	    (name = str_get(pp, pp->types[pp->vi], &nlen)) == NULL ||
+	    (unit = str_get(pp, pp->units[pp->vi], &ulen)) == NULL)
+		return;
+	if (ulen == 11 && memcmp(unit, "nanoseconds", 11) == 0)
+		sink_unit(pp->r->sink, "ns");
+	else if (ulen == 5 && memcmp(unit, "bytes", 5) == 0)
+		sink_unit(pp->r->sink, "bytes");
+	else if (ulen == 5 && memcmp(unit, "count", 5) == 0 && nlen >= 7 &&
+	    memcmp(name + nlen - 7, "objects", 7) == 0)
+		sink_unit(pp->r->sink, "objects");
 }
 
 /* Append s[0..n), one frame or several joined, within the stack's limit. */
@@ -803,13 +834,16 @@ pprof_collapse(struct reader *r)
 		ret = ent_sort(&pp, pp.loc, pp.nloc, "location");
 	if (ret == 0)
 		ret = pick_type(&pp, nsamples);
-	if (ret == 0)
+	if (ret == 0) {
+		pick_unit(&pp);
 		ret = fold_all(&pp);
+	}
 	free(pp.buf);
 	free(pp.str);
 	free(pp.fn);
 	free(pp.loc);
 	free(pp.types);
+	free(pp.units);
 	free(pp.typeoff);
 	free(pp.ids);
 	free(pp.lines);

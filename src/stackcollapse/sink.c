@@ -75,6 +75,12 @@ sink_put2(struct sink *s, const char *st, size_t n, const struct count *c0,
 	}
 }
 
+void
+sink_unit(struct sink *s, const char *u)
+{
+	merge_unit(&s->m, u);
+}
+
 int
 sink_finish(struct sink *s, int write)
 {
@@ -89,7 +95,7 @@ sink_finish(struct sink *s, int write)
 		if (s->m.unit[0] && !r.unit)
 			r.unit = strcmp(s->m.unit, "ns") == 0 ? "nanoseconds" :
 			    strcmp(s->m.unit, "bytes") == 0 ? "bytes" :
-			    r.pprof ? "objects" : NULL;
+			    r.pprof || r.table ? "objects" : NULL;
 		if (s->m.unit[0] && !r.table && !r.pprof && !r.speedscope &&
 		    !r.flamebearer) {
 			out_str(FOLDED_UNIT_LINE);
@@ -100,6 +106,28 @@ sink_finish(struct sink *s, int write)
 	}
 	merge_free(&s->m);
 	return ret;
+}
+
+/*
+ * folded(5)'s name of a unit that --unit or a reader gave as speedscope
+ * or pprof name it ("nanoseconds", "alloc_space/bytes", "objects/count"),
+ * or NULL.
+ */
+static const char *
+folded_unit_of(const char *u)
+{
+	size_t n = u ? strlen(u) : 0;
+
+	if (n == 0)
+		return NULL;
+	if (strcmp(u, "nanoseconds") == 0 || (n > 12 && strcmp(u + n - 12, "/nanoseconds") == 0))
+		return "ns";
+	if (n >= 5 && strcmp(u + n - 5, "bytes") == 0)
+		return "bytes";
+	if ((n >= 7 && strcmp(u + n - 7, "objects") == 0) ||
+	    (n >= 13 && strcmp(u + n - 13, "objects/count") == 0))
+		return "objects";
+	return NULL;
 }
 
 int
@@ -119,7 +147,7 @@ sink_write_sum(struct folded_sum *a, const struct fmt_run *run)
 		folded_sum_write(a);
 		return 0;
 	}
-	ret = run->table ? table_write(a) :
+	ret = run->table ? table_write(a, folded_unit_of(run->unit)) :
 	    speedscope_write(a, run->unit ? run->unit : "none");
 	if (ret < 0)
 		warn_msg(TABLE_RANGE_WHAT);
@@ -145,7 +173,8 @@ sink_write_diff(struct merge *m, const struct fmt_run *run)
 	if (run->flamebearer)
 		return flamebearer_write(&m->sum, 1, run->unit);
 	if (run->table)
-		ret = table_write_diff(&m->sum);
+		ret = table_write_diff(&m->sum, run->unit ?
+		    folded_unit_of(run->unit) : m->unit[0] ? m->unit : NULL);
 	else
 		return merge_write(m, 1, 0);
 	if (ret < 0)

@@ -18,6 +18,7 @@
 
 #include "../lib/count.h"
 #include "../lib/err.h"
+#include "../lib/folded.h"
 #include "../lib/intern.h"
 #include "../lib/out.h"
 #include "../lib/sort.h"
@@ -163,7 +164,7 @@ put_share(const struct count *c, const struct count *all)
  * share.
  */
 static int
-write_table(const struct folded_sum *a, int ncol)
+write_table(const struct folded_sum *a, int ncol, const char *unit)
 {
 	struct names nm;
 	uint32_t *rows;
@@ -186,6 +187,11 @@ write_table(const struct folded_sum *a, int ncol)
 		}
 	}
 	rows = sorted_rows(&nm, ncol == 2 ? row_cmp_diff : row_cmp);
+	if (unit) {
+		out_str(FOLDED_UNIT_LINE);
+		out_str(unit);
+		out_char('\n');
+	}
 	out_str("# total");
 	for (int c = 0; c < ncol; c++) {
 		out_char('\t');
@@ -218,13 +224,13 @@ write_table(const struct folded_sum *a, int ncol)
 }
 
 int
-table_write(const struct folded_sum *a)
+table_write(const struct folded_sum *a, const char *unit)
 {
-	return write_table(a, 1);
+	return write_table(a, 1, unit);
 }
 
 int
-table_write_diff(const struct folded_sum *a)
+table_write_diff(const struct folded_sum *a, const char *unit)
 {
-	return write_table(a, 2);
+	return write_table(a, 2, unit);
 }

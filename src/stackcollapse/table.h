@@ -26,9 +26,10 @@
  * Returns 0, or -1 (nothing written) when T is 2^64 or more, for the
  * caller to report with TABLE_RANGE_WHAT; no SELF or TOTAL can be larger
  * than T, and no stack's sum either: a sum that did not fit while the
- * stacks were summed is this error too.
+ * stacks were summed is this error too.  A unit ("ns", "bytes",
+ * "objects", or NULL when unknown) is said first, as folded(5)'s line.
  */
-int table_write(const struct folded_sum *a);
+int table_write(const struct folded_sum *a, const char *unit);
 
 /*
  * The same for a differential sum (column 0 before, 1 after: --diff):
@@ -43,7 +44,7 @@ int table_write(const struct folded_sum *a);
  * ties by name bytewise.  Returns -1 (nothing written) when TB or TA is
  * 2^64 or more.
  */
-int table_write_diff(const struct folded_sum *a);
+int table_write_diff(const struct folded_sum *a, const char *unit);
 
 #define TABLE_RANGE_WHAT "the counts of all stacks sum to 2^64 or more"
 

@@ -35,6 +35,7 @@ run(const char *path, int both, enum diff_width w, int normalize,
 	struct diff d;
 	struct flame f;
 	uint64_t nbad = 0;
+	char unit[FOLDED_UNIT_MAX + 1];
 	int ok = 1;
 
 	diff_init(&d, &dopt);
@@ -43,7 +44,7 @@ run(const char *path, int both, enum diff_width w, int normalize,
 
 		if (input_open(&in, path, "\n") < 0)
 			break;
-		if (diff_read(&d, &in, both ? DIFF_BOTH : i, &nbad) < 0)
+		if (diff_read(&d, &in, both ? DIFF_BOTH : i, &nbad, unit) < 0)
 			ok = 0;
 		input_close(&in);
 	}

@@ -97,7 +97,7 @@ function selfTest(schema) {
 function folded(text) {
 	const m = new Map();
 	for (const line of text.split("\n")) {
-		if (line === "") continue;
+		if (line === "" || line.startsWith("# unit: ")) continue;	// folded(5)'s unit line
 		const sp = line.lastIndexOf(" ");
 		m.set(line.slice(0, sp), Number(line.slice(sp + 1)));
 	}

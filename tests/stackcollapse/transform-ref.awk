@@ -1,7 +1,8 @@
 # The transforms of stackcollapse (issue 34), written again from the
 # issue's text alone, for tests/run.sh to compare with the program's, stack
 # for stack.  Reads folded lines "STACK COUNT" (one count, whole numbers),
-# writes each transformed stack with its summed count, unsorted.  The chain
+# writes each transformed stack with its summed count, unsorted; a first
+# line "# unit: U" (folded(5)) is no stack and is passed on.  The chain
 # is the environment's XF_STEPS, one step a line: "focus<TAB>RE", "ignore",
 # "hide", "show-from", "prune-from", or "collapse-recursion", "invert"
 # alone; (the environment, since awk -v would read a RE's backslashes).
@@ -27,6 +28,8 @@ BEGIN {
 		re[s] = t ? substr(line[s], t + 1) : ""
 	}
 }
+
+NR == 1 && /^# unit: / { print; next }
 
 {
 	count = $NF

@@ -103,11 +103,14 @@ function names(list) {
  * first step of drand48 (x * 0x5deece66d + 11, 48 bits), done here in
  * 24-bit halves to stay exact.
  */
-function hot(name) {
+function shadeOf(name) {
 	var sum = 0;
 	for (var ch of name) sum = sum + ch.codePointAt(0) >>> 0;
-	var lo = sum % 256 * 65536 + 0x330e, hi = Math.floor(sum / 256), low = lo * 0xece66d + 11,
-		v = ((hi * 0xece66d + lo * 0x5de + Math.floor(low / 16777216)) % 16777216 * 16777216 + low % 16777216) / 281474976710656;
+	var lo = sum % 256 * 65536 + 0x330e, hi = Math.floor(sum / 256), low = lo * 0xece66d + 11;
+	return ((hi * 0xece66d + lo * 0x5de + Math.floor(low / 16777216)) % 16777216 * 16777216 + low % 16777216) / 281474976710656;
+}
+function hot(name) {
+	var v = shadeOf(name);
 	return "#" + ((205 + Math.floor(50 * v)) * 65536 + Math.floor(230 * v) * 256 + Math.floor(55 * v)).toString(16);
 }
 /*

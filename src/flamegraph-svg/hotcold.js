@@ -3,9 +3,28 @@
  * title, as hotcold.c writes it; scriptdata.c embeds this file only into
  * those graphs, whose frames have their off-CPU time (f.o).
  */
+function offShare(f) { return f.n > 0 ? Math.min(f.o / f.n, 1) : 0; }
 function offOf(f) {
-	return "; off-CPU " + fixed(f.n > 0 ? 100 * Math.min(f.o / f.n, 1) : 0, 2) + "%";
+	return "; off-CPU " + fixed(100 * offShare(f), 2) + "%";
 }
+
+/*
+ * A transformed graph's frames (xform.js's layout, which sums each
+ * frame's off-CPU time, f.o, from the marks of the file's stacks) are
+ * coloured as hotcold.c colours the file's: between the name's hot and
+ * blue shades by the frame's share off the CPU.
+ */
+var layoutOnCPU = layout;
+layout = function (stacks, rx) {
+	var l = layoutOnCPU(stacks, rx);
+	l[1].forEach((f) => {
+		var v = shadeOf(nm[f.x]), k = offShare(f),
+			h = [205 + Math.floor(50 * v), Math.floor(230 * v), Math.floor(55 * v)],
+			c = [80 + Math.floor(60 * v), 80 + Math.floor(60 * v), 205 + Math.floor(50 * v)];
+		f.fill = "#" + h.map((x, i) => (256 + Math.floor(x + (c[i] - x) * k + 0.5)).toString(16).slice(1)).join("");
+	});
+	return l;
+};
 
 /*
  * The table's Off-CPU column: each function's time off the CPU, counted

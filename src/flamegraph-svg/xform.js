@@ -100,7 +100,8 @@ function fileStacks() {
 		var n = f.kids.reduce((c, k) => c - k.n, f.n), s = [], a;
 		if (f === rootFrame || !(n > eps)) return;
 		for (a = f; a !== rootFrame; a = a.p) s.push(a.x);
-		out.push({ s: s.reverse(), n: n });
+		/* a hot/cold graph's off-CPU time: its stacks' leaf mark */
+		out.push({ s: s.reverse(), n: n, o: D.off ? (nm[f.x] === "[off-cpu]" ? n : 0) : undefined });
 	});
 	return out;
 }
@@ -115,7 +116,8 @@ function stacksOf(list) {
 		if (sum) {
 			sum.n += e.n;
 			if (D.diff) sum.a += e.a;
-		} else out.set(key, { s: s, n: e.n, a: e.a });
+			if (D.off) sum.o += e.o;
+		} else out.set(key, { s: s, n: e.n, a: e.a, o: e.o });
 	});
 	return out;
 }
@@ -138,6 +140,7 @@ function layout(stacks, rx) {
 			all.push(f);
 		}
 		for (i = 0; i < open.length; i++) open[i].n += e.n;
+		if (D.off) for (i = 0; i < open.length; i++) open[i].o += e.o;
 		t += e.n;
 	});
 	all.forEach((f) => {
@@ -168,7 +171,7 @@ function restack(list) {
 function newFrame(x, row, s) {
 	return {
 		name: nm[x], x: x, s: s, n: 0, row: row, fill: fillOf[x] || hot(nm[x]), attr: D.attrs[x],
-		title: "", hit: false, chars: -1, label: ""
+		o: D.off ? 0 : undefined, title: "", hit: false, chars: -1, label: ""
 	};
 }
 function setFrames(rs, fs, root, sum) {

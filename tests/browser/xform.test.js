@@ -111,6 +111,24 @@ const helpers = `
 			check(item + ": a breadcrumb", crumbs.length === 1 && crumbs[0] === item + (t === "rec" ? "" : ": " + name), crumbs.join("|"));
 		}
 
+		// A hot/cold graph (folded(5)'s [off-cpu] marks): after a step,
+		// each frame's title (its off-CPU share) and colour are those of
+		// the graph of stackcollapse's step, as they were before the step.
+		const hc = ["main;spin 40", "main;wait;read;[off-cpu] 30", "main;wait;lock;[off-cpu] 20", "main;wait;lock 10",
+			"main;a;wait;read;[off-cpu] 15", "main;a;b 25"].join("\n") + "\n";
+		const hcDrawn = `T.svg().flamegraph.frames().filter((f) => f.w > 0).map((f) => [f.name, f.title, f.fill]).sort()`;
+		await open("file://" + svgOf("hc", hc));
+		const hcPlain = await page.eval(hcDrawn);
+		for (const [item, name, args] of [["Merge function", "wait", ["--hide=^wait$"]], ["Focus on function", "wait", ["--show-from=^wait$"]]]) {
+			await open("file://" + svgOf("hcwant", run("stackcollapse", ["--format=folded"].concat(args), hc)));
+			const want = await page.eval(hcDrawn);
+			await open("file://" + path.join(tmp, "hc.svg"));
+			await menu(name, item);
+			const got = await page.eval(hcDrawn);
+			check("hot/cold: " + item + ": titles and colours equal stackcollapse " + args.join(" ") + "'s graph",
+				same(got, want) && !same(got, hcPlain), JSON.stringify(got) + "\n vs " + JSON.stringify(want));
+		}
+
 		// Steps in a chain, then a breadcrumb removed, then the table.
 		await open("file://" + file);
 		await menu("c", "Focus on function");

@@ -1,0 +1,472 @@
+/*
+ * wall.c: off-CPU time in the preloaded library (trace-record --sample
+ * --wall with the signal mechanism).
+ *
+ * Contract.  The CPU-time timer of sampler.c sees a thread only while it
+ * runs, and a signal sent to a blocked thread would make its nanosleep,
+ * poll or epoll_wait fail with EINTR (even under SA_RESTART), which
+ * changes what the program does.  So no thread is signalled: libc's
+ * blocking entry points are wrapped instead (the list is below: sleeps,
+ * reads and writes, sockets, poll, select and epoll, mutexes, condition
+ * variables, rwlocks, semaphores, joins, waits for children, file
+ * locks, System V IPC, signal waits, fsync, and futex through
+ * syscall(2), which sampler.c passes here), each calling the next
+ * definition (dlsym RTLD_NEXT) and returning what it returns, errno
+ * too.  Around the call the trace clock is read; what the thread spent
+ * in the call less its CPU time there (the timer periods the handler
+ * counted in it: those are in cpu-clock samples already) is the blocked
+ * interval, d.
+ *
+ * Intervals are sampled by time, as alloc.c samples allocations by
+ * bytes (Go's heap sampling): each thread counts down a wall time drawn
+ * from an exponential distribution of mean T, the timer's period (1/F
+ * s), and the interval that reaches zero is taken, and a new count
+ * drawn.  The exponential forgets, so an interval of d ns is taken with
+ * probability 1 - exp(-d/T) whatever came before it, and trace-record
+ * weighs it d / (1 - exp(-d/T)) ns: unbiased, a wait of 10 T or more
+ * taken almost surely at about its length, one of T/1000 once in a
+ * thousand at about T.  A million short waits a second so cost a clock
+ * read each side and about F stack walks a second, not a million.
+ *
+ * A taken interval is an SR_OFFCPU record (sring.h): its frames are
+ * libc's function (the leaf, named as the call) and then the caller's
+ * chain, walked after the call returned (the caller's frames are as
+ * they were) from the return address, stack pointer and frame pointer
+ * kept at entry, with frame pointers or DWARF CFI as the run walks
+ * (sampler_walk): this file is built with frame pointers, so each
+ * wrapper's frame holds its caller's.
+ *
+ * A thread blocked at the end counts too: each followed thread's call
+ * in progress is in a registry (this thread's slot, in thread-local
+ * storage, linked into a list under a spin lock taken only when a
+ * thread starts or ends), and when the process exits (exit(), or a
+ * return from main: the library's destructor, after the program's
+ * atexit handlers) the calls still in progress on the other threads are
+ * taken up to that moment, their stacks walked from the exiting thread
+ * (they are blocked, and a thread that ends waits on the lock, its stack
+ * still mapped, until the walk is done).  A slot's state word says idle,
+ * in a call, or taken by that walk, with a count of calls above it: the
+ * walk copies a slot and then claims it with a compare-and-swap, which
+ * fails if the call ended or another began meanwhile (the copy is
+ * dropped), and a call that ends to find itself claimed writes nothing.
+ *
+ * Safe against: recursion (nothing here calls a wrapped function: the
+ * walk and the ring take no locks and make no system call; the lock is
+ * spun with sched_yield); signal handlers that block inside a timed call
+ * (a call entered below the frame of one in progress is its handler's:
+ * not timed, the outer interval holds it), or that leave it with
+ * longjmp (the next call, above that frame, takes the slot over);
+ * threads (everything per thread is initial-exec TLS); fork (the child's
+ * registry is its one thread); pthread_cancel inside a call (the thread
+ * leaves the registry as it ends).  What is not seen: calls made inside
+ * libc past its exported functions (system(), getaddrinfo's own poll),
+ * system calls made directly or inlined futexes (std::mutex's fast path
+ * is pthread_mutex_lock's, and seen), static programs, threads not
+ * started through pthread_create, and a process ended by a signal or by
+ * _exit keeps the calls then in progress out.  Time spent runnable but
+ * preempted outside a call is in no sample, as with the perf mechanism.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/file.h>
+#include <sys/msg.h>
+#include <sys/resource.h>
+#include <sys/select.h>
+#include <sys/sem.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sampler.h"
+
+#define EXPORT	__attribute__((visibility("default")))
+#define TLS	__thread __attribute__((tls_model("initial-exec")))
+
+enum { IDLE, IN, TAKEN };
+
+struct slot {
+	struct slot	*prev, *next;	/* the registry, under reg_lock */
+	uint32_t	 state;		/* calls << 2 | IDLE, IN or TAKEN */
+	int		 followed;	/* in the registry */
+	uint32_t	 tid;
+	const char	*comm;		/* the thread's name (sampler.c's) */
+	const uint64_t	*periods;	/* its sampler_periods */
+	uintptr_t	 hi;		/* its stack's top */
+	struct wcall	 call;		/* the one in progress, for the walk */
+};
+
+static uint64_t period;		/* raw clock units; 0: not timing */
+static struct slot *reg;
+static int reg_lock;
+
+static TLS struct slot me;
+static TLS int64_t left;		/* blocked time to the next sample */
+
+static void
+lock(int *l)
+{
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(l, __ATOMIC_RELAXED))
+			sched_yield();
+}
+
+static void
+unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+/* Write the interval [c->t0, end) of the thread s as a sample. */
+static __attribute__((noinline)) void
+take(const struct slot *s, const struct wcall *c, uint64_t end, uint32_t endcpu,
+    uint64_t periods)
+{
+	struct {
+		struct sr_offcpu o;
+		uint64_t	 fr[SR_MAXFRAMES];
+	} b;
+	struct sr_rec h;
+	uint32_t n = 1;
+
+	b.fr[0] = c->fn;
+	n += sampler_walk(c->ret, c->sp, c->bp, s->hi, b.fr + 1, SR_MAXFRAMES - 1);
+	memset(&b.o, 0, sizeof b.o);
+	b.o.end = end;
+	b.o.endcpu = endcpu;
+	sampler_header(&h, SR_OFFCPU);
+	h.tid = s->tid;
+	if (s != &me)
+		memcpy(h.comm, s->comm, sizeof h.comm);
+	h.time = c->t0;
+	h.cpu = c->cpu0;
+	h.periods = periods > UINT32_MAX ? UINT32_MAX : (uint32_t)periods;
+	h.n = n;
+	sampler_emit(&h, &b, sizeof b.o + n * sizeof b.fr[0]);
+}
+
+/* The blocked time of c until end, the periods of CPU time taken out. */
+static int64_t
+blocked(const struct wcall *c, uint64_t end, uint64_t periods)
+{
+	return (int64_t)(end - c->t0) - (int64_t)(periods * period);
+}
+
+int
+wall_enter(struct wcall *c, void *fn, const uintptr_t *fa)
+{
+	uintptr_t sp = (uintptr_t)(fa + 2);
+	uint32_t st = me.state;
+
+	if (!me.followed || ((st & 3) != IDLE && sp < me.call.sp))
+		return 0;
+	c->fn = (uintptr_t)fn;
+	c->ret = fa[1];
+	c->bp = fa[0];
+	c->sp = sp;
+	c->periods0 = sampler_periods;
+	c->t0 = sampler_now(&c->cpu0);
+	me.call = *c;
+	__atomic_store_n(&me.state, ((st >> 2) + 1) << 2 | IN, __ATOMIC_RELEASE);
+	return 1;
+}
+
+void
+wall_leave(const struct wcall *c)
+{
+	int e = errno;
+	uint32_t cpu;
+	uint64_t end = sampler_now(&cpu), periods = sampler_periods - c->periods0;
+	uint32_t was = __atomic_exchange_n(&me.state, me.state & ~3u, __ATOMIC_ACQ_REL);
+	int64_t d = blocked(c, end, periods);
+
+	/* Taken by the walk at exit already, or no time blocked. */
+	if ((was & 3) != TAKEN && d > 0 && (left -= d) <= 0) {
+		left = sampler_exp((double)period);
+		take(&me, c, end, cpu, periods);
+	}
+	errno = e;
+}
+
+/*
+ * At exit: the calls in progress on the other threads, up to now,
+ * sampled as if they ended now (a fresh draw: the chance is the same).
+ */
+__attribute__((destructor)) static void
+wall_fini(void)
+{
+	uint32_t cpu;
+
+	if (period == 0)
+		return;
+	lock(&reg_lock);
+	uint64_t end = sampler_now(&cpu);
+
+	for (struct slot *s = reg; s; s = s->next) {
+		uint32_t st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+
+		if (s == &me || (st & 3) != IN)
+			continue;
+		struct wcall c = s->call;
+		uint64_t periods = *s->periods - c.periods0;
+
+		if (!__atomic_compare_exchange_n(&s->state, &st, (st & ~3u) | TAKEN, 0,
+		    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			continue;
+		int64_t d = blocked(&c, end, periods);
+
+		if (d > 0 && sampler_exp((double)period) <= d)
+			take(s, &c, end, cpu, periods);
+	}
+	unlock(&reg_lock);
+}
+
+void
+wall_init(const struct sr_ring *r)
+{
+	period = r->period ? r->wall_period : 0;
+}
+
+void
+wall_thread_start(uint32_t tid, const char *comm, uintptr_t hi)
+{
+	if (period == 0)
+		return;
+	me.tid = tid;
+	me.comm = comm;
+	me.periods = &sampler_periods;
+	me.hi = hi;
+	me.state = IDLE;
+	left = sampler_exp((double)period);
+	lock(&reg_lock);
+	me.prev = NULL;
+	me.next = reg;
+	if (reg)
+		reg->prev = &me;
+	reg = &me;
+	me.followed = 1;
+	unlock(&reg_lock);
+}
+
+void
+wall_thread_end(void)
+{
+	if (!me.followed)
+		return;
+	lock(&reg_lock);
+	me.followed = 0;
+	if (me.prev)
+		me.prev->next = me.next;
+	else
+		reg = me.next;
+	if (me.next)
+		me.next->prev = me.prev;
+	unlock(&reg_lock);
+}
+
+/* The other threads' slots are copies of memory no thread owns here. */
+void
+wall_after_fork(void)
+{
+	reg_lock = 0;
+	reg = NULL;
+	me.followed = 0;
+}
+
+/*
+ * The wrappers.  WRAP(type, name, params, args, fail): the next name,
+ * timed; fail is what to return when there is none.  The lookup is on
+ * first use (a library's constructor may block before ours runs); two
+ * threads racing to it store the same value.
+ */
+#define REAL(name, fail) \
+	static __typeof__(&name) real; \
+	if (real == NULL) \
+		*(void **)&real = dlsym(RTLD_NEXT, #name); \
+	if (real == NULL) \
+		return fail
+
+#define TIMED(type, call) \
+	struct wcall c_; \
+	int on_ = wall_enter(&c_, (void *)real, __builtin_frame_address(0)); \
+	type r_ = call; \
+	if (on_) \
+		wall_leave(&c_); \
+	return r_
+
+#define WRAP(type, name, params, args, fail) \
+EXPORT type \
+name params \
+{ \
+	REAL(name, fail); \
+	TIMED(type, real args); \
+}
+
+#define ENOSYS_ (errno = ENOSYS, -1)
+
+WRAP(unsigned, sleep, (unsigned s), (s), s)
+WRAP(int, usleep, (useconds_t us), (us), ENOSYS_)
+WRAP(int, nanosleep, (const struct timespec *t, struct timespec *rem), (t, rem), ENOSYS_)
+WRAP(int, clock_nanosleep, (clockid_t id, int fl, const struct timespec *t,
+    struct timespec *rem), (id, fl, t, rem), ENOSYS)
+WRAP(int, pause, (void), (), ENOSYS_)
+
+WRAP(ssize_t, read, (int fd, void *b, size_t n), (fd, b, n), ENOSYS_)
+WRAP(ssize_t, write, (int fd, const void *b, size_t n), (fd, b, n), ENOSYS_)
+WRAP(ssize_t, readv, (int fd, const struct iovec *v, int n), (fd, v, n), ENOSYS_)
+WRAP(ssize_t, writev, (int fd, const struct iovec *v, int n), (fd, v, n), ENOSYS_)
+WRAP(ssize_t, pread, (int fd, void *b, size_t n, off_t o), (fd, b, n, o), ENOSYS_)
+WRAP(ssize_t, pwrite, (int fd, const void *b, size_t n, off_t o), (fd, b, n, o), ENOSYS_)
+WRAP(int, fsync, (int fd), (fd), ENOSYS_)
+WRAP(int, fdatasync, (int fd), (fd), ENOSYS_)
+
+WRAP(ssize_t, recv, (int fd, void *b, size_t n, int fl), (fd, b, n, fl), ENOSYS_)
+WRAP(ssize_t, recvfrom, (int fd, void *b, size_t n, int fl, __SOCKADDR_ARG a,
+    socklen_t *al), (fd, b, n, fl, a, al), ENOSYS_)
+WRAP(ssize_t, recvmsg, (int fd, struct msghdr *m, int fl), (fd, m, fl), ENOSYS_)
+WRAP(int, recvmmsg, (int fd, struct mmsghdr *m, unsigned n, int fl, struct timespec *t),
+    (fd, m, n, fl, t), ENOSYS_)
+WRAP(ssize_t, send, (int fd, const void *b, size_t n, int fl), (fd, b, n, fl), ENOSYS_)
+WRAP(ssize_t, sendto, (int fd, const void *b, size_t n, int fl, __CONST_SOCKADDR_ARG a,
+    socklen_t al), (fd, b, n, fl, a, al), ENOSYS_)
+WRAP(ssize_t, sendmsg, (int fd, const struct msghdr *m, int fl), (fd, m, fl), ENOSYS_)
+WRAP(int, accept, (int fd, __SOCKADDR_ARG a, socklen_t *al), (fd, a, al), ENOSYS_)
+WRAP(int, accept4, (int fd, __SOCKADDR_ARG a, socklen_t *al, int fl), (fd, a, al, fl),
+    ENOSYS_)
+WRAP(int, connect, (int fd, __CONST_SOCKADDR_ARG a, socklen_t al), (fd, a, al), ENOSYS_)
+
+WRAP(int, poll, (struct pollfd *p, nfds_t n, int ms), (p, n, ms), ENOSYS_)
+WRAP(int, ppoll, (struct pollfd *p, nfds_t n, const struct timespec *t,
+    const sigset_t *m), (p, n, t, m), ENOSYS_)
+WRAP(int, select, (int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *t),
+    (n, r, w, e, t), ENOSYS_)
+WRAP(int, pselect, (int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec *t,
+    const sigset_t *m), (n, r, w, e, t, m), ENOSYS_)
+WRAP(int, epoll_wait, (int fd, struct epoll_event *ev, int n, int ms), (fd, ev, n, ms),
+    ENOSYS_)
+WRAP(int, epoll_pwait, (int fd, struct epoll_event *ev, int n, int ms, const sigset_t *m),
+    (fd, ev, n, ms, m), ENOSYS_)
+WRAP(int, epoll_pwait2, (int fd, struct epoll_event *ev, int n, const struct timespec *t,
+    const sigset_t *m), (fd, ev, n, t, m), ENOSYS_)
+
+WRAP(int, pthread_cond_wait, (pthread_cond_t *cv, pthread_mutex_t *m), (cv, m), ENOSYS)
+WRAP(int, pthread_cond_timedwait, (pthread_cond_t *cv, pthread_mutex_t *m,
+    const struct timespec *t), (cv, m, t), ENOSYS)
+WRAP(int, pthread_cond_clockwait, (pthread_cond_t *cv, pthread_mutex_t *m, clockid_t id,
+    const struct timespec *t), (cv, m, id, t), ENOSYS)
+WRAP(int, pthread_join, (pthread_t t, void **ret), (t, ret), ENOSYS)
+WRAP(int, pthread_timedjoin_np, (pthread_t t, void **ret, const struct timespec *ts),
+    (t, ret, ts), ENOSYS)
+WRAP(int, pthread_clockjoin_np, (pthread_t t, void **ret, clockid_t id,
+    const struct timespec *ts), (t, ret, id, ts), ENOSYS)
+WRAP(int, pthread_barrier_wait, (pthread_barrier_t *b), (b), ENOSYS)
+
+WRAP(pid_t, wait, (int *st), (st), ENOSYS_)
+WRAP(pid_t, waitpid, (pid_t p, int *st, int o), (p, st, o), ENOSYS_)
+WRAP(pid_t, wait3, (int *st, int o, struct rusage *ru), (st, o, ru), ENOSYS_)
+WRAP(pid_t, wait4, (pid_t p, int *st, int o, struct rusage *ru), (p, st, o, ru), ENOSYS_)
+WRAP(int, waitid, (idtype_t t, id_t id, siginfo_t *si, int o), (t, id, si, o), ENOSYS_)
+
+WRAP(int, flock, (int fd, int op), (fd, op), ENOSYS_)
+WRAP(ssize_t, msgrcv, (int id, void *m, size_t n, long t, int fl), (id, m, n, t, fl), ENOSYS_)
+WRAP(int, sigwait, (const sigset_t *m, int *sig), (m, sig), ENOSYS)
+WRAP(int, sigwaitinfo, (const sigset_t *m, siginfo_t *si), (m, si), ENOSYS_)
+WRAP(int, sigtimedwait, (const sigset_t *m, siginfo_t *si, const struct timespec *t),
+    (m, si, t), ENOSYS_)
+WRAP(int, sigsuspend, (const sigset_t *m), (m), ENOSYS_)
+WRAP(int, msgsnd, (int id, const void *m, size_t n, int fl), (id, m, n, fl), ENOSYS_)
+WRAP(int, semop, (int id, struct sembuf *ops, size_t n), (id, ops, n), ENOSYS_)
+WRAP(int, semtimedop, (int id, struct sembuf *ops, size_t n, const struct timespec *t),
+    (id, ops, n, t), ENOSYS_)
+
+/*
+ * Locks: the try first, so that one taken at once (most are) costs no
+ * clock read.  It answers as the blocking call would, but when busy
+ * (an errorcheck mutex the caller owns too: the blocking call then says
+ * EDEADLK itself).
+ */
+#define TRY_FIRST(type, name, try, params, args, targs, busy, fail) \
+EXPORT type \
+name params \
+{ \
+	static __typeof__(&try) trial; \
+	REAL(name, fail); \
+	if (trial == NULL) \
+		*(void **)&trial = dlsym(RTLD_NEXT, #try); \
+	if (trial) { \
+		int e_ = errno; \
+		type t_ = trial targs; \
+		if (!(busy)) \
+			return t_; \
+		errno = e_; \
+	} \
+	TIMED(type, real args); \
+}
+
+TRY_FIRST(int, pthread_mutex_lock, pthread_mutex_trylock, (pthread_mutex_t *m), (m), (m),
+    t_ == EBUSY, ENOSYS)
+TRY_FIRST(int, pthread_mutex_timedlock, pthread_mutex_trylock, (pthread_mutex_t *m,
+    const struct timespec *t), (m, t), (m), t_ == EBUSY, ENOSYS)
+TRY_FIRST(int, pthread_mutex_clocklock, pthread_mutex_trylock, (pthread_mutex_t *m,
+    clockid_t id, const struct timespec *t), (m, id, t), (m), t_ == EBUSY, ENOSYS)
+TRY_FIRST(int, pthread_rwlock_rdlock, pthread_rwlock_tryrdlock, (pthread_rwlock_t *l),
+    (l), (l), t_ == EBUSY, ENOSYS)
+TRY_FIRST(int, pthread_rwlock_wrlock, pthread_rwlock_trywrlock, (pthread_rwlock_t *l),
+    (l), (l), t_ == EBUSY, ENOSYS)
+TRY_FIRST(int, pthread_rwlock_timedrdlock, pthread_rwlock_tryrdlock, (pthread_rwlock_t *l,
+    const struct timespec *t), (l, t), (l), t_ == EBUSY, ENOSYS)
+TRY_FIRST(int, pthread_rwlock_timedwrlock, pthread_rwlock_trywrlock, (pthread_rwlock_t *l,
+    const struct timespec *t), (l, t), (l), t_ == EBUSY, ENOSYS)
+TRY_FIRST(int, sem_wait, sem_trywait, (sem_t *s), (s), (s), t_ != 0 && errno == EAGAIN,
+    ENOSYS_)
+TRY_FIRST(int, sem_timedwait, sem_trywait, (sem_t *s, const struct timespec *t), (s, t),
+    (s), t_ != 0 && errno == EAGAIN, ENOSYS_)
+TRY_FIRST(int, sem_clockwait, sem_trywait, (sem_t *s, clockid_t id,
+    const struct timespec *t), (s, id, t), (s), t_ != 0 && errno == EAGAIN, ENOSYS_)
+
+/* fcntl and lockf: only the commands that wait for a lock are timed.
+ * fcntl's argument is read as a pointer, as libc reads it (a long or an
+ * int passed fit). */
+static int
+waits(int cmd)
+{
+	return cmd == F_SETLKW || cmd == F_OFD_SETLKW;
+}
+
+#define FCNTL(name) \
+EXPORT int \
+name(int fd, int cmd, ...) \
+{ \
+	va_list ap; \
+	void *arg; \
+	REAL(name, ENOSYS_); \
+	va_start(ap, cmd); \
+	arg = va_arg(ap, void *); \
+	va_end(ap); \
+	if (!waits(cmd)) \
+		return real(fd, cmd, arg); \
+	TIMED(int, real(fd, cmd, arg)); \
+}
+
+FCNTL(fcntl)
+FCNTL(fcntl64)
+
+EXPORT int
+lockf(int fd, int cmd, off_t len)
+{
+	REAL(lockf, ENOSYS_);
+	if (cmd != F_LOCK)
+		return real(fd, cmd, len);
+	TIMED(int, real(fd, cmd, len));
+}

@@ -25,6 +25,7 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@
 #include <unistd.h>
 
 #include "../lib/err.h"
+#include "../libtracerecord/proto.h"
 #include "../libtrsample/sring.h"
 #include "sampler_so.h"
 
@@ -108,6 +110,29 @@ sigsample_alloc(struct sigsample *s, uint64_t interval, int frees)
 	s->ring->period = s->period = 0;
 	s->ring->alloc_interval = interval;
 	s->ring->alloc_frees = (uint64_t)frees;
+}
+
+void
+sigsample_wall(struct sigsample *s)
+{
+	double raw = (double)s->period;
+
+	if (s->cal->mode != TR_CLOCK_MONO)
+		raw *= s->cal->ticks_per_ns;
+	s->ring->wall_period = raw < 1 ? 1 : (uint64_t)raw;
+}
+
+/*
+ * What an interval of d ns, taken with probability 1 - exp(-d/T) (T the
+ * period), stands for: d / (1 - exp(-d/T)), as pprof weighs Go's heap
+ * samples.  Short ones are nearly T each, long ones their length.
+ */
+static uint64_t
+offcpu_weight(double d, double t)
+{
+	double p = -expm1(-d / t);
+
+	return p > 0 ? (uint64_t)(d / p + 0.5) : (uint64_t)t;
 }
 
 void
@@ -256,6 +281,22 @@ read_ring(struct sigsample *s, struct recs *r, int dead)
 			rs.comm[15] = '\0';
 			recs_sample(r, t, h.pid, h.tid, &rs, NULL,
 			    (const uint64_t *)(const void *)(body + sizeof a), h.n);
+		} else if (h.type == SR_OFFCPU && h.n > 0 &&
+		    sizeof(struct sr_offcpu) + (size_t)h.n * 8 <= room) {
+			struct rec_sample rs = { .kind = REC_OFFCPU };
+			struct sr_offcpu o;
+			int64_t d;
+
+			memcpy(&o, body, sizeof o);
+			/* The CPU time in the call is in cpu-clock samples. */
+			d = to_ns(s->cal, o.end, o.endcpu) - t - (int64_t)(s->period * h.periods);
+			if (d > 0) {
+				rs.period = offcpu_weight((double)d, (double)s->period);
+				memcpy(rs.comm, h.comm, sizeof rs.comm);
+				rs.comm[15] = '\0';
+				recs_sample(r, t, h.pid, h.tid, &rs, NULL,
+				    (const uint64_t *)(const void *)(body + sizeof o), h.n);
+			}
 		} else if (h.type == SR_FREE && h.n == 1 && room >= 8) {
 			recs_add(r, REC_FREE, t, h.pid, h.tid, 0, body, 8);
 		} else if (h.type == SR_FORK) {

@@ -20,6 +20,13 @@ struct sigsample *sigsample_new(unsigned hz, int unwind, const struct clockcal *
  */
 void		 sigsample_alloc(struct sigsample *s, uint64_t interval, int frees);
 
+/*
+ * --wall: time the program's blocking calls too, and write the sampled
+ * intervals as off-CPU samples (REC_OFFCPU, their period the blocked
+ * nanoseconds they stand for).
+ */
+void		 sigsample_wall(struct sigsample *s);
+
 /* In the child, before exec: the environment that loads the sampler. */
 void		 sigsample_child(const struct sigsample *s);
 

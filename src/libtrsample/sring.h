@@ -29,7 +29,7 @@
 						 * trace-record's /proc/PID/fd */
 
 enum { SR_SAMPLE = 1, SR_MAPS = 2, SR_FORK = 3, SR_TASKTIME = 4, SR_ALLOC = 5,
-    SR_FREE = 6, SR_OFFCPU = 7 };
+    SR_FREE = 6, SR_OFFCPU = 7, SR_WALLTIME = 8 };
 
 struct sr_ring {
 	uint64_t	magic;
@@ -71,7 +71,9 @@ struct sr_ring {
  * sampled interval blocked in a call, from time to struct sr_offcpu's
  * end, periods the timer periods of CPU time the thread used in it, and
  * n frames: the function called first (libc's), then its caller's
- * return address and up.
+ * return address and up.  SR_WALLTIME (--wall): a followed thread's
+ * account, at its end or the process's: struct sr_walltime, from time,
+ * its start.
  */
 struct sr_rec {
 	uint32_t	len;		/* bytes; 0 until published */
@@ -88,6 +90,14 @@ struct sr_offcpu {
 	uint64_t	end;		/* trace clock, raw */
 	uint32_t	endcpu;		/* as cpu, for end */
 	uint32_t	pad;
+};
+
+struct sr_walltime {
+	uint64_t	end;		/* trace clock, raw */
+	uint32_t	endcpu;
+	uint32_t	pad;
+	uint64_t	cpu_ns;		/* its CPU time */
+	uint64_t	blocked;	/* raw clock units in the calls timed */
 };
 
 struct sr_alloc {

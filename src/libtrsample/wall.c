@@ -50,6 +50,12 @@
  * fails if the call ended or another began meanwhile (the copy is
  * dropped), and a call that ends to find itself claimed writes nothing.
  *
+ * What no sample shows is told too: each thread's wall time from its
+ * start, less its CPU time and the time in all its timed calls, sampled
+ * or not, is time spent runnable but preempted, or blocked past libc's
+ * functions.  Each thread sends its account (SR_WALLTIME) as it ends,
+ * and the destructor sends those of the threads still there.
+ *
  * Safe against: recursion (nothing here calls a wrapped function: the
  * walk and the ring take no locks and make no system call; the lock is
  * spun with sched_yield); signal handlers that block inside a timed call
@@ -105,6 +111,9 @@ struct slot {
 	const uint64_t	*periods;	/* its sampler_periods */
 	uintptr_t	 hi;		/* its stack's top */
 	struct wcall	 call;		/* the one in progress, for the walk */
+	uint64_t	 start;		/* trace clock, raw */
+	uint64_t	 blocked;	/* raw units in calls timed, all */
+	int		 told;		/* its SR_WALLTIME is sent */
 };
 
 static uint64_t period;		/* raw clock units; 0: not timing */
@@ -191,6 +200,8 @@ wall_leave(const struct wcall *c)
 	uint32_t was = __atomic_exchange_n(&me.state, me.state & ~3u, __ATOMIC_ACQ_REL);
 	int64_t d = blocked(c, end, periods);
 
+	if (d > 0)
+		me.blocked += (uint64_t)d;
 	/* Taken by the walk at exit already, or no time blocked. */
 	if ((was & 3) != TAKEN && d > 0 && (left -= d) <= 0) {
 		left = sampler_exp((double)period);
@@ -199,9 +210,32 @@ wall_leave(const struct wcall *c)
 	errno = e;
 }
 
+/* The thread s's account up to end; called under reg_lock, once. */
+static void
+tell(struct slot *s, uint64_t end, uint32_t endcpu, clockid_t cpuclock, uint64_t more)
+{
+	struct sr_walltime b;
+	struct sr_rec h;
+	struct timespec ts;
+
+	s->told = 1;
+	memset(&b, 0, sizeof b);
+	if (clock_gettime(cpuclock, &ts) == 0)
+		b.cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	b.end = end;
+	b.endcpu = endcpu;
+	b.blocked = s->blocked + more;
+	sampler_header(&h, SR_WALLTIME);
+	h.tid = s->tid;
+	h.time = s->start;
+	h.n = 1;
+	sampler_emit(&h, &b, sizeof b);
+}
+
 /*
  * At exit: the calls in progress on the other threads, up to now,
- * sampled as if they ended now (a fresh draw: the chance is the same).
+ * sampled as if they ended now (a fresh draw: the chance is the same),
+ * and every thread's account.
  */
 __attribute__((destructor)) static void
 wall_fini(void)
@@ -216,18 +250,22 @@ wall_fini(void)
 	for (struct slot *s = reg; s; s = s->next) {
 		uint32_t st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
 
-		if (s == &me || (st & 3) != IN)
-			continue;
+		/* A thread's CPU clock, from its tid (clock_getcpuclockid's
+		 * encoding, as glibc's pthread_getcpuclockid makes it). */
+		clockid_t clock = s == &me ? CLOCK_THREAD_CPUTIME_ID :
+		    (clockid_t)((~(unsigned)s->tid << 3) | 6);
 		struct wcall c = s->call;
 		uint64_t periods = *s->periods - c.periods0;
-
-		if (!__atomic_compare_exchange_n(&s->state, &st, (st & ~3u) | TAKEN, 0,
-		    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-			continue;
 		int64_t d = blocked(&c, end, periods);
 
+		if (s == &me || (st & 3) != IN || !__atomic_compare_exchange_n(&s->state,
+		    &st, (st & ~3u) | TAKEN, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			tell(s, end, cpu, clock, 0);
+			continue;
+		}
 		if (d > 0 && sampler_exp((double)period) <= d)
 			take(s, &c, end, cpu, periods);
+		tell(s, end, cpu, clock, d > 0 ? (uint64_t)d : 0);
 	}
 	unlock(&reg_lock);
 }
@@ -248,6 +286,9 @@ wall_thread_start(uint32_t tid, const char *comm, uintptr_t hi)
 	me.periods = &sampler_periods;
 	me.hi = hi;
 	me.state = IDLE;
+	me.blocked = 0;
+	me.told = 0;
+	me.start = sampler_now(&(uint32_t){ 0 });
 	left = sampler_exp((double)period);
 	lock(&reg_lock);
 	me.prev = NULL;
@@ -262,9 +303,13 @@ wall_thread_start(uint32_t tid, const char *comm, uintptr_t hi)
 void
 wall_thread_end(void)
 {
+	uint32_t cpu;
+
 	if (!me.followed)
 		return;
 	lock(&reg_lock);
+	if (!me.told)
+		tell(&me, sampler_now(&cpu), cpu, CLOCK_THREAD_CPUTIME_ID, 0);
 	me.followed = 0;
 	if (me.prev)
 		me.prev->next = me.next;

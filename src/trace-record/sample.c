@@ -307,7 +307,7 @@ sample_run(const struct sample_opts *o, char **argv)
 	struct sigaction sa;
 	int kernel = 0, status = 0, go = -1, report = -1, e = 0, partial = 0, empty = 0;
 	int64_t cpu_ns = 0, t0 = 0, t1 = 0;
-	uint64_t runnable = 0;
+	uint64_t runnable = 0, unseen = 0;
 	pid_t child = 0;
 	struct outfile of;
 	struct live lv;
@@ -417,8 +417,12 @@ sample_run(const struct sample_opts *o, char **argv)
 			spanrx_finish(lv.sx);
 		t1 = clock_mono();
 	}
-	if (ss)
+	if (ss) {
+		/* The last accounts are in the ring's rest, read by _end. */
+		sigsample_read(ss, &r);
+		unseen = sigsample_unseen(ss);
 		empty = sigsample_end(ss, &r, cpu_ns);
+	}
 	perfev_close(pe);
 	replay_settle(lv.rp, &lv.pend, &r, INT64_MAX);
 	runnable = replay_finish(lv.rp, &r, clock_mono() + lv.to_real);
@@ -465,6 +469,9 @@ sample_run(const struct sample_opts *o, char **argv)
 	if (o->wall && pe)
 		warn_msg("--wall: %.3f s spent preempted, waiting for a CPU, is "
 		    "in no sample", (double)runnable / 1e9);
+	else if (o->wall && !o->alloc)
+		warn_msg("--wall: %.3f s spent preempted, waiting for a CPU, or "
+		    "blocked past libc's functions, is in no sample", (double)unseen / 1e9);
 	if (!o->alloc)
 		warn_msg("%llu samples, %llu lost", (unsigned long long)r.samples,
 		    (unsigned long long)r.lost);

@@ -61,6 +61,8 @@ struct sigsample {
 	uint64_t	 sampled_ns;	/* CPU time the samples stand for, and
 					 * that of threads ended without one */
 	const char	*why_not;	/* why the program cannot load the sampler */
+	uint64_t	 unseen_ns;	/* --wall: threads' time neither on the
+					 * CPU nor in a timed call */
 };
 
 struct sigsample *
@@ -297,6 +299,18 @@ read_ring(struct sigsample *s, struct recs *r, int dead)
 				recs_sample(r, t, h.pid, h.tid, &rs, NULL,
 				    (const uint64_t *)(const void *)(body + sizeof o), h.n);
 			}
+		} else if (h.type == SR_WALLTIME && room >= sizeof(struct sr_walltime)) {
+			struct sr_walltime w;
+			double blocked;
+			int64_t life;
+
+			memcpy(&w, body, sizeof w);
+			blocked = (double)w.blocked;
+			if (s->cal->mode != TR_CLOCK_MONO)
+				blocked /= s->cal->ticks_per_ns;
+			life = to_ns(s->cal, w.end, w.endcpu) - t;
+			if ((double)life > (double)w.cpu_ns + blocked)
+				s->unseen_ns += (uint64_t)((double)life - (double)w.cpu_ns - blocked);
 		} else if (h.type == SR_FREE && h.n == 1 && room >= 8) {
 			recs_add(r, REC_FREE, t, h.pid, h.tid, 0, body, 8);
 		} else if (h.type == SR_FORK) {
@@ -382,6 +396,12 @@ sigsample_check(struct sigsample *s, const char *prog)
 		close(fd);
 	free(f);
 	return s->why_not;
+}
+
+uint64_t
+sigsample_unseen(const struct sigsample *s)
+{
+	return s->unseen_ns;
 }
 
 void

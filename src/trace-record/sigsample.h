@@ -34,6 +34,13 @@ void		 sigsample_child(const struct sigsample *s);
  * second (its writer killed while writing) is skipped, counted as lost. */
 void		 sigsample_read(struct sigsample *s, struct recs *r);
 
+/*
+ * --wall: the nanoseconds the program's threads spent neither on the CPU
+ * nor in a blocking call the sampler timed (preempted, or blocked past
+ * libc's functions), as far as read.
+ */
+uint64_t	 sigsample_unseen(const struct sigsample *s);
+
 /* What is left, and the samples lost (ring full, or a writer killed
  * while writing), into r; s freed (also when the program never ran). */
 void		 sigsample_close(struct sigsample *s, struct recs *r);

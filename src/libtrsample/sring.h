@@ -68,9 +68,8 @@ struct sr_ring {
  * malloc first.  SR_FREE: a sampled block freed, its address after it
  * (n 1: a uint64_t), written before the block is handed back, so that
  * its address reused later comes after it in time.  SR_OFFCPU: a
- * sampled interval blocked in a call, from time to struct sr_offcpu's
- * end, periods the timer periods of CPU time the thread used in it, and
- * n frames: the function called first (libc's), then its caller's
+ * sampled interval blocked in a call from time on, struct sr_offcpu,
+ * and n frames: the function called first (libc's), then its caller's
  * return address and up.  SR_WALLTIME (--wall): a followed thread's
  * account, at its end or the process's: struct sr_walltime, from time,
  * its start.
@@ -87,9 +86,8 @@ struct sr_rec {
 };
 
 struct sr_offcpu {
-	uint64_t	end;		/* trace clock, raw */
-	uint32_t	endcpu;		/* as cpu, for end */
-	uint32_t	pad;
+	uint64_t	blocked;	/* raw clock units, the CPU time in the
+					 * call taken out */
 };
 
 struct sr_walltime {

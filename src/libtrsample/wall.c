@@ -13,9 +13,13 @@
  * syscall(2), which sampler.c passes here), each calling the next
  * definition (dlsym RTLD_NEXT) and returning what it returns, errno
  * too.  Around the call the trace clock is read; what the thread spent
- * in the call less its CPU time there (the timer periods the handler
- * counted in it: those are in cpu-clock samples already) is the blocked
- * interval, d.
+ * in the call less its CPU time there (those are in cpu-clock samples
+ * already) is the blocked interval, d.  The CPU time is the timer
+ * periods the handler counted during the call: a whole period, 1/F s,
+ * lands on one call of a few microseconds now and then, so what a call
+ * cannot take of it is a debt the thread's next calls pay off, or the
+ * CPU time of short calls would be counted twice (a pipe ping-pong,
+ * where it is most of the time in the calls: 40% too much off-CPU time).
  *
  * Intervals are sampled by time, as alloc.c samples allocations by
  * bytes (Go's heap sampling): each thread counts down a wall time drawn
@@ -122,6 +126,7 @@ static int reg_lock;
 
 static TLS struct slot me;
 static TLS int64_t left;		/* blocked time to the next sample */
+static TLS uint64_t debt;		/* CPU time not yet taken out of a call */
 
 static void
 lock(int *l)
@@ -137,10 +142,9 @@ unlock(int *l)
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
 }
 
-/* Write the interval [c->t0, end) of the thread s as a sample. */
+/* Write the interval of d blocked from c->t0 on the thread s as a sample. */
 static __attribute__((noinline)) void
-take(const struct slot *s, const struct wcall *c, uint64_t end, uint32_t endcpu,
-    uint64_t periods)
+take(const struct slot *s, const struct wcall *c, uint64_t d)
 {
 	struct {
 		struct sr_offcpu o;
@@ -151,25 +155,32 @@ take(const struct slot *s, const struct wcall *c, uint64_t end, uint32_t endcpu,
 
 	b.fr[0] = c->fn;
 	n += sampler_walk(c->ret, c->sp, c->bp, s->hi, b.fr + 1, SR_MAXFRAMES - 1);
-	memset(&b.o, 0, sizeof b.o);
-	b.o.end = end;
-	b.o.endcpu = endcpu;
+	b.o.blocked = d;
 	sampler_header(&h, SR_OFFCPU);
 	h.tid = s->tid;
 	if (s != &me)
 		memcpy(h.comm, s->comm, sizeof h.comm);
 	h.time = c->t0;
 	h.cpu = c->cpu0;
-	h.periods = periods > UINT32_MAX ? UINT32_MAX : (uint32_t)periods;
 	h.n = n;
 	sampler_emit(&h, &b, sizeof b.o + n * sizeof b.fr[0]);
 }
 
-/* The blocked time of c until end, the periods of CPU time taken out. */
-static int64_t
-blocked(const struct wcall *c, uint64_t end, uint64_t periods)
+/* The blocked time of c until end, less the CPU time *owed (paid off). */
+static uint64_t
+blocked(const struct wcall *c, uint64_t end, uint64_t *owed)
 {
-	return (int64_t)(end - c->t0) - (int64_t)(periods * period);
+	int64_t d = (int64_t)(end - c->t0);
+
+	if (d <= 0)
+		return 0;
+	if ((uint64_t)d <= *owed) {
+		*owed -= (uint64_t)d;
+		return 0;
+	}
+	d -= (int64_t)*owed;
+	*owed = 0;
+	return (uint64_t)d;
 }
 
 int
@@ -196,16 +207,17 @@ wall_leave(const struct wcall *c)
 {
 	int e = errno;
 	uint32_t cpu;
-	uint64_t end = sampler_now(&cpu), periods = sampler_periods - c->periods0;
+	uint64_t end = sampler_now(&cpu);
 	uint32_t was = __atomic_exchange_n(&me.state, me.state & ~3u, __ATOMIC_ACQ_REL);
-	int64_t d = blocked(c, end, periods);
 
-	if (d > 0)
-		me.blocked += (uint64_t)d;
+	debt += (sampler_periods - c->periods0) * period;
+	uint64_t d = blocked(c, end, &debt);
+
+	me.blocked += d;
 	/* Taken by the walk at exit already, or no time blocked. */
-	if ((was & 3) != TAKEN && d > 0 && (left -= d) <= 0) {
+	if ((was & 3) != TAKEN && d > 0 && (left -= (int64_t)d) <= 0) {
 		left = sampler_exp((double)period);
-		take(&me, c, end, cpu, periods);
+		take(&me, c, d);
 	}
 	errno = e;
 }
@@ -255,17 +267,17 @@ wall_fini(void)
 		clockid_t clock = s == &me ? CLOCK_THREAD_CPUTIME_ID :
 		    (clockid_t)((~(unsigned)s->tid << 3) | 6);
 		struct wcall c = s->call;
-		uint64_t periods = *s->periods - c.periods0;
-		int64_t d = blocked(&c, end, periods);
+		uint64_t owed = (*s->periods - c.periods0) * period;
+		uint64_t d = blocked(&c, end, &owed);
 
 		if (s == &me || (st & 3) != IN || !__atomic_compare_exchange_n(&s->state,
 		    &st, (st & ~3u) | TAKEN, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
 			tell(s, end, cpu, clock, 0);
 			continue;
 		}
-		if (d > 0 && sampler_exp((double)period) <= d)
-			take(s, &c, end, cpu, periods);
-		tell(s, end, cpu, clock, d > 0 ? (uint64_t)d : 0);
+		if (d > 0 && (uint64_t)sampler_exp((double)period) <= d)
+			take(s, &c, d);
+		tell(s, end, cpu, clock, d);
 	}
 	unlock(&reg_lock);
 }

@@ -287,13 +287,14 @@ read_ring(struct sigsample *s, struct recs *r, int dead)
 		    sizeof(struct sr_offcpu) + (size_t)h.n * 8 <= room) {
 			struct rec_sample rs = { .kind = REC_OFFCPU };
 			struct sr_offcpu o;
-			int64_t d;
+			double d;
 
 			memcpy(&o, body, sizeof o);
-			/* The CPU time in the call is in cpu-clock samples. */
-			d = to_ns(s->cal, o.end, o.endcpu) - t - (int64_t)(s->period * h.periods);
+			d = (double)o.blocked;
+			if (s->cal->mode != TR_CLOCK_MONO)
+				d /= s->cal->ticks_per_ns;
 			if (d > 0) {
-				rs.period = offcpu_weight((double)d, (double)s->period);
+				rs.period = offcpu_weight(d, (double)s->period);
 				memcpy(rs.comm, h.comm, sizeof rs.comm);
 				rs.comm[15] = '\0';
 				recs_sample(r, t, h.pid, h.tid, &rs, NULL,

@@ -572,6 +572,26 @@ on_tick(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
+void
+sampler_aside(void (*fn)(void *), void *arg)
+{
+#if defined(__x86_64__)
+	unsigned char *top = tick_stack;
+	sigset_t all, was;
+
+	/* A sealed thread may not change its mask: the walk stays here. */
+	if (top && utab && !sealed) {
+		sigfillset(&all);
+		if (real_pthread_sigmask(SIG_BLOCK, &all, &was) == 0) {
+			on_stack(fn, arg, top);
+			real_pthread_sigmask(SIG_SETMASK, &was, NULL);
+			return;
+		}
+	}
+#endif
+	fn(arg);
+}
+
 /* The executable file mappings, as /proc/self/maps lines, unless they
  * are those last sent. */
 static void

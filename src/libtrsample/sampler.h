@@ -43,6 +43,13 @@ int64_t	sampler_exp(double mean);
 uint32_t sampler_walk(uintptr_t ret, uintptr_t sp, uintptr_t bp, uintptr_t hi,
 	    uint64_t *fr, uint32_t max);
 
+/*
+ * fn(arg) on the thread's own stack, the handler's (every signal held
+ * off meanwhile), where walks with DWARF CFI take 8 to 16 KiB that the
+ * program's stack may not have to spare; else on the stack it is on.
+ */
+void	sampler_aside(void (*fn)(void *), void *arg);
+
 /* Timer periods of CPU time the calling thread was sampled for. */
 extern __thread uint64_t sampler_periods __attribute__((tls_model("initial-exec")));
 

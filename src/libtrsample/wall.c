@@ -142,10 +142,20 @@ unlock(int *l)
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
 }
 
-/* Write the interval of d blocked from c->t0 on the thread s as a sample. */
-static __attribute__((noinline)) void
-take(const struct slot *s, const struct wcall *c, uint64_t d)
+struct taking {
+	const struct slot	*s;
+	const struct wcall	*c;
+	uint64_t		 d;
+};
+
+/* Write the interval of d blocked from c->t0 on the thread s as a sample
+ * (struct taking; sampler_aside runs it on a stack of its own). */
+static void
+take_aside(void *p)
 {
+	const struct slot *s = ((const struct taking *)p)->s;
+	const struct wcall *c = ((const struct taking *)p)->c;
+	uint64_t d = ((const struct taking *)p)->d;
 	struct {
 		struct sr_offcpu o;
 		uint64_t	 fr[SR_MAXFRAMES];
@@ -164,6 +174,14 @@ take(const struct slot *s, const struct wcall *c, uint64_t d)
 	h.cpu = c->cpu0;
 	h.n = n;
 	sampler_emit(&h, &b, sizeof b.o + n * sizeof b.fr[0]);
+}
+
+static __attribute__((noinline)) void
+take(const struct slot *s, const struct wcall *c, uint64_t d)
+{
+	struct taking t = { s, c, d };
+
+	sampler_aside(take_aside, &t);
 }
 
 /* The blocked time of c until end, less the CPU time *owed (paid off). */
@@ -343,14 +361,26 @@ wall_after_fork(void)
 
 /*
  * The wrappers.  WRAP(type, name, params, args, fail): the next name,
- * timed; fail is what to return when there is none.  The lookup is on
- * first use (a library's constructor may block before ours runs); two
- * threads racing to it store the same value.
+ * timed; fail is what to return when there is none.  Each is looked up
+ * as the library is loaded, by a constructor of its own: the first call
+ * may come from a thread in seccomp strict mode, where dlsym's system
+ * calls, if it makes any, would kill it.  A call before that (from
+ * another library's constructor) looks it up then; two threads racing
+ * to it store the same value.
  */
+#define FIND(name) \
+	static __typeof__(&name) real_##name; \
+	__attribute__((constructor)) static void \
+	find_##name(void) \
+	{ \
+		if (real_##name == NULL) \
+			*(void **)&real_##name = dlsym(RTLD_NEXT, #name); \
+	}
+
 #define REAL(name, fail) \
-	static __typeof__(&name) real; \
-	if (real == NULL) \
-		*(void **)&real = dlsym(RTLD_NEXT, #name); \
+	if (real_##name == NULL) \
+		find_##name(); \
+	__typeof__(&name) real = real_##name; \
 	if (real == NULL) \
 		return fail
 
@@ -363,6 +393,7 @@ wall_after_fork(void)
 	return r_
 
 #define WRAP(type, name, params, args, fail) \
+FIND(name) \
 EXPORT type \
 name params \
 { \
@@ -454,22 +485,27 @@ WRAP(int, semtimedop, (int id, struct sembuf *ops, size_t n, const struct timesp
  * EDEADLK itself).
  */
 #define TRY_FIRST(type, name, try, params, args, targs, busy, fail) \
+FIND(name) \
 EXPORT type \
 name params \
 { \
-	static __typeof__(&try) trial; \
+	if (real_##try == NULL) \
+		find_##try(); \
 	REAL(name, fail); \
-	if (trial == NULL) \
-		*(void **)&trial = dlsym(RTLD_NEXT, #try); \
-	if (trial) { \
+	if (real_##try) { \
 		int e_ = errno; \
-		type t_ = trial targs; \
+		type t_ = real_##try targs; \
 		if (!(busy)) \
 			return t_; \
 		errno = e_; \
 	} \
 	TIMED(type, real args); \
 }
+
+FIND(pthread_mutex_trylock)
+FIND(pthread_rwlock_tryrdlock)
+FIND(pthread_rwlock_trywrlock)
+FIND(sem_trywait)
 
 TRY_FIRST(int, pthread_mutex_lock, pthread_mutex_trylock, (pthread_mutex_t *m), (m), (m),
     t_ == EBUSY, ENOSYS)
@@ -502,6 +538,7 @@ waits(int cmd)
 }
 
 #define FCNTL(name) \
+FIND(name) \
 EXPORT int \
 name(int fd, int cmd, ...) \
 { \
@@ -518,6 +555,8 @@ name(int fd, int cmd, ...) \
 
 FCNTL(fcntl)
 FCNTL(fcntl64)
+
+FIND(lockf)
 
 EXPORT int
 lockf(int fd, int cmd, off_t len)

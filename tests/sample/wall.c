@@ -7,6 +7,9 @@
  *	wall three MS	three threads for MS ms: one spins, one is blocked
  *			in read() on a pipe, one on a mutex, the whole time
  *	wall many N MS	N threads asleep in nanosleep for MS ms
+ *	wall stuck MS	a thread blocked in read() on a pipe for good,
+ *			and one in a fork's child, while the main threads
+ *			sleep MS ms and exit
  *	wall eintr MS	for MS ms, one thread spins while three wait a
  *			millisecond at a time, in nanosleep, poll and
  *			epoll_wait; exit status 3 if any wait failed with
@@ -175,6 +178,15 @@ main(int argc, char **argv)
 		for (long i = 0; i < n; i++)
 			pthread_join(many[i], NULL);
 		free(many);
+	} else if (strcmp(mode, "stuck") == 0) {
+		ms = argc > 2 ? atol(argv[2]) : 1000;
+		if (pipe(fds) != 0)
+			return 2;
+		pthread_create(&t[0], NULL, reader, NULL);
+		if (fork() == 0)
+			pthread_create(&t[0], NULL, reader, NULL);
+		nap((double)ms);
+		exit(0);
 	} else if (strcmp(mode, "eintr") == 0) {
 		pthread_t w[3];
 

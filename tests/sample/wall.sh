@@ -97,6 +97,17 @@ wall_checks() {
 	fi
 
 
+	# Threads blocked when their process exits, in it and in a fork's
+	# child, the second after: each one's second is there.
+	"$TR" --sample --mechanism=$m --call-graph=dwarf --wall -o "$tmp/$m-stuck.txt" -- "$tmp/wall" stuck 1000 \
+	    2> "$tmp/$m-stuck.err"
+	expect "$W, blocked at exit: exit status" $? 0
+	got=$(awk '/ offcpu-time: $/ { tid = $2; w = $(NF - 1); next }
+	    /reader/ && w { t[tid] += w; w = 0 } /^$/ { w = 0 }
+	    END { for (k in t) { n++; if (t[k] >= 0.9e9 && t[k] <= 1.5e9) good++ }
+		printf "%d %d\n", n, good }' "$tmp/$m-stuck.txt")
+	expect "$W, blocked at exit: threads in reader, of them 0.9 to 1.5 s" "$got" "2 2"
+
 	# Waits of a millisecond, beside a thread the timer signals: none
 	# fails with EINTR.
 	"$TR" --sample --mechanism=$m --wall -F 999 -o /dev/null -- "$tmp/wall" eintr 1000 \

@@ -132,9 +132,11 @@ sigsample_wall(struct sigsample *s)
 static uint64_t
 offcpu_weight(double d, double t)
 {
-	double p = -expm1(-d / t);
+	double p = -expm1(-d / t), w = p > 0 ? d / p + 0.5 : t;
 
-	return p > 0 ? (uint64_t)(d / p + 0.5) : (uint64_t)t;
+	/* d comes from the program's memory: a year at most, not an
+	 * overflow of the conversion or of a stack's sum. */
+	return w < 3.2e16 ? (uint64_t)w : (uint64_t)3.2e16;
 }
 
 void

@@ -74,7 +74,7 @@ sigsample_new(unsigned hz, int unwind, const struct clockcal *cal)
 
 	s->cal = cal;
 	s->ringfd = memfd_create("trace-record-samples", MFD_CLOEXEC);
-	s->sofd = memfd_create("libtrsample.so", MFD_CLOEXEC);
+	s->sofd = memfd_create(SIGSAMPLE_SO, MFD_CLOEXEC);
 	if (s->ringfd < 0 || s->sofd < 0 ||
 	    ftruncate(s->ringfd, (off_t)(SR_HEAD + RING_BYTES)) < 0)
 		die(EXIT_SELF, "memory file for samples:");

@@ -10,6 +10,9 @@
 
 struct sigsample;
 
+/* The sampler's memory file: its mapping is "/memfd:" this " (deleted)". */
+#define SIGSAMPLE_SO	"libtrsample.so"
+
 /* The ring and the sampler library, ready to hand to a program; unwind:
  * the sampler walks with DWARF CFI instead of frame pointers. */
 struct sigsample *sigsample_new(unsigned hz, int unwind, const struct clockcal *cal);

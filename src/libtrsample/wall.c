@@ -7,10 +7,11 @@
  * poll or epoll_wait fail with EINTR (even under SA_RESTART), which
  * changes what the program does.  So no thread is signalled: libc's
  * blocking entry points are wrapped instead (the list is below: sleeps,
- * reads and writes, sockets, poll, select and epoll, mutexes, condition
- * variables, rwlocks, semaphores, joins, waits for children, file
- * locks, System V IPC, signal waits, fsync, and futex through
- * syscall(2), which sampler.c passes here), each calling the next
+ * opens, reads and writes, sockets and name lookups, poll, select and
+ * epoll, mutexes, condition variables, rwlocks, semaphores, joins, waits
+ * for children (system, pclose too), file locks, System V and POSIX
+ * IPC, signal waits, fsync, and futex through syscall(2), which
+ * sampler.c passes here), each calling the next
  * definition (dlsym RTLD_NEXT) and returning what it returns, errno
  * too.  Around the call the trace clock is read; what the thread spent
  * in the call less its CPU time there (those are in cpu-clock samples
@@ -69,7 +70,7 @@
  * threads (everything per thread is initial-exec TLS); fork (the child's
  * registry is its one thread); pthread_cancel inside a call (the thread
  * leaves the registry as it ends).  What is not seen: calls made inside
- * libc past its exported functions (system(), getaddrinfo's own poll),
+ * libc past its exported functions (stdio's reads, readdir's getdents),
  * system calls made directly or inlined futexes (std::mutex's fast path
  * is pthread_mutex_lock's, and seen), static programs, threads not
  * started through pthread_create, and a process ended by a signal or by
@@ -79,6 +80,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <mqueue.h>
+#include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -86,6 +89,8 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/file.h>
@@ -93,6 +98,7 @@
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/sem.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -416,8 +422,14 @@ WRAP(ssize_t, readv, (int fd, const struct iovec *v, int n), (fd, v, n), ENOSYS_
 WRAP(ssize_t, writev, (int fd, const struct iovec *v, int n), (fd, v, n), ENOSYS_)
 WRAP(ssize_t, pread, (int fd, void *b, size_t n, off_t o), (fd, b, n, o), ENOSYS_)
 WRAP(ssize_t, pwrite, (int fd, const void *b, size_t n, off_t o), (fd, b, n, o), ENOSYS_)
+WRAP(int, close, (int fd), (fd), ENOSYS_)
 WRAP(int, fsync, (int fd), (fd), ENOSYS_)
 WRAP(int, fdatasync, (int fd), (fd), ENOSYS_)
+WRAP(ssize_t, sendfile, (int out, int in, off_t *o, size_t n), (out, in, o, n), ENOSYS_)
+WRAP(ssize_t, splice, (int in, loff_t *oi, int out, loff_t *oo, size_t n, unsigned fl),
+    (in, oi, out, oo, n, fl), ENOSYS_)
+WRAP(ssize_t, copy_file_range, (int in, loff_t *oi, int out, loff_t *oo, size_t n,
+    unsigned fl), (in, oi, out, oo, n, fl), ENOSYS_)
 
 WRAP(ssize_t, recv, (int fd, void *b, size_t n, int fl), (fd, b, n, fl), ENOSYS_)
 WRAP(ssize_t, recvfrom, (int fd, void *b, size_t n, int fl, __SOCKADDR_ARG a,
@@ -433,6 +445,12 @@ WRAP(int, accept, (int fd, __SOCKADDR_ARG a, socklen_t *al), (fd, a, al), ENOSYS
 WRAP(int, accept4, (int fd, __SOCKADDR_ARG a, socklen_t *al, int fl), (fd, a, al, fl),
     ENOSYS_)
 WRAP(int, connect, (int fd, __CONST_SOCKADDR_ARG a, socklen_t al), (fd, a, al), ENOSYS_)
+/* Name lookups wait on the network inside libc, past its read and poll. */
+WRAP(int, getaddrinfo, (const char *node, const char *serv, const struct addrinfo *hints,
+    struct addrinfo **res), (node, serv, hints, res), EAI_SYSTEM)
+WRAP(int, getnameinfo, (const struct sockaddr *sa, socklen_t salen, char *host,
+    socklen_t hostlen, char *serv, socklen_t servlen, int fl), (sa, salen, host, hostlen,
+    serv, servlen, fl), EAI_SYSTEM)
 
 WRAP(int, poll, (struct pollfd *p, nfds_t n, int ms), (p, n, ms), ENOSYS_)
 WRAP(int, ppoll, (struct pollfd *p, nfds_t n, const struct timespec *t,
@@ -460,6 +478,9 @@ WRAP(int, pthread_clockjoin_np, (pthread_t t, void **ret, clockid_t id,
     const struct timespec *ts), (t, ret, id, ts), ENOSYS)
 WRAP(int, pthread_barrier_wait, (pthread_barrier_t *b), (b), ENOSYS)
 
+/* system and pclose wait for a child inside libc. */
+WRAP(int, system, (const char *cmd), (cmd), -1)
+WRAP(int, pclose, (FILE *f), (f), ENOSYS_)
 WRAP(pid_t, wait, (int *st), (st), ENOSYS_)
 WRAP(pid_t, waitpid, (pid_t p, int *st, int o), (p, st, o), ENOSYS_)
 WRAP(pid_t, wait3, (int *st, int o, struct rusage *ru), (st, o, ru), ENOSYS_)
@@ -477,6 +498,14 @@ WRAP(int, msgsnd, (int id, const void *m, size_t n, int fl), (id, m, n, fl), ENO
 WRAP(int, semop, (int id, struct sembuf *ops, size_t n), (id, ops, n), ENOSYS_)
 WRAP(int, semtimedop, (int id, struct sembuf *ops, size_t n, const struct timespec *t),
     (id, ops, n, t), ENOSYS_)
+WRAP(ssize_t, mq_receive, (mqd_t q, char *m, size_t n, unsigned *prio), (q, m, n, prio),
+    ENOSYS_)
+WRAP(ssize_t, mq_timedreceive, (mqd_t q, char *m, size_t n, unsigned *prio,
+    const struct timespec *t), (q, m, n, prio, t), ENOSYS_)
+WRAP(int, mq_send, (mqd_t q, const char *m, size_t n, unsigned prio), (q, m, n, prio),
+    ENOSYS_)
+WRAP(int, mq_timedsend, (mqd_t q, const char *m, size_t n, unsigned prio,
+    const struct timespec *t), (q, m, n, prio, t), ENOSYS_)
 
 /*
  * Locks: the try first, so that one taken at once (most are) costs no
@@ -566,3 +595,43 @@ lockf(int fd, int cmd, off_t len)
 		return real(fd, cmd, len);
 	TIMED(int, real(fd, cmd, len));
 }
+
+/*
+ * open and openat: a FIFO's open waits for the other end, a network
+ * file system's for the server.  The mode is read only where the flags
+ * say there is one, as libc reads it.
+ */
+#define MODE(fl, ap, last, mode) \
+	mode_t mode = 0; \
+	if ((fl) & O_CREAT || ((fl) & O_TMPFILE) == O_TMPFILE) { \
+		va_start(ap, last); \
+		mode = (mode_t)va_arg(ap, int); \
+		va_end(ap); \
+	}
+
+#define OPEN(name) \
+FIND(name) \
+EXPORT int \
+name(const char *path, int fl, ...) \
+{ \
+	va_list ap; \
+	MODE(fl, ap, fl, mode); \
+	REAL(name, ENOSYS_); \
+	TIMED(int, real(path, fl, mode)); \
+}
+
+#define OPENAT(name) \
+FIND(name) \
+EXPORT int \
+name(int dir, const char *path, int fl, ...) \
+{ \
+	va_list ap; \
+	MODE(fl, ap, fl, mode); \
+	REAL(name, ENOSYS_); \
+	TIMED(int, real(dir, path, fl, mode)); \
+}
+
+OPEN(open)
+OPEN(open64)
+OPENAT(openat)
+OPENAT(openat64)

@@ -409,6 +409,12 @@ sampler_header(struct sr_rec *h, uint32_t type)
 }
 
 int
+sampler_sealed(void)
+{
+	return sealed;
+}
+
+int
 sampler_stack(uintptr_t *lo, uintptr_t *hi)
 {
 	*lo = stack_lo;

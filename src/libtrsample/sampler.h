@@ -53,6 +53,10 @@ void	sampler_aside(void (*fn)(void *), void *arg);
 /* Timer periods of CPU time the calling thread was sampled for. */
 extern __thread uint64_t sampler_periods __attribute__((tls_model("initial-exec")));
 
+/* Whether the calling thread entered seccomp: it makes no system call
+ * but read, write and exit from then on. */
+int	sampler_sealed(void);
+
 /* Start allocation sampling as the ring's header says (alloc_interval 0:
  * not at all); called once, by the constructor, the ring mapped. */
 void	alloc_init(const struct sr_ring *r);

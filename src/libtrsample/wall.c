@@ -134,12 +134,15 @@ static TLS struct slot me;
 static TLS int64_t left;		/* blocked time to the next sample */
 static TLS uint64_t debt;		/* CPU time not yet taken out of a call */
 
+/* A thread in seccomp may not yield: it spins (the lock is held for a
+ * thread's start or end, or the walk at exit). */
 static void
 lock(int *l)
 {
 	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
 		while (__atomic_load_n(l, __ATOMIC_RELAXED))
-			sched_yield();
+			if (!sampler_sealed())
+				sched_yield();
 }
 
 static void
@@ -344,7 +347,8 @@ wall_thread_end(void)
 	if (!me.followed)
 		return;
 	lock(&reg_lock);
-	if (!me.told)
+	/* A thread in seccomp cannot read its CPU clock: no account. */
+	if (!me.told && !sampler_sealed())
 		tell(&me, sampler_now(&cpu), cpu, CLOCK_THREAD_CPUTIME_ID, 0);
 	me.followed = 0;
 	if (me.prev)

@@ -304,16 +304,18 @@ read_ring(struct sigsample *s, struct recs *r, int dead)
 			}
 		} else if (h.type == SR_WALLTIME && room >= sizeof(struct sr_walltime)) {
 			struct sr_walltime w;
-			double blocked;
-			int64_t life;
+			double blocked, life, unseen;
 
 			memcpy(&w, body, sizeof w);
 			blocked = (double)w.blocked;
 			if (s->cal->mode != TR_CLOCK_MONO)
 				blocked /= s->cal->ticks_per_ns;
-			life = to_ns(s->cal, w.end, w.endcpu) - t;
-			if ((double)life > (double)w.cpu_ns + blocked)
-				s->unseen_ns += (uint64_t)((double)life - (double)w.cpu_ns - blocked);
+			/* In doubles: the program's memory, maybe garbage, is
+			 * not to overflow; a thread's account is a year at most. */
+			life = (double)to_ns(s->cal, w.end, w.endcpu) - (double)t;
+			unseen = life - (double)w.cpu_ns - blocked;
+			if (unseen > 0)
+				s->unseen_ns += unseen < 3.2e16 ? (uint64_t)unseen : (uint64_t)3.2e16;
 		} else if (h.type == SR_FREE && h.n == 1 && room >= 8) {
 			recs_add(r, REC_FREE, t, h.pid, h.tid, 0, body, 8);
 		} else if (h.type == SR_FORK) {

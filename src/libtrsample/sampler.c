@@ -1267,7 +1267,11 @@ posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 EXPORT int
 sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
+	int r;
+
 	REAL(sigaction);
+	if (wall_sigaction(sig, act, old, &r))
+		return r;
 	if (ring == NULL || sig != tick_sig)
 		return real(sig, act, old);
 	struct sigaction was = prog_sa;
@@ -1309,7 +1313,8 @@ sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	return r;
 }
 
-/* glibc's signal calls its sigaction inside libc, past the wrapper. */
+/* glibc's signal calls its sigaction inside libc, past the wrapper; and
+ * wall.c keeps the ending signals' under --wall. */
 EXPORT void
 (*signal(int sig, void (*fn)(int)))(int)
 {
@@ -1317,18 +1322,24 @@ EXPORT void
 
 	if (real == NULL)
 		*(void **)&real = dlsym(RTLD_NEXT, "signal");
+	/* BSD semantics, as glibc's signal. */
+	struct sigaction a, was;
+	int r;
+
+	memset(&a, 0, sizeof a);
+	a.sa_handler = fn;
+	a.sa_flags = SA_RESTART;
+	if (wall_sigaction(sig, &a, &was, &r))
+		return r == 0 ? was.sa_handler : SIG_ERR;
 	if (ring == NULL || sig != tick_sig) {
 		if (real == NULL)
 			return errno = ENOSYS, SIG_ERR;
 		return real(sig, fn);
 	}
-	void (*was)(int) = prog_sa.sa_handler;
+	void (*prev)(int) = prog_sa.sa_handler;
 
-	/* BSD semantics, as glibc's signal. */
-	memset(&prog_sa, 0, sizeof prog_sa);
-	prog_sa.sa_handler = fn;
-	prog_sa.sa_flags = SA_RESTART;
-	return was;
+	prog_sa = a;
+	return prev;
 }
 
 /*

@@ -84,6 +84,14 @@ void	wall_leave(const struct wcall *c);
  * after a fork, the child's only thread again.
  */
 void	wall_init(const struct sr_ring *r);
+
+/*
+ * The program's sigaction of sig, when wall.c keeps its disposition
+ * (SIGTERM, SIGHUP, SIGINT under --wall): 1, and *r is what sigaction
+ * returns; else 0, and sig is not wall.c's.
+ */
+struct sigaction;
+int	wall_sigaction(int sig, const struct sigaction *act, struct sigaction *old, int *r);
 void	wall_thread_start(uint32_t tid, const char *comm, uintptr_t hi);
 void	wall_thread_end(void);
 void	wall_after_fork(void);

@@ -49,7 +49,16 @@
  * atexit handlers) the calls still in progress on the other threads are
  * taken up to that moment, their stacks walked from the exiting thread
  * (they are blocked, and a thread that ends waits on the lock, its stack
- * still mapped, until the walk is done).  A slot's state word says idle,
+ * still mapped, until the walk is done).  So too when SIGTERM, SIGHUP or
+ * SIGINT ends the process (trace-record passes the first two on; Ctrl-C
+ * sends the last): where the program leaves one of them SIG_DFL, the
+ * kernel is given a handler of ours instead, which does that walk, puts
+ * SIG_DFL back and raises the signal again, so that the process ends as
+ * it would have, the moment the handler returns (a call the signal broke
+ * into never returns to the program: nothing sees EINTR).  sigaction and
+ * signal are wrapped for these signals, as sampler.c wraps them for its
+ * own: the program sees and sets its own dispositions; one of its own
+ * handlers goes to the kernel as it is.  A slot's state word says idle,
  * in a call, or taken by that walk, with a count of calls above it: the
  * walk copies a slot and then claims it with a compare-and-swap, which
  * fails if the call ended or another began meanwhile (the copy is
@@ -130,6 +139,14 @@ static uint64_t period;		/* raw clock units; 0: not timing */
 static struct slot *reg;
 static int reg_lock;
 
+/* The signals that end a process under SIG_DFL, walked before they do;
+ * the program's dispositions of them (ours is the kernel's where it is
+ * SIG_DFL). */
+static const int ends[] = { SIGTERM, SIGHUP, SIGINT };
+#define NENDS	(sizeof ends / sizeof ends[0])
+static struct sigaction prog_end[NENDS];
+static __typeof__(&sigaction) real_sigaction;
+
 static TLS struct slot me;
 static TLS int64_t left;		/* blocked time to the next sample */
 static TLS uint64_t debt;		/* CPU time not yet taken out of a call */
@@ -143,6 +160,19 @@ lock(int *l)
 		while (__atomic_load_n(l, __ATOMIC_RELAXED))
 			if (!sampler_sealed())
 				sched_yield();
+}
+
+/* The lock within a few thousand yields, or 0: a signal handler's, whose
+ * thread may be the one that holds it. */
+static int
+lock_soon(int *l)
+{
+	for (int i = 0; i < 4096; i++) {
+		if (!__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+			return 1;
+		sched_yield();
+	}
+	return 0;
 }
 
 static void
@@ -272,18 +302,15 @@ tell(struct slot *s, uint64_t end, uint32_t endcpu, clockid_t cpuclock, uint64_t
 }
 
 /*
- * At exit: the calls in progress on the other threads, up to now,
- * sampled as if they ended now (a fresh draw: the chance is the same),
- * and every thread's account.
+ * At the process's end: the calls in progress, up to now, sampled as if
+ * they ended now (a fresh draw: the chance is the same), and every
+ * thread's account not sent yet.  This thread's own call is one too when
+ * a signal broke into it.  Called with reg_lock held.
  */
-__attribute__((destructor)) static void
-wall_fini(void)
+static void
+walk_all(void)
 {
 	uint32_t cpu;
-
-	if (period == 0)
-		return;
-	lock(&reg_lock);
 	uint64_t end = sampler_now(&cpu);
 
 	for (struct slot *s = reg; s; s = s->next) {
@@ -297,22 +324,95 @@ wall_fini(void)
 		uint64_t owed = (*s->periods - c.periods0) * period;
 		uint64_t d = blocked(&c, end, &owed);
 
-		if (s == &me || (st & 3) != IN || !__atomic_compare_exchange_n(&s->state,
+		if ((st & 3) != IN || !__atomic_compare_exchange_n(&s->state,
 		    &st, (st & ~3u) | TAKEN, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-			tell(s, end, cpu, clock, 0);
+			if (!s->told)
+				tell(s, end, cpu, clock, 0);
 			continue;
 		}
 		if (d > 0 && (uint64_t)sampler_exp((double)period) <= d)
 			take(s, &c, d);
-		tell(s, end, cpu, clock, d);
+		if (!s->told)
+			tell(s, end, cpu, clock, d);
 	}
+}
+
+__attribute__((destructor)) static void
+wall_fini(void)
+{
+	if (period == 0)
+		return;
+	lock(&reg_lock);
+	walk_all();
 	unlock(&reg_lock);
+}
+
+/*
+ * An ending signal the program leaves SIG_DFL: the walk, then SIG_DFL's
+ * end as soon as this returns (the kernel put SIG_DFL back as it called
+ * the handler, SA_RESETHAND, and the signal raised again is held off
+ * until then).  No walk on a thread in seccomp, which may make no
+ * system call.
+ */
+static void
+on_end(int sig, siginfo_t *si, void *uc)
+{
+	int e = errno;
+
+	(void)si;
+	(void)uc;
+	if (!sampler_sealed() && lock_soon(&reg_lock)) {
+		walk_all();
+		unlock(&reg_lock);
+	}
+	raise(sig);
+	errno = e;
+}
+
+/* Give the kernel the program's disposition a of ends[i], or ours in
+ * place of SIG_DFL. */
+static int
+set_end(size_t i, const struct sigaction *a)
+{
+	struct sigaction ours;
+
+	if (a->sa_handler != SIG_DFL || (a->sa_flags & SA_SIGINFO))
+		return real_sigaction(ends[i], a, NULL);
+	memset(&ours, 0, sizeof ours);
+	ours.sa_sigaction = on_end;
+	ours.sa_flags = SA_SIGINFO | SA_RESTART | SA_RESETHAND;
+	sigfillset(&ours.sa_mask);
+	return real_sigaction(ends[i], &ours, NULL);
+}
+
+int
+wall_sigaction(int sig, const struct sigaction *act, struct sigaction *old, int *r)
+{
+	for (size_t i = 0; i < NENDS; i++) {
+		if (sig != ends[i] || period == 0)
+			continue;
+		struct sigaction was = prog_end[i];
+
+		*r = 0;
+		if (act && (*r = set_end(i, act)) == 0)
+			prog_end[i] = *act;
+		if (old && *r == 0)
+			*old = was;
+		return 1;
+	}
+	return 0;
 }
 
 void
 wall_init(const struct sr_ring *r)
 {
 	period = r->period ? r->wall_period : 0;
+	*(void **)&real_sigaction = dlsym(RTLD_NEXT, "sigaction");
+	if (real_sigaction == NULL)
+		period = 0;
+	for (size_t i = 0; period && i < NENDS; i++)
+		if (real_sigaction(ends[i], NULL, &prog_end[i]) == 0)
+			set_end(i, &prog_end[i]);
 }
 
 void

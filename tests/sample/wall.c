@@ -10,6 +10,9 @@
  *	wall stuck MS	a thread blocked in read() on a pipe for good,
  *			and one in a fork's child, while the main threads
  *			sleep MS ms and exit
+ *	wall term MS	a thread blocked in read() on a pipe for good, and
+ *			the main thread asleep for MS ms (to be ended by a
+ *			signal before)
  *	wall eintr MS	for MS ms, one thread spins while three wait a
  *			millisecond at a time, in nanosleep, poll and
  *			epoll_wait; exit status 3 if any wait failed with
@@ -187,6 +190,12 @@ main(int argc, char **argv)
 			pthread_create(&t[0], NULL, reader, NULL);
 		nap((double)ms);
 		exit(0);
+	} else if (strcmp(mode, "term") == 0) {
+		ms = argc > 2 ? atol(argv[2]) : 1000;
+		if (pipe(fds) != 0)
+			return 2;
+		pthread_create(&t[0], NULL, reader, NULL);
+		nap((double)ms);
 	} else if (strcmp(mode, "eintr") == 0) {
 		pthread_t w[3];
 

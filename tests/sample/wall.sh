@@ -108,6 +108,20 @@ wall_checks() {
 		printf "%d %d\n", n, good }' "$tmp/$m-stuck.txt")
 	expect "$W, blocked at exit: threads in reader, of them 0.9 to 1.5 s" "$got" "2 2"
 
+	# The same, the program ended by SIGTERM that trace-record passes
+	# on, a second in: it ends as it would (143), with both waits.
+	"$TR" --sample --mechanism=$m --call-graph=dwarf --wall -o "$tmp/$m-term.txt" -- \
+	    "$tmp/wall" term 30000 2> "$tmp/$m-term.err" &
+	sleep 1
+	kill -TERM $!
+	wait $!
+	expect "$W, ended by SIGTERM: exit status" $? 143
+	got=$(awk '/ offcpu-time: $/ { tid = $2; w = $(NF - 1); next }
+	    /(reader|nap)/ && w { t[tid] += w; w = 0 } /^$/ { w = 0 }
+	    END { for (k in t) { n++; if (t[k] >= 0.7e9 && t[k] <= 1.5e9) good++ }
+		printf "%d %d\n", n, good }' "$tmp/$m-term.txt")
+	expect "$W, ended by SIGTERM: threads in reader or nap, of them 0.7 to 1.5 s" "$got" "2 2"
+
 	# Waits of a millisecond, beside a thread the timer signals: none
 	# fails with EINTR.
 	"$TR" --sample --mechanism=$m --wall -F 999 -o /dev/null -- "$tmp/wall" eintr 1000 \

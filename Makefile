@@ -135,8 +135,8 @@ all: $(TRLIB)
 # The signal sampler trace-record preloads: never sanitized (it is
 # loaded into programs that are not), with frame pointers, and carried
 # inside trace-record as a byte array.
-SAMPLER_SRC = src/libtrsample/sampler.c src/libtrsample/alloc.c src/elf/cfi.c \
-    src/elf/elfimg.c
+SAMPLER_SRC = src/libtrsample/sampler.c src/libtrsample/alloc.c src/libtrsample/wall.c \
+    src/elf/cfi.c src/elf/elfimg.c
 $(BUILD)/libtrsample.so: $(SAMPLER_SRC) src/libtrsample/sring.h src/libtrsample/sampler.h \
     src/elf/cfi.h src/elf/elfimg.h Makefile
 	@mkdir -p $(dir $@)

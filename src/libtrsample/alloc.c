@@ -36,7 +36,7 @@
  * functions are looked up: those calls get memory from a static
  * bootstrap buffer, never freed; and our own allocations while a sample
  * is written are not sampled); threads (the countdown, the random state
- * and the recursion flag are per thread, initial-exec TLS, which needs
+ * (sampler_exp's) and the recursion flag are per thread, initial-exec TLS, which needs
  * no allocation); fork (the child's bucket locks are reset: their
  * holders are gone); a program that brings its own malloc: one in a
  * library it links is found by RTLD_NEXT and sampled, but one defined
@@ -47,13 +47,11 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "sampler.h"
@@ -76,7 +74,6 @@ static int track_frees;
 
 static TLS int64_t left;	/* bytes to the next sample */
 static TLS int drawn;		/* left was drawn for this thread */
-static TLS uint64_t rng;
 static TLS int inside;		/* writing a sample: not one more */
 
 /* What dlsym allocates while the real functions are looked up. */
@@ -225,22 +222,7 @@ hash_take(uintptr_t a)
 static int64_t
 draw(void)
 {
-	if (rng == 0) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		rng = ((uint64_t)gettid() << 32) ^ (uint64_t)ts.tv_nsec ^
-		    (uint64_t)(uintptr_t)&rng;
-		rng |= 1;
-	}
-	/* xorshift64*: 53 bits make u, in (0, 1]. */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	double u = (double)(((rng * 0x2545f4914f6cdd1dull) >> 11) + 1) / 9007199254740992.0;
-	double d = -log(u) * (double)interval;
-
-	return d < 1 ? 1 : d > 4e18 ? (int64_t)4e18 : (int64_t)d;
+	return sampler_exp((double)interval);
 }
 
 /*

@@ -54,6 +54,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -70,6 +71,7 @@
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include <linux/futex.h>
 #include <linux/seccomp.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -95,6 +97,11 @@ static pthread_key_t timer_key;
 static const char *self;		/* our path in LD_PRELOAD, from SR_ENV */
 
 static __thread uintptr_t stack_lo, stack_hi;
+
+/* Counted by the handler, so that wall.c can take a call's CPU time out
+ * of its wall time: what the cpu-clock samples already show. */
+__thread uint64_t sampler_periods __attribute__((tls_model("initial-exec")));
+static __thread uint64_t rng __attribute__((tls_model("initial-exec")));
 static __thread timer_t timer;
 
 /*
@@ -305,6 +312,80 @@ sampler_emit(struct sr_rec *h, const void *body, size_t n)
 	emit(h, body, n);
 }
 
+uint64_t
+sampler_now(uint32_t *cpu)
+{
+	return now(cpu);
+}
+
+int64_t
+sampler_exp(double mean)
+{
+	if (rng == 0) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		rng = ((uint64_t)gettid() << 32) ^ (uint64_t)ts.tv_nsec ^
+		    (uint64_t)(uintptr_t)&rng;
+		rng |= 1;
+	}
+	/* xorshift64*: 53 bits make u, in (0, 1]. */
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	double u = (double)(((rng * 0x2545f4914f6cdd1dull) >> 11) + 1) / 9007199254740992.0;
+	double d = -log(u) * mean;
+
+	return d < 1 ? 1 : d > 4e18 ? (int64_t)4e18 : (int64_t)d;
+}
+
+uint32_t
+sampler_walk(uintptr_t ret, uintptr_t sp, uintptr_t bp, uintptr_t hi, uint64_t *fr,
+    uint32_t max)
+{
+	uint32_t n = 0;
+
+	if (max == 0)
+		return 0;
+	if (hi == 0 || sp >= hi) {
+		fr[0] = ret;
+		return 1;
+	}
+#if defined(__x86_64__)
+	__atomic_add_fetch(&busy, 1, __ATOMIC_SEQ_CST);
+	const struct utab *t = __atomic_load_n(&utab, __ATOMIC_SEQ_CST);
+
+	if (t) {
+		uint64_t regs[CFI_NREGS] = { 0 };
+		struct uwalk w = { t, sp, hi };
+		struct cfi_mem m = { uread, ufind, &w };
+
+		regs[CFI_RA] = ret;
+		regs[CFI_SP] = sp;
+		regs[CFI_BP] = bp;
+		n = (uint32_t)cfi_walk(&m, regs, 1u << CFI_RA | 1u << CFI_SP | 1u << CFI_BP,
+		    fr, max);
+	}
+	__atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
+	if (t)
+		return n;
+#endif
+	fr[n++] = ret;
+	for (uintptr_t lo = sp; n < max && bp >= lo && bp <= hi - 16 && (bp & 7) == 0;) {
+		const uintptr_t *f = (const uintptr_t *)bp;
+		uintptr_t next = f[0], r = f[1];
+
+		if (r < 4096)
+			break;
+		fr[n++] = r;
+		if (next <= bp)
+			break;
+		lo = bp + 16;
+		bp = next;
+	}
+	return n;
+}
+
 void
 sampler_header(struct sr_rec *h, uint32_t type)
 {
@@ -325,6 +406,12 @@ sampler_header(struct sr_rec *h, uint32_t type)
 	h->tid = self_tid;
 	h->time = now(&h->cpu);
 	memcpy(h->comm, comm, sizeof h->comm);
+}
+
+int
+sampler_sealed(void)
+{
+	return sealed;
 }
 
 int
@@ -435,6 +522,7 @@ sample(void *p)
 #else
 	(void)uc;
 #endif
+	sampler_periods += si->si_overrun > 0 ? (uint64_t)si->si_overrun + 1 : 1;
 	if (n > 0) {
 		unsigned g = __atomic_load_n(&names_gen, __ATOMIC_RELAXED);
 
@@ -488,6 +576,26 @@ on_tick(int sig, siginfo_t *si, void *uc)
 		sample(&t);
 #endif
 	errno = saved;
+}
+
+void
+sampler_aside(void (*fn)(void *), void *arg)
+{
+#if defined(__x86_64__)
+	unsigned char *top = tick_stack;
+	sigset_t all, was;
+
+	/* A sealed thread may not change its mask: the walk stays here. */
+	if (top && utab && !sealed) {
+		sigfillset(&all);
+		if (real_pthread_sigmask(SIG_BLOCK, &all, &was) == 0) {
+			on_stack(fn, arg, top);
+			real_pthread_sigmask(SIG_SETMASK, &was, NULL);
+			return;
+		}
+	}
+#endif
+	fn(arg);
 }
 
 /* The executable file mappings, as /proc/self/maps lines, unless they
@@ -729,8 +837,16 @@ load_cfi(void)
 		struct ufile *f;
 
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %llu %4096[^\n]", &a, &b, perm,
-		    &off, &ino, path) != 6 || perm[2] != 'x' ||
-		    (path[0] != '/' && strcmp(path, "[vdso]") != 0) ||
+		    &off, &ino, path) != 6 || perm[2] != 'x')
+			continue;
+		/* This library, a memory file mapped as "/memfd:... (deleted)",
+		 * read through its path: the wrappers' frames (malloc, read)
+		 * are in samples taken inside them, and the walk goes on past
+		 * them only with their CFI. */
+		if (self && (uintptr_t)a <= (uintptr_t)&load_cfi && (uintptr_t)&load_cfi <
+		    (uintptr_t)b && strlen(self) < sizeof path)
+			strcpy(path, self);
+		if ((path[0] != '/' && strcmp(path, "[vdso]") != 0) ||
 		    (f = file_for(path, ino, (uintptr_t)a, (uintptr_t)b)) == NULL)
 			continue;
 		if (t->n == cap) {
@@ -778,6 +894,7 @@ timer_gone(void *p)
 	unsigned char *top = tick_stack;
 
 	(void)p;
+	wall_thread_end();
 	/* No sample on it from here on: the handler runs on this thread. */
 	tick_stack = NULL;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -849,7 +966,9 @@ thread_start(void)
 	it.it_interval.tv_nsec = (long)(ring->period % 1000000000u);
 	it.it_value = it.it_interval;
 	timer_settime(timer, 0, &it, NULL);
-	pthread_setspecific(timer_key, (void *)1);
+	/* timer_gone, which says when it ends, runs only once this is set. */
+	if (pthread_setspecific(timer_key, (void *)1) == 0)
+		wall_thread_start(self_tid, comm, stack_hi);
 }
 
 static void
@@ -865,6 +984,7 @@ after_fork(void)
 	h.tid = (uint32_t)getppid();
 	h.time = now(&h.cpu);
 	emit(&h, "", 0);
+	wall_after_fork();
 	thread_start();
 }
 
@@ -1147,7 +1267,11 @@ posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 EXPORT int
 sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
+	int r;
+
 	REAL(sigaction);
+	if (wall_sigaction(sig, act, old, &r))
+		return r;
 	if (ring == NULL || sig != tick_sig)
 		return real(sig, act, old);
 	struct sigaction was = prog_sa;
@@ -1189,7 +1313,8 @@ sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	return r;
 }
 
-/* glibc's signal calls its sigaction inside libc, past the wrapper. */
+/* glibc's signal calls its sigaction inside libc, past the wrapper; and
+ * wall.c keeps the ending signals' under --wall. */
 EXPORT void
 (*signal(int sig, void (*fn)(int)))(int)
 {
@@ -1197,18 +1322,24 @@ EXPORT void
 
 	if (real == NULL)
 		*(void **)&real = dlsym(RTLD_NEXT, "signal");
+	/* BSD semantics, as glibc's signal. */
+	struct sigaction a, was;
+	int r;
+
+	memset(&a, 0, sizeof a);
+	a.sa_handler = fn;
+	a.sa_flags = SA_RESTART;
+	if (wall_sigaction(sig, &a, &was, &r))
+		return r == 0 ? was.sa_handler : SIG_ERR;
 	if (ring == NULL || sig != tick_sig) {
 		if (real == NULL)
 			return errno = ENOSYS, SIG_ERR;
 		return real(sig, fn);
 	}
-	void (*was)(int) = prog_sa.sa_handler;
+	void (*prev)(int) = prog_sa.sa_handler;
 
-	/* BSD semantics, as glibc's signal. */
-	memset(&prog_sa, 0, sizeof prog_sa);
-	prog_sa.sa_handler = fn;
-	prog_sa.sa_flags = SA_RESTART;
-	return was;
+	prog_sa = a;
+	return prev;
 }
 
 /*
@@ -1294,10 +1425,33 @@ prctl(int op, ...)
 	return r;
 }
 
+/* A futex operation that waits (--wall times it, wall.c). */
+static int
+futex_waits(long nr, long op)
+{
+#ifdef SYS_futex_waitv
+	if (nr == SYS_futex_waitv)
+		return 1;
+#endif
+	if (nr != SYS_futex)
+		return 0;
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET:
+	case FUTEX_LOCK_PI:
+	case FUTEX_WAIT_REQUEUE_PI:
+#ifdef FUTEX_LOCK_PI2
+	case FUTEX_LOCK_PI2:
+#endif
+		return 1;
+	}
+	return 0;
+}
+
 /*
- * The same, for prctl and seccomp called through syscall(2).  Six
- * arguments are passed on, the most a system call takes, as libc's
- * syscall does.
+ * The same, for prctl and seccomp called through syscall(2); and a futex
+ * wait timed, for --wall.  Six arguments are passed on, the most a
+ * system call takes, as libc's syscall does.
  */
 EXPORT long
 syscall(long nr, ...)
@@ -1324,7 +1478,13 @@ syscall(long nr, ...)
 	}
 #endif
 	before(seal, change, syscall_name);
+	struct wcall c;
+	int timed = futex_waits(nr, a[1]) &&
+	    wall_enter(&c, (void *)real_syscall, __builtin_frame_address(0));
 	long r = real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+
+	if (timed)
+		wall_leave(&c);
 
 	if (r != 0 && (seal || change >= 0))
 		noclock = was;
@@ -1444,6 +1604,7 @@ sampler_init(void)
 	if (r->unwind)
 		load_cfi();
 	pthread_atfork(NULL, NULL, after_fork);
+	wall_init(r);
 	thread_start();
 	alloc_init(r);
 }

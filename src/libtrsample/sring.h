@@ -29,7 +29,7 @@
 						 * trace-record's /proc/PID/fd */
 
 enum { SR_SAMPLE = 1, SR_MAPS = 2, SR_FORK = 3, SR_TASKTIME = 4, SR_ALLOC = 5,
-    SR_FREE = 6 };
+    SR_FREE = 6, SR_OFFCPU = 7, SR_WALLTIME = 8 };
 
 struct sr_ring {
 	uint64_t	magic;
@@ -48,6 +48,11 @@ struct sr_ring {
 					 * 0: no allocation sampling (and
 					 * period 0: no timer either) */
 	uint64_t	alloc_frees;	/* 1: say when a sampled block is freed */
+	uint64_t	wall_period;	/* --wall: the timer's period in the
+					 * trace clock's raw units, the mean
+					 * blocked time between sampled
+					 * intervals; 0: blocking calls not
+					 * timed */
 };
 
 /*
@@ -62,7 +67,12 @@ struct sr_ring {
  * sampled allocation, struct sr_alloc and then n frames, the caller of
  * malloc first.  SR_FREE: a sampled block freed, its address after it
  * (n 1: a uint64_t), written before the block is handed back, so that
- * its address reused later comes after it in time.
+ * its address reused later comes after it in time.  SR_OFFCPU: a
+ * sampled interval blocked in a call from time on, struct sr_offcpu,
+ * and n frames: the function called first (libc's), then its caller's
+ * return address and up.  SR_WALLTIME (--wall): a followed thread's
+ * account, at its end or the process's: struct sr_walltime, from time,
+ * its start.
  */
 struct sr_rec {
 	uint32_t	len;		/* bytes; 0 until published */
@@ -73,6 +83,19 @@ struct sr_rec {
 	uint32_t	periods;	/* timer periods it stands for (overruns + 1) */
 	uint32_t	size;		/* len to be, written with the header */
 	char		comm[16];
+};
+
+struct sr_offcpu {
+	uint64_t	blocked;	/* raw clock units, the CPU time in the
+					 * call taken out */
+};
+
+struct sr_walltime {
+	uint64_t	end;		/* trace clock, raw */
+	uint32_t	endcpu;
+	uint32_t	pad;
+	uint64_t	cpu_ns;		/* its CPU time */
+	uint64_t	blocked;	/* raw clock units in the calls timed */
 };
 
 struct sr_alloc {

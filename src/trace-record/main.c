@@ -86,7 +86,7 @@ static const char usage_text[] =
 "      --stack-size N  dwarf: bytes of stack copied per sample (default\n"
 "                      8192; 8 to 65528, a multiple of 8)\n"
 "      --wall          also the time each thread spends blocked, off the\n"
-"                      CPU (offcpu-time samples; perf only)\n"
+"                      CPU (offcpu-time samples)\n"
 "      --spans         with the program's spans too: a span profile\n"
 "                      (spans(5) with each sample and its span)\n"
 "      --folded        write folded stacks, not perf script text\n"

@@ -57,6 +57,7 @@
 #include "../lib/spans.h"
 #include "../elf/cfi.h"
 #include "../elf/elfsym.h"
+#include "sigsample.h"
 #include "spanjoin.h"
 #include "symtab.h"
 
@@ -98,6 +99,7 @@ struct frame {
 	const char	*sym, *dso;	/* sym NULL: unknown */
 	uint64_t	 symoff;
 	int		 kernel;
+	int		 ours;		/* in the signal sampler: not written */
 };
 
 struct replay {
@@ -432,13 +434,24 @@ resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
 	f->sym = NULL;
 	f->symoff = 0;
 	f->kernel = kernel;
+	f->ours = 0;
 	if (kernel) {
 		f->dso = "[kernel.kallsyms]";
 		f->sym = shown(p, symtab_lookup(symtab_kernel(), look, &f->symoff));
 	} else {
 		const struct map *m = map_find(proc_get(p, pid), a);
 
-		if (m && !anon(p->files[m->file].path)) {
+		/*
+		 * The signal sampler's wrappers (read, pthread_mutex_lock) are
+		 * between the program and libc in samples taken inside them:
+		 * left out, so that a call's on-CPU stacks are those of its
+		 * off-CPU ones (--wall), and those of the perf mechanism.
+		 */
+		if (m && strncmp(p->files[m->file].path, "/memfd:" SIGSAMPLE_SO " ",
+		    sizeof "/memfd:" SIGSAMPLE_SO) == 0) {
+			f->ours = 1;
+			f->dso = p->files[m->file].path;
+		} else if (m && !anon(p->files[m->file].path)) {
 			struct file *fi = &p->files[m->file];
 
 			f->dso = fi->path;
@@ -605,7 +618,8 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 			struct frame f;
 
 			resolve(p, e->pid, fr[i], i < s->nkernel, i == 0, &f);
-			script_frame(p, fr[i], &f);
+			if (!f.ours)
+				script_frame(p, fr[i], &f);
 		}
 		out_char('\n');
 		return;
@@ -622,7 +636,8 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 		struct frame f;
 
 		resolve(p, e->pid, fr[i], i < s->nkernel, i == 0, &f);
-		fold_frame(p, &n, &f, java);
+		if (!f.ours)
+			fold_frame(p, &n, &f, java);
 	}
 	if (s->kind == REC_OFFCPU) {
 		static const char mark[] = ";" OFFCPU_FRAME;

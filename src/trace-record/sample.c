@@ -253,7 +253,7 @@ say_perf(const struct perfev *pe, unsigned hz, int kernel, pid_t attach)
  * Linux gives as one tick; when it cannot be read, hz is said.
  */
 static void
-say_signal(unsigned hz, const char *perf_why)
+say_signal(unsigned hz, int wall, const char *perf_why)
 {
 	struct timespec res;
 	unsigned tick = 0;
@@ -268,8 +268,8 @@ say_signal(unsigned hz, const char *perf_why)
 		hz = tick;
 	}
 	warn_msg("sampling at %u Hz with timer signals in the program "
-	    "(LD_PRELOAD)%s%s%s", hz, below, perf_why ? "; perf_event_open: " :
-	    "", perf_why ? perf_why : "");
+	    "(LD_PRELOAD)%s%s%s%s", hz, wall ? ", and its blocking calls timed" : "",
+	    below, perf_why ? "; perf_event_open: " : "", perf_why ? perf_why : "");
 }
 
 /*
@@ -307,7 +307,7 @@ sample_run(const struct sample_opts *o, char **argv)
 	struct sigaction sa;
 	int kernel = 0, status = 0, go = -1, report = -1, e = 0, partial = 0, empty = 0;
 	int64_t cpu_ns = 0, t0 = 0, t1 = 0;
-	uint64_t runnable = 0;
+	uint64_t runnable = 0, unseen = 0;
 	pid_t child = 0;
 	struct outfile of;
 	struct live lv;
@@ -352,16 +352,13 @@ sample_run(const struct sample_opts *o, char **argv)
 	} else {
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
-		if (o->wall && strcmp(o->mechanism, "signal") == 0) {
-			output_abandon(&of);
-			die(EXIT_SELF, "--wall: the signal mechanism samples CPU time "
-			    "only; off-CPU time needs perf_event_open");
-		}
 		if (o->alloc) {
 			ss = sigsample_new(o->hz, 0, &cal);
 			sigsample_alloc(ss, o->heap.interval, o->heap.when != HEAP_ALLOC);
-		} else if (strcmp(o->mechanism, "perf") != 0 && !o->wall) {
+		} else if (strcmp(o->mechanism, "perf") != 0) {
 			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, &cal);
+			if (o->wall)
+				sigsample_wall(ss);
 		}
 		if (o->spans)
 			lv.sx = spanrx_open(o->nbufs);
@@ -373,13 +370,12 @@ sample_run(const struct sample_opts *o, char **argv)
 			pe = perfev_open(child, 0, o->hz, o->callchain, o->stack,
 			    cal.mono_to_real, o->wall, &kernel);
 			e = errno;
-			if (pe == NULL && (strcmp(o->mechanism, "perf") == 0 || o->wall)) {
+			if (pe == NULL && strcmp(o->mechanism, "perf") == 0) {
 				kill(child, SIGKILL);
 				waitpid(child, NULL, 0);
 				output_abandon(&of);
 				errno = e;
-				die(EXIT_SELF, "%s: perf_event_open:", o->wall ? "--wall" :
-				    "--mechanism=perf");
+				die(EXIT_SELF, "--mechanism=perf: perf_event_open:");
 			}
 		}
 		if (pe) {
@@ -396,7 +392,7 @@ sample_run(const struct sample_opts *o, char **argv)
 				    "in the program (LD_PRELOAD)",
 				    (unsigned long long)o->heap.interval);
 			else
-				say_signal(o->hz, strcmp(o->mechanism, "auto") == 0 ?
+				say_signal(o->hz, o->wall, strcmp(o->mechanism, "auto") == 0 ?
 				    strerror(e) : NULL);
 			if ((why = sigsample_check(ss, argv[0])) != NULL)
 				warn_msg("%s cannot be sampled: %s; only what it executes "
@@ -421,8 +417,12 @@ sample_run(const struct sample_opts *o, char **argv)
 			spanrx_finish(lv.sx);
 		t1 = clock_mono();
 	}
-	if (ss)
+	if (ss) {
+		/* The last accounts are in the ring's rest, read by _end. */
+		sigsample_read(ss, &r);
+		unseen = sigsample_unseen(ss);
 		empty = sigsample_end(ss, &r, cpu_ns);
+	}
 	perfev_close(pe);
 	replay_settle(lv.rp, &lv.pend, &r, INT64_MAX);
 	runnable = replay_finish(lv.rp, &r, clock_mono() + lv.to_real);
@@ -469,6 +469,9 @@ sample_run(const struct sample_opts *o, char **argv)
 	if (o->wall && pe)
 		warn_msg("--wall: %.3f s spent preempted, waiting for a CPU, is "
 		    "in no sample", (double)runnable / 1e9);
+	else if (o->wall && !o->alloc)
+		warn_msg("--wall: %.3f s spent preempted, waiting for a CPU, or "
+		    "blocked past libc's functions, is in no sample", (double)unseen / 1e9);
 	if (!o->alloc)
 		warn_msg("%llu samples, %llu lost", (unsigned long long)r.samples,
 		    (unsigned long long)r.lost);

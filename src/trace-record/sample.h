@@ -15,7 +15,7 @@ struct sample_opts {
 	int		 callchain;	/* CG_* of perfev.h: -g, --call-graph */
 	unsigned	 stack;		/* --stack-size: bytes of stack per sample */
 	int		 folded;	/* --folded */
-	int		 wall;		/* --wall: off-CPU time too (perf) */
+	int		 wall;		/* --wall: off-CPU time too */
 	int		 spans;		/* --spans: a span profile */
 	uint32_t	 nbufs;		/* --buffers, for --spans */
 	const char	*mechanism;	/* "auto", "perf" or "signal" */

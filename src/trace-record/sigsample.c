@@ -25,6 +25,7 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@
 #include <unistd.h>
 
 #include "../lib/err.h"
+#include "../libtracerecord/proto.h"
 #include "../libtrsample/sring.h"
 #include "sampler_so.h"
 
@@ -59,6 +61,8 @@ struct sigsample {
 	uint64_t	 sampled_ns;	/* CPU time the samples stand for, and
 					 * that of threads ended without one */
 	const char	*why_not;	/* why the program cannot load the sampler */
+	uint64_t	 unseen_ns;	/* --wall: threads' time neither on the
+					 * CPU nor in a timed call */
 };
 
 struct sigsample *
@@ -70,7 +74,7 @@ sigsample_new(unsigned hz, int unwind, const struct clockcal *cal)
 
 	s->cal = cal;
 	s->ringfd = memfd_create("trace-record-samples", MFD_CLOEXEC);
-	s->sofd = memfd_create("libtrsample.so", MFD_CLOEXEC);
+	s->sofd = memfd_create(SIGSAMPLE_SO, MFD_CLOEXEC);
 	if (s->ringfd < 0 || s->sofd < 0 ||
 	    ftruncate(s->ringfd, (off_t)(SR_HEAD + RING_BYTES)) < 0)
 		die(EXIT_SELF, "memory file for samples:");
@@ -108,6 +112,31 @@ sigsample_alloc(struct sigsample *s, uint64_t interval, int frees)
 	s->ring->period = s->period = 0;
 	s->ring->alloc_interval = interval;
 	s->ring->alloc_frees = (uint64_t)frees;
+}
+
+void
+sigsample_wall(struct sigsample *s)
+{
+	double raw = (double)s->period;
+
+	if (s->cal->mode != TR_CLOCK_MONO)
+		raw *= s->cal->ticks_per_ns;
+	s->ring->wall_period = raw < 1 ? 1 : (uint64_t)raw;
+}
+
+/*
+ * What an interval of d ns, taken with probability 1 - exp(-d/T) (T the
+ * period), stands for: d / (1 - exp(-d/T)), as pprof weighs Go's heap
+ * samples.  Short ones are nearly T each, long ones their length.
+ */
+static uint64_t
+offcpu_weight(double d, double t)
+{
+	double p = -expm1(-d / t), w = p > 0 ? d / p + 0.5 : t;
+
+	/* d comes from the program's memory: a year at most, not an
+	 * overflow of the conversion or of a stack's sum. */
+	return w < 3.2e16 ? (uint64_t)w : (uint64_t)3.2e16;
 }
 
 void
@@ -256,6 +285,37 @@ read_ring(struct sigsample *s, struct recs *r, int dead)
 			rs.comm[15] = '\0';
 			recs_sample(r, t, h.pid, h.tid, &rs, NULL,
 			    (const uint64_t *)(const void *)(body + sizeof a), h.n);
+		} else if (h.type == SR_OFFCPU && h.n > 0 &&
+		    sizeof(struct sr_offcpu) + (size_t)h.n * 8 <= room) {
+			struct rec_sample rs = { .kind = REC_OFFCPU };
+			struct sr_offcpu o;
+			double d;
+
+			memcpy(&o, body, sizeof o);
+			d = (double)o.blocked;
+			if (s->cal->mode != TR_CLOCK_MONO)
+				d /= s->cal->ticks_per_ns;
+			if (d > 0) {
+				rs.period = offcpu_weight(d, (double)s->period);
+				memcpy(rs.comm, h.comm, sizeof rs.comm);
+				rs.comm[15] = '\0';
+				recs_sample(r, t, h.pid, h.tid, &rs, NULL,
+				    (const uint64_t *)(const void *)(body + sizeof o), h.n);
+			}
+		} else if (h.type == SR_WALLTIME && room >= sizeof(struct sr_walltime)) {
+			struct sr_walltime w;
+			double blocked, life, unseen;
+
+			memcpy(&w, body, sizeof w);
+			blocked = (double)w.blocked;
+			if (s->cal->mode != TR_CLOCK_MONO)
+				blocked /= s->cal->ticks_per_ns;
+			/* In doubles: the program's memory, maybe garbage, is
+			 * not to overflow; a thread's account is a year at most. */
+			life = (double)to_ns(s->cal, w.end, w.endcpu) - (double)t;
+			unseen = life - (double)w.cpu_ns - blocked;
+			if (unseen > 0)
+				s->unseen_ns += unseen < 3.2e16 ? (uint64_t)unseen : (uint64_t)3.2e16;
 		} else if (h.type == SR_FREE && h.n == 1 && room >= 8) {
 			recs_add(r, REC_FREE, t, h.pid, h.tid, 0, body, 8);
 		} else if (h.type == SR_FORK) {
@@ -341,6 +401,12 @@ sigsample_check(struct sigsample *s, const char *prog)
 		close(fd);
 	free(f);
 	return s->why_not;
+}
+
+uint64_t
+sigsample_unseen(const struct sigsample *s)
+{
+	return s->unseen_ns;
 }
 
 void

@@ -10,6 +10,9 @@
 
 struct sigsample;
 
+/* The sampler's memory file: its mapping is "/memfd:" this " (deleted)". */
+#define SIGSAMPLE_SO	"libtrsample.so"
+
 /* The ring and the sampler library, ready to hand to a program; unwind:
  * the sampler walks with DWARF CFI instead of frame pointers. */
 struct sigsample *sigsample_new(unsigned hz, int unwind, const struct clockcal *cal);
@@ -20,12 +23,26 @@ struct sigsample *sigsample_new(unsigned hz, int unwind, const struct clockcal *
  */
 void		 sigsample_alloc(struct sigsample *s, uint64_t interval, int frees);
 
+/*
+ * --wall: time the program's blocking calls too, and write the sampled
+ * intervals as off-CPU samples (REC_OFFCPU, their period the blocked
+ * nanoseconds they stand for).
+ */
+void		 sigsample_wall(struct sigsample *s);
+
 /* In the child, before exec: the environment that loads the sampler. */
 void		 sigsample_child(const struct sigsample *s);
 
 /* Move the published samples into r; one left unpublished for a
  * second (its writer killed while writing) is skipped, counted as lost. */
 void		 sigsample_read(struct sigsample *s, struct recs *r);
+
+/*
+ * --wall: the nanoseconds the program's threads spent neither on the CPU
+ * nor in a blocking call the sampler timed (preempted, or blocked past
+ * libc's functions), as far as read.
+ */
+uint64_t	 sigsample_unseen(const struct sigsample *s);
 
 /* What is left, and the samples lost (ring full, or a writer killed
  * while writing), into r; s freed (also when the program never ran). */

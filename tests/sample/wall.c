@@ -7,15 +7,28 @@
  *	wall three MS	three threads for MS ms: one spins, one is blocked
  *			in read() on a pipe, one on a mutex, the whole time
  *	wall many N MS	N threads asleep in nanosleep for MS ms
+ *	wall stuck MS	a thread blocked in read() on a pipe for good,
+ *			and one in a fork's child, while the main threads
+ *			sleep MS ms and exit
+ *	wall term MS	a thread blocked in read() on a pipe for good, and
+ *			the main thread asleep for MS ms (to be ended by a
+ *			signal before)
+ *	wall eintr MS	for MS ms, one thread spins while three wait a
+ *			millisecond at a time, in nanosleep, poll and
+ *			epoll_wait; exit status 3 if any wait failed with
+ *			EINTR (a profiler that signals blocked threads)
  *
  * The spin is timed by the thread's CPU clock, so that a busy machine
  * (the thread preempted, waiting for a CPU) makes it longer in wall time
  * but leaves its share of the samples.
  */
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,6 +119,30 @@ sleeper(void *a)
 	return NULL;
 }
 
+static int eintr;
+
+/* Waits of 1 ms until the run's end; any EINTR counted. */
+static void *
+waiter(void *a)
+{
+	double end = clock_ms(CLOCK_MONOTONIC) + (double)ms;
+	int how = (int)(long)a, ep = epoll_create1(0);
+	struct pollfd p = { fds[0], POLLIN, 0 };
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fds[0], &ev) != 0)
+		exit(2);
+	while (clock_ms(CLOCK_MONOTONIC) < end) {
+		struct timespec t = { 0, 1000000 };
+		int r = how == 0 ? nanosleep(&t, NULL) : how == 1 ? poll(&p, 1, 1) :
+		    epoll_wait(ep, &ev, 1, 1);
+
+		if (r < 0 && errno == EINTR)
+			__atomic_fetch_add(&eintr, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -144,8 +181,39 @@ main(int argc, char **argv)
 		for (long i = 0; i < n; i++)
 			pthread_join(many[i], NULL);
 		free(many);
+	} else if (strcmp(mode, "stuck") == 0) {
+		ms = argc > 2 ? atol(argv[2]) : 1000;
+		if (pipe(fds) != 0)
+			return 2;
+		pthread_create(&t[0], NULL, reader, NULL);
+		if (fork() == 0)
+			pthread_create(&t[0], NULL, reader, NULL);
+		nap((double)ms);
+		exit(0);
+	} else if (strcmp(mode, "term") == 0) {
+		ms = argc > 2 ? atol(argv[2]) : 1000;
+		if (pipe(fds) != 0)
+			return 2;
+		pthread_create(&t[0], NULL, reader, NULL);
+		nap((double)ms);
+	} else if (strcmp(mode, "eintr") == 0) {
+		pthread_t w[3];
+
+		ms = argc > 2 ? atol(argv[2]) : 1000;
+		if (pipe(fds) != 0)
+			return 2;
+		pthread_create(&t[0], NULL, spinner, NULL);
+		for (long i = 0; i < 3; i++)
+			pthread_create(&w[i], NULL, waiter, (void *)i);
+		for (int i = 0; i < 3; i++)
+			pthread_join(w[i], NULL);
+		pthread_join(t[0], NULL);
+		if (eintr) {
+			fprintf(stderr, "wall: %d waits failed with EINTR\n", eintr);
+			return 3;
+		}
 	} else {
-		fprintf(stderr, "usage: wall mix MS | three MS | many N MS\n");
+		fprintf(stderr, "usage: wall mix MS | three MS | many N MS | eintr MS\n");
 		return 2;
 	}
 	return 0;

@@ -1,14 +1,17 @@
 # wall.sh: trace-record --sample --wall, sourced by run.sh (its TR, BIN,
 # CC, tmp, top, ok, bad and expect).  Statistical: on- and off-CPU
 # shares of wall.c's threads within 7 points, the event filter that
-# splits them, the hot/cold graph's colours, 1000 blocked threads.
+# splits them, the hot/cold graph's colours, 1000 blocked threads, and
+# waits that never fail with EINTR; each with both mechanisms (perf's
+# context switches, the signal sampler's wrapped blocking calls).
 #
 # Time spent preempted (runnable, waiting for a CPU) is in no sample and
 # said on stderr.  mix's rounds are 20 ms of CPU time and 30 ms asleep,
 # however long the machine makes the spin: 40% of what is sampled is on
 # the CPU.  three's spinner spins for the run's wall time, and is the
 # only thread that can be preempted: that time is its own, on a busy
-# machine, when the thirds are taken.
+# machine, when the thirds are taken (the signal mechanism cannot tell
+# it from time blocked past libc's functions, and says both).
 
 # preempted ERR: the ns stderr says no sample shows.
 preempted() {
@@ -16,85 +19,124 @@ preempted() {
 	    awk '{ printf "%.0f\n", $1 * 1e9 } END { if (NR == 0) print 0 }'
 }
 
-if ! "$TR" --sample --wall -o /dev/null -- true 2> /dev/null; then
-	printf 'skip --wall: perf_event_open (context switches) not permitted\n'
-elif ! $CC -O1 -g -pthread -o "$tmp/wall" "$top/tests/sample/wall.c" 2> "$tmp/wall.cc"; then
-	bad "build wall.c" "$(head -c 300 "$tmp/wall.cc")"
-else
+# wall_checks MECHANISM: every check, with --mechanism=MECHANISM; the
+# names say which ("--wall (signal) mix").
+wall_checks() {
+	m=$1
+	W="--wall ($m)"
 	# Two threads in rounds of 20 ms on the CPU and 30 ms asleep.
-	"$TR" --sample --call-graph=dwarf --wall -F 999 -o "$tmp/mix.txt" -- \
-	    "$tmp/wall" mix 2000 2> "$tmp/mix.err"
-	expect "--wall mix: exit status" $? 0
-	"$BIN/stackcollapse" "$tmp/mix.txt" > "$tmp/mix.f"
+	"$TR" --sample --mechanism=$m --call-graph=dwarf --wall -F 999 -o "$tmp/$m-mix.txt" -- \
+	    "$tmp/wall" mix 2000 2> "$tmp/$m-mix.err"
+	expect "$W mix: exit status" $? 0
+	"$BIN/stackcollapse" "$tmp/$m-mix.txt" > "$tmp/$m-mix.f"
 	got=$(awk '/;mix;/ { w = $NF
 		if (/;\[off-cpu\] /) { off += w; if (/;nap;/) nap += w } else if (/;spin[; ]/) on += w; else other += w }
 	    END { t = on + off + other
 		if (t == 0) { print "no samples"; exit }
-		printf "%.1f %.1f %.1f\n", 100 * on / t, 100 * off / t, 100 * nap / (off ? off : 1) }' "$tmp/mix.f")
+		printf "%.1f %.1f %.1f\n", 100 * on / t, 100 * off / t, 100 * nap / (off ? off : 1) }' "$tmp/$m-mix.f")
 	if echo "$got" | awk '{ exit !($1 >= 33 && $1 <= 47 && $2 >= 53 && $2 <= 67 && $3 >= 90) }'; then
-		ok "--wall mix: spin $(echo $got | cut -d' ' -f1)%, asleep $(echo $got | cut -d' ' -f2)% (40, 60 ±7)"
+		ok "$W mix: spin $(echo $got | cut -d' ' -f1)%, asleep $(echo $got | cut -d' ' -f2)% (40, 60 ±7)"
 	else
-		bad "--wall mix" "spin, off-CPU, of which in nap: $got% (want 40±7, 60±7, 90+); $(tr '\n' ' ' < "$tmp/mix.err")"
+		bad "$W mix" "spin, off-CPU, of which in nap: $got% (want 40±7, 60±7, 90+); $(tr '\n' ' ' < "$tmp/$m-mix.err")"
 	fi
 
 	# Three threads for the whole run: spinning, in read() on a pipe,
 	# on a mutex.
-	"$TR" --sample --call-graph=dwarf --wall -F 999 -o "$tmp/three.txt" -- \
-	    "$tmp/wall" three 2000 2> "$tmp/three.err"
-	expect "--wall three: exit status" $? 0
-	"$BIN/stackcollapse" "$tmp/three.txt" > "$tmp/three.f"
-	got=$(awk -v pre="$(preempted "$tmp/three.err")" '
+	"$TR" --sample --mechanism=$m --call-graph=dwarf --wall -F 999 -o "$tmp/$m-three.txt" -- \
+	    "$tmp/wall" three 2000 2> "$tmp/$m-three.err"
+	expect "$W three: exit status" $? 0
+	"$BIN/stackcollapse" "$tmp/$m-three.txt" > "$tmp/$m-three.f"
+	got=$(awk -v pre="$(preempted "$tmp/$m-three.err")" '
 	    /;spinner;/ { s += $NF } /;reader;/ { r += $NF } /;locker;/ { l += $NF }
 	    END { s += pre; t = s + r + l
 		if (t == 0) { print "no samples"; exit }
-		printf "%.1f %.1f %.1f\n", 100 * s / t, 100 * r / t, 100 * l / t }' "$tmp/three.f")
+		printf "%.1f %.1f %.1f\n", 100 * s / t, 100 * r / t, 100 * l / t }' "$tmp/$m-three.f")
 	if echo "$got" | awk '{ for (i = 1; i <= 3; i++) if ($i < 26.3 || $i > 40.3) exit 1 }'; then
-		ok "--wall three: spinner, reader, locker $got% (a third each ±7)"
+		ok "$W three: spinner, reader, locker $got% (a third each ±7)"
 	else
-		bad "--wall three" "spinner, reader, locker: $got% (want 33.3±7 each); $(tr '\n' ' ' < "$tmp/three.err")"
+		bad "$W three" "spinner, reader, locker: $got% (want 33.3±7 each); $(tr '\n' ' ' < "$tmp/$m-three.err")"
 	fi
 	# Each half by its event: the spin in cpu-clock, the waits in
 	# offcpu-time, 90% of each at least.
-	"$BIN/stackcollapse" --event-filter=cpu-clock "$tmp/three.txt" > "$tmp/three.on" 2> /dev/null
-	"$BIN/stackcollapse" --event-filter=offcpu-time "$tmp/three.txt" > "$tmp/three.off" 2> /dev/null
+	"$BIN/stackcollapse" --event-filter=cpu-clock "$tmp/$m-three.txt" > "$tmp/$m-three.on" 2> /dev/null
+	"$BIN/stackcollapse" --event-filter=offcpu-time "$tmp/$m-three.txt" > "$tmp/$m-three.off" 2> /dev/null
 	got=$(awk 'FNR == 1 { f++ } { w = $NF }
 	    f == 1 && /;spinner;/ { s += w } f == 1 && /;(reader|locker);/ { b += w }
 	    f == 2 && /;spinner;/ { s1 += w } f == 3 && /;(reader|locker);/ { b1 += w }
 	    END { printf "%.1f %.1f\n", 100 * s1 / (s ? s : 1), 100 * b1 / (b ? b : 1) }' \
-	    "$tmp/three.f" "$tmp/three.on" "$tmp/three.off")
+	    "$tmp/$m-three.f" "$tmp/$m-three.on" "$tmp/$m-three.off")
 	if echo "$got" | awk '{ exit !($1 >= 90 && $2 >= 90) }'; then
-		ok "--event-filter: cpu-clock keeps $(echo $got | cut -d' ' -f1)% of the spin, offcpu-time $(echo $got | cut -d' ' -f2)% of the waits"
+		ok "$W --event-filter: cpu-clock keeps $(echo $got | cut -d' ' -f1)% of the spin, offcpu-time $(echo $got | cut -d' ' -f2)% of the waits"
 	else
-		bad "--event-filter on a --wall run" "cpu-clock kept, offcpu-time kept: $got% (want 90+ each)"
+		bad "$W --event-filter" "cpu-clock kept, offcpu-time kept: $got% (want 90+ each)"
 	fi
 	# The hot/cold graph, chosen by the mark: the waits' frames more blue
 	# than red, the spin's more red than blue.
-	"$BIN/flamegraph-svg" "$tmp/three.f" > "$tmp/three.svg"
-	got=$(grep -o '<title>[a-z]* ([^<]*</title><rect [^>]*>' "$tmp/three.svg" |
+	"$BIN/flamegraph-svg" "$tmp/$m-three.f" > "$tmp/$m-three.svg"
+	got=$(grep -o '<title>[a-z]* ([^<]*</title><rect [^>]*>' "$tmp/$m-three.svg" |
 	    sed -n 's/^<title>\(spinner\|reader\|locker\) .*fill="#\(..\)..\(..\)".*/\1 \2 \3/p' |
 	    sort | while read -r n r b; do
 		printf '%s:%s ' "$n" "$([ $((0x$b)) -gt $((0x$r)) ] && echo cold || echo hot)"; done)
 	if [ "$got" = "locker:cold reader:cold spinner:hot " ]; then
-		ok "--colors=hotcold (chosen by the mark): $got"
+		ok "$W --colors=hotcold (chosen by the mark): $got"
 	else
-		bad "--colors=hotcold" "got \"$got\", want the locker and reader cold, the spinner hot"
+		bad "$W --colors=hotcold" "got \"$got\", want the locker and reader cold, the spinner hot"
 	fi
 
 	# 1000 threads asleep for a second: each one's time is there.
-	"$TR" --sample -g --wall -o "$tmp/many.txt" -- "$tmp/wall" many 1000 1000 \
-	    2> "$tmp/many.err"
-	expect "--wall, 1000 threads: exit status" $? 0
+	"$TR" --sample --mechanism=$m -g --wall -o "$tmp/$m-many.txt" -- "$tmp/wall" many 1000 1000 \
+	    2> "$tmp/$m-many.err"
+	expect "$W, 1000 threads: exit status" $? 0
 	got=$(awk '/ offcpu-time: $/ { split($2, id, "/"); if (id[1] != id[2]) { t[id[2]] += $(NF - 1) } }
 	    END { for (k in t) { n++; if (t[k] >= 0.9e9 && t[k] <= 1.5e9) good++ }
-		printf "%d %d\n", n, good }' "$tmp/many.txt")
+		printf "%d %d\n", n, good }' "$tmp/$m-many.txt")
 	if echo "$got" | awk '{ exit !($1 == 1000 && $2 >= 990) }'; then
-		ok "--wall, 1000 threads: $got (threads off-CPU, of them 0.9 to 1.5 s)"
+		ok "$W, 1000 threads: $got (threads off-CPU, of them 0.9 to 1.5 s)"
 	else
-		bad "--wall, 1000 threads" "threads off-CPU, of them 0.9 to 1.5 s: $got (want 1000, 990+); $(tr '\n' ' ' < "$tmp/many.err")"
+		bad "$W, 1000 threads" "threads off-CPU, of them 0.9 to 1.5 s: $got (want 1000, 990+); $(tr '\n' ' ' < "$tmp/$m-many.err")"
 	fi
 
-	# The signal mechanism says why not.
-	"$TR" --sample --wall --mechanism=signal -o /dev/null -- true 2> "$tmp/wallsig.err"
-	expect "--wall --mechanism=signal: refused" "$? $(cat "$tmp/wallsig.err")" \
-	    "125 trace-record: --wall: the signal mechanism samples CPU time only; off-CPU time needs perf_event_open"
+
+	# Threads blocked when their process exits, in it and in a fork's
+	# child, the second after: each one's second is there.
+	"$TR" --sample --mechanism=$m --call-graph=dwarf --wall -o "$tmp/$m-stuck.txt" -- "$tmp/wall" stuck 1000 \
+	    2> "$tmp/$m-stuck.err"
+	expect "$W, blocked at exit: exit status" $? 0
+	got=$(awk '/ offcpu-time: $/ { tid = $2; w = $(NF - 1); next }
+	    /reader/ && w { t[tid] += w; w = 0 } /^$/ { w = 0 }
+	    END { for (k in t) { n++; if (t[k] >= 0.9e9 && t[k] <= 1.5e9) good++ }
+		printf "%d %d\n", n, good }' "$tmp/$m-stuck.txt")
+	expect "$W, blocked at exit: threads in reader, of them 0.9 to 1.5 s" "$got" "2 2"
+
+	# The same, the program ended by SIGTERM that trace-record passes
+	# on, a second in: it ends as it would (143), with both waits.
+	"$TR" --sample --mechanism=$m --call-graph=dwarf --wall -o "$tmp/$m-term.txt" -- \
+	    "$tmp/wall" term 30000 2> "$tmp/$m-term.err" &
+	sleep 1
+	kill -TERM $!
+	wait $!
+	expect "$W, ended by SIGTERM: exit status" $? 143
+	got=$(awk '/ offcpu-time: $/ { tid = $2; w = $(NF - 1); next }
+	    /(reader|nap)/ && w { t[tid] += w; w = 0 } /^$/ { w = 0 }
+	    END { for (k in t) { n++; if (t[k] >= 0.7e9 && t[k] <= 1.5e9) good++ }
+		printf "%d %d\n", n, good }' "$tmp/$m-term.txt")
+	expect "$W, ended by SIGTERM: threads in reader or nap, of them 0.7 to 1.5 s" "$got" "2 2"
+
+	# Waits of a millisecond, beside a thread the timer signals: none
+	# fails with EINTR.
+	"$TR" --sample --mechanism=$m --wall -F 999 -o /dev/null -- "$tmp/wall" eintr 1000 \
+	    2> "$tmp/$m-eintr.err"
+	expect "$W: no wait interrupted (exit status, stderr)" \
+	    "$? $(grep -c '^wall:' "$tmp/$m-eintr.err")" "0 0"
+}
+
+if ! $CC -O1 -g -pthread -o "$tmp/wall" "$top/tests/sample/wall.c" 2> "$tmp/wall.cc"; then
+	bad "build wall.c" "$(head -c 300 "$tmp/wall.cc")"
+else
+	if "$TR" --sample --mechanism=perf --wall -o /dev/null -- true 2> /dev/null; then
+		wall_checks perf
+	else
+		printf 'skip --wall (perf): perf_event_open (context switches) not permitted\n'
+	fi
+	wall_checks signal
 fi

@@ -10,7 +10,9 @@
  * With the ring's alloc_interval R set, allocations are sampled as Go
  * and tcmalloc do: each thread counts down a number of bytes drawn from
  * an exponential distribution of mean R, and the allocation that
- * reaches zero is sampled, its stack walked by frame pointers and
+ * reaches zero is sampled, its stack walked (sampler_walk: by frame
+ * pointers, or by DWARF CFI with --call-graph=dwarf, from the caller's
+ * registers at the call, which the wrapper's frame holds) and
  * written as an SR_ALLOC record (sring.h), and a new count drawn.  A
  * block of s bytes is so sampled with probability 1 - exp(-s/R)
  * whatever came before it (the exponential forgets), which trace-record
@@ -227,8 +229,10 @@ draw(void)
 
 /*
  * Write the sample of the block p of n bytes, allocated from the call
- * that returns to ret: the frames from there up, by frame pointers,
- * within the thread's stack.
+ * that returns to ret: the frames from there up, within the thread's
+ * stack.  Our own frames (take, the wrapper; this file keeps frame
+ * pointers) are passed over up to the one that returns to ret, whose
+ * saved frame pointer and end are the caller's at the call.
  */
 static __attribute__((noinline)) void
 take(void *p, size_t n, uintptr_t ret)
@@ -247,24 +251,16 @@ take(void *p, size_t n, uintptr_t ret)
 	b.a.addr = (uint64_t)(uintptr_t)p;
 	b.a.size = n;
 	if (sampler_stack(&lo, &hi) && fp >= lo && fp < hi) {
-		/* Our own frames first (take, the wrapper): skipped up to ret. */
-		int ours = 1;
-
-		for (int i = 0; k < SR_MAXFRAMES && fp <= hi - 16 && (fp & 7) == 0; i++) {
+		for (int i = 0; i < 4 && fp <= hi - 16 && (fp & 7) == 0; i++) {
 			const uintptr_t *f = (const uintptr_t *)fp;
-			uintptr_t next = f[0], r = f[1];
 
-			if (r < 4096)
+			if (f[1] == ret) {
+				k = sampler_walk(ret, fp + 16, f[0], hi, b.fr, SR_MAXFRAMES);
 				break;
-			if (ours && r == ret)
-				ours = 0;
-			else if (ours && i >= 4)
+			}
+			if (f[0] <= fp)
 				break;
-			if (!ours)
-				b.fr[k++] = r;
-			if (next <= fp)
-				break;
-			fp = next;
+			fp = f[0];
 		}
 	}
 	if (k == 0)

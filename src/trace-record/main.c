@@ -45,8 +45,9 @@ static const char usage_text[] =
 "                    [-F HZ] [--wall] [--spans] [--folded] [-o FILE]\n"
 "                    [--mechanism auto|perf|signal] [--] PROGRAM [ARG...]\n"
 "       trace-record --sample [-g] [-F HZ] [--folded] [-o FILE] -p PID\n"
-"       trace-record --alloc[=TYPE] [--alloc-interval BYTES] [--folded]\n"
-"                    [-o FILE] [--] PROGRAM [ARG...]\n"
+"       trace-record --alloc[=TYPE] [--alloc-interval BYTES]\n"
+"                    [-g | --call-graph=fp|dwarf] [--folded] [-o FILE]\n"
+"                    [--] PROGRAM [ARG...]\n"
 "       trace-record --clock-info [--clock auto|tsc|tscp|mono]\n"
 "\n"
 "Run PROGRAM and write the spans it records (spans(5)) to standard output;\n"
@@ -308,11 +309,10 @@ parse_options(int argc, char **argv, struct opts *o)
 		    "stacks: stackcollapse folds it", NULL);
 	if (interval_set && !so->alloc)
 		usage_fail("--alloc-interval needs --alloc", NULL);
-	if (so->alloc && (hz_set || so->wall || so->attach || so->callchain == CG_DWARF ||
+	if (so->alloc && (hz_set || so->wall || so->attach ||
 	    strcmp(so->mechanism, "perf") == 0))
-		usage_fail("--alloc samples in the program, walking frame pointers: "
-		    "-F, -p, --wall, --call-graph=dwarf and --mechanism=perf do not "
-		    "go with it", NULL);
+		usage_fail("--alloc samples in the program: -F, -p, --wall and "
+		    "--mechanism=perf do not go with it", NULL);
 	if (so->attach && argc > optind)
 		usage_fail("-p takes no program to run", NULL);
 	if (!o->rec.info && argc == optind && !so->attach)

@@ -353,7 +353,7 @@ sample_run(const struct sample_opts *o, char **argv)
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
 		if (o->alloc) {
-			ss = sigsample_new(o->hz, 0, &cal);
+			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, &cal);
 			sigsample_alloc(ss, o->heap.interval, o->heap.when != HEAP_ALLOC);
 		} else if (strcmp(o->mechanism, "perf") != 0) {
 			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, &cal);

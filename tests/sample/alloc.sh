@@ -29,6 +29,23 @@ else
 		bad "--alloc split" "path_a, path_b, total: $got (want 70±5, 30±5); $(tr '\n' ' ' < "$tmp/split.err")"
 	fi
 
+	# The same built without frame pointers, as Debian builds its
+	# programs: --call-graph=dwarf walks the CFI to whole paths.
+	if $CC -O1 -g -fomit-frame-pointer -o "$tmp/alloc-nofp" "$top/tests/sample/alloc.c" \
+	    2> "$tmp/alloc.cc"; then
+		"$TR" --alloc --call-graph=dwarf --folded -o "$tmp/split-dw.f" -- \
+		    "$tmp/alloc-nofp" split 1024 > /dev/null 2> "$tmp/split-dw.err"
+		expect "--alloc --call-graph=dwarf: exit status" $? 0
+		got=$(pct "$tmp/split-dw.f" ';main;split;path_a;round_of ' ';main;split;path_b;round_of ')
+		if echo "$got" | awk '{ exit !($1 >= 65 && $1 <= 75 && $2 >= 25 && $2 <= 35 && $1 + $2 >= 99.9) }'; then
+			ok "--alloc --call-graph=dwarf, no frame pointers: path_a, path_b $(echo $got | cut -d' ' -f1,2)% (70, 30 ±5)"
+		else
+			bad "--alloc --call-graph=dwarf" "path_a, path_b, total: $got (want 70±5, 30±5); $(tr '\n' ' ' < "$tmp/split-dw.err")"
+		fi
+	else
+		bad "build alloc.c without frame pointers" "$(head -c 300 "$tmp/alloc.cc")"
+	fi
+
 	# 64 MiB leaked by one path, 256 MiB more freed by another.
 	"$TR" --alloc=inuse_space --folded -o "$tmp/leak.f" -- "$tmp/alloc" leak 256 2> "$tmp/leak.err"
 	expect "--alloc=inuse_space: exit status" $? 0

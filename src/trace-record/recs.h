@@ -37,9 +37,11 @@ enum { REC_ONCPU, REC_OFFCPU, REC_NOSHOW, REC_ALLOC };
 
 struct rec {
 	int64_t		time;
-	uint32_t	type, pid, tid, flags;
-	size_t		seq;		/* order of arrival, to break ties */
-	size_t		off, len;	/* the payload in recs.buf */
+	size_t		off;		/* the payload in recs.buf; payloads lie in
+					 * order of arrival, so this breaks ties */
+	uint32_t	pid, tid;
+	uint32_t	len;
+	uint16_t	type, flags;
 };
 
 /* The most frames kept of a sample's kernel chain, and of its user chain. */
@@ -75,7 +77,6 @@ struct recs {
 	size_t		 n, cap;
 	unsigned char	*buf;
 	size_t		 used, bufcap;
-	size_t		 seq;		/* the next record's */
 	uint64_t	 samples, lost;
 };
 

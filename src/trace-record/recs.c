@@ -43,6 +43,12 @@ header(struct recs *r, uint32_t type, int64_t time, uint32_t pid, uint32_t tid,
 	return e;
 }
 
+void
+recs_init(struct recs *r)
+{
+	memset(r, 0, sizeof *r);
+	chains_init(&r->chains);
+}
 
 void
 recs_add(struct recs *r, uint32_t type, int64_t time, uint32_t pid, uint32_t tid,
@@ -97,6 +103,18 @@ recs_sample_stack(struct recs *r, int64_t time, uint32_t pid, uint32_t tid,
 	r->samples++;
 }
 
+void
+recs_settled(struct recs *r, int64_t time, uint32_t pid, uint32_t tid,
+    const struct rec_settled *s, const struct rec_block *b)
+{
+	size_t n = sizeof *s + (b ? sizeof *b : 0), at = room(r, n);
+
+	memcpy(r->buf + at, s, sizeof *s);
+	if (b)
+		memcpy(r->buf + at + sizeof *s, b, sizeof *b);
+	header(r, REC_SETTLED, time, pid, tid, 0, at, n);
+	r->samples++;
+}
 
 static int
 by_time(const void *a, const void *b)
@@ -150,5 +168,6 @@ recs_free(struct recs *r)
 {
 	free(r->v);
 	free(r->buf);
+	chains_free(&r->chains);
 	memset(r, 0, sizeof *r);
 }

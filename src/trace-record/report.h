@@ -25,7 +25,8 @@ struct report_stats {
 	uint64_t	 sampled_ns;	/* what the on-CPU samples stand for */
 };
 
-/* Sort r and write it to standard output (out.h). */
+/* Sort r, the records replay_settle settled, and write it to standard
+ * output (out.h). */
 void	report_write(struct recs *r, const struct report_opts *o,
 	    struct report_stats *st);
 
@@ -41,11 +42,10 @@ void		 replay_free(struct replay *p);
 
 /*
  * Move pend's records older than horizon into r in time order, through
- * p: a dwarf sample unwound into user frames, a mapping identical to the
- * one in place dropped (a library loaded again where it was before: a
- * program that dlopens and dlcloses in a loop), the rest copied.  pend
- * keeps the newer ones, whose order with records still to come is not
- * known yet.
+ * p: a sample settled (a dwarf one unwound into user frames first), its
+ * frames put with their mappings as a chain of r->chains; a mapping
+ * applied to p and dropped; the rest copied.  pend keeps the newer ones,
+ * whose order with records still to come is not known yet.
  */
 void		 replay_settle(struct replay *p, struct recs *pend, struct recs *r,
 		    int64_t horizon);

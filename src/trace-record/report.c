@@ -692,15 +692,8 @@ event(struct replay *p, const struct rec *e, const unsigned char *d)
 	case REC_MMAP: {
 		const struct rec_mmap *m = (const struct rec_mmap *)(const void *)d;
 		uint32_t file = file_id(p, (const char *)(m + 1));
-		const struct map *in;
 
-		/* (Announced again where it is, by a library loaded
-		 * again where it was, it changes nothing.) */
-		pr = proc_get(p, e->pid);
-		in = map_find(pr, m->start);
-		if (!(in && in->start == m->start && in->end == m->start + m->len &&
-		    in->pgoff == m->pgoff && in->file == file))
-			map_add(pr, m->start, m->start + m->len, m->pgoff, file);
+		map_add(proc_get(p, e->pid), m->start, m->start + m->len, m->pgoff, file);
 		return 0;
 	}
 	case REC_COMM:

@@ -36,6 +36,8 @@ enum {
 	REC_SWITCH,	/* no payload: the thread left (REC_OUT) or took the
 			 * CPU; REC_PREEMPT: it left runnable */
 	REC_FREE,	/* uint64_t: a sampled block's address, freed */
+	REC_LIVE,	/* uint64_t start, end pairs: the process's executable
+			 * mappings then; a mapping overlapping none is gone */
 };
 
 #define REC_EXEC	1u

@@ -20,10 +20,13 @@
  * to the next one.  Symbols are read only then, not while the program
  * runs.
  *
- * Perf reports no unmapping, so a mapping stays in the replay's map of
- * its process until another overlaps it or the process execs: a library
- * loaded at a new address each time adds one (32 bytes) each time.  The
- * signal sampler's snapshots replace the whole map.
+ * Perf reports no unmapping, so a mapping would stay in the replay's
+ * map of its process until another overlaps it or the process execs: a
+ * library loaded at a new address each time would add one each time.
+ * When a process's map has doubled, the caller is asked to look at what
+ * it has mapped (replay_crowded), and the mappings gone are dropped as
+ * the replay passes that moment.  The signal sampler's snapshots
+ * replace the whole map.
  *
  * A --call-graph=dwarf sample carries registers and a copy of the
  * stack's top instead of user frames: they are unwound as it settles,
@@ -79,6 +82,7 @@ struct proc {
 	uint32_t	 pid;
 	struct map	*m;
 	size_t		 n, cap;
+	size_t		 asked;		/* n when replay_crowded last named it */
 };
 
 struct thread {
@@ -388,6 +392,31 @@ map_find(const struct proc *pr, uint64_t a)
 			hi = mid;
 	}
 	return lo < pr->n && pr->m[lo].start <= a ? &pr->m[lo] : NULL;
+}
+
+/*
+ * Drop the mappings of pr that overlap none of the n ranges at v (start,
+ * end pairs in ascending order, as /proc/PID/maps lists them): gone
+ * since, and no later sample can be in them.
+ */
+static void
+map_prune(struct proc *pr, const unsigned char *v, size_t n)
+{
+	size_t k = 0, j = 0;
+
+	for (size_t i = 0; i < pr->n; i++) {
+		uint64_t r[2] = { 0, 0 };
+
+		/* The first range not wholly below this mapping. */
+		for (; j < n; j++) {
+			memcpy(r, v + j * 16, 16);
+			if (r[1] > pr->m[i].start)
+				break;
+		}
+		if (j < n && r[0] < pr->m[i].end)
+			pr->m[k++] = pr->m[i];
+	}
+	pr->n = k;
 }
 
 /* The sampler's snapshot: "start-end perms offset dev inode path" lines. */
@@ -736,6 +765,11 @@ event(struct replay *p, const struct rec *e, const unsigned char *d)
 		pr = proc_get(p, e->pid);
 		maps_text(p, pr, (const char *)d, e->len);
 		return 0;
+	case REC_LIVE:
+		pr = proc_get(p, e->pid);
+		map_prune(pr, d, e->len / 16);
+		pr->asked = pr->n;
+		return 0;
 	case REC_SWITCH: {
 		struct thread *t = thread_get(p, e->tid);
 
@@ -890,6 +924,20 @@ replay_settle(struct replay *p, struct recs *pend, struct recs *r, int64_t horiz
 	r->lost += pend->lost;
 	pend->lost = 0;
 	recs_drop(pend, i);
+}
+
+uint32_t
+replay_crowded(struct replay *p)
+{
+	for (size_t i = 0; i < p->nprocs; i++) {
+		struct proc *pr = &p->procs[i];
+
+		if (pr->n >= 64 && pr->n > 2 * pr->asked) {
+			pr->asked = pr->n;
+			return pr->pid;
+		}
+	}
+	return 0;
 }
 
 uint64_t

@@ -51,6 +51,15 @@ void		 replay_settle(struct replay *p, struct recs *pend, struct recs *r,
 		    int64_t horizon);
 
 /*
+ * A process whose map in p has doubled since it was last asked for (or
+ * started), perf announcing no unmapping: a library loaded at a new
+ * address each time leaves a mapping each time.  The caller adds a
+ * REC_LIVE record of what is mapped to pend, at a time before it looks,
+ * and the replay drops the mappings gone.  0: none.
+ */
+uint32_t	 replay_crowded(struct replay *p);
+
+/*
  * --wall: the replay times each off-CPU sample it settles into r by the
  * thread's next switch back in (and drops it when the thread left
  * preempted, still runnable); a thread still out at the end, at end,

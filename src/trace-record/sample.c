@@ -160,6 +160,39 @@ synthesize(pid_t pid, struct recs *r, int64_t now)
 	closedir(d);
 }
 
+/*
+ * What pid has mapped executable now, as a REC_LIVE record in r, stamped
+ * before looking: a mapping made while it looks is announced after
+ * that, and a sample taken meanwhile in one removed meanwhile is the
+ * most that can lose its mapping.
+ */
+static void
+live_maps(pid_t pid, struct recs *r, int64_t now)
+{
+	char path[64], line[4352];
+	uint64_t *v = NULL;
+	size_t n = 0, cap = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;		/* gone: its records end before now */
+	while (fgets(line, sizeof line, fp)) {
+		unsigned long long a, b;
+		char perm[8];
+
+		/* (A line fits: a path is at most 4096 bytes.) */
+		if (sscanf(line, "%llx-%llx %7s", &a, &b, perm) == 3 && perm[2] == 'x') {
+			v = xgrow(v, &cap, n + 2, sizeof *v);
+			v[n++] = a;
+			v[n++] = b;
+		}
+	}
+	fclose(fp);
+	recs_add(r, REC_LIVE, now, (uint32_t)pid, (uint32_t)pid, 0, v, n * sizeof *v);
+	free(v);
+}
+
 /* The perf mechanism's records between their ring and r. */
 struct live {
 	struct recs	 pend;
@@ -182,6 +215,12 @@ drain(struct perfev *pe, struct sigsample *ss, struct recs *r, struct live *lv)
 		replay_settle(lv->rp, &lv->pend, r, ss && lv->last != INT64_MIN ?
 		    lv->last - SIGNAL_LAG_NS : lv->last);
 	lv->last = now;
+	if (pe) {
+		uint32_t pid;
+
+		while ((pid = replay_crowded(lv->rp)) != 0)
+			live_maps((pid_t)pid, &lv->pend, clock_mono() + lv->to_real);
+	}
 	if (lv->sx)
 		spanrx_take(lv->sx);
 }

@@ -3,7 +3,8 @@
  * plug-in hosts do: each dlopen maps the library's code again, and the
  * kernel announces each mapping to a profiler.
  *
- *	dlloop LIBRARY N [move]	dlopen, call its plt_add (pltlib.c),
+ *	dlloop LIBRARY N [move]	dlopen, call its plt_add (pltlib.c) or
+ *				its work for 1 ms of CPU time (plugin.c),
  *				dlclose, N times
  *
  * move: the library is loaded at a new address each time, as in a
@@ -83,14 +84,20 @@ main(int argc, char **argv)
 	for (long i = 0; i < n; i++) {
 		void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
 		int (*f)(int);
+		void (*w)(double);
 
 		if (h == NULL) {
 			fprintf(stderr, "dlloop: %s\n", dlerror());
 			return 1;
 		}
 		*(void **)&f = dlsym(h, "plt_add");
+		*(void **)&w = dlsym(h, "work");
 		if (f)
 			sum = f(sum);
+		else if (w) {
+			w(1.0);
+			sum++;
+		}
 		struct link_map *lm = NULL;
 		struct span sp = { 0, 0 };
 

@@ -752,13 +752,15 @@ event(struct replay *p, const struct rec *e, const unsigned char *d)
 			break;
 		from = proc_get(p, par[0]);
 		struct map *m = from->m;
-		size_t n = from->n;
+		size_t n = from->n, asked = from->asked;
 
 		to = proc_get(p, e->pid);
 		to->m = xgrow(to->m, &to->cap, n, sizeof *to->m);
 		if (n)
 			memcpy(to->m, m, n * sizeof *m);
 		to->n = n;
+		/* As fresh as its parent's: no look at /proc for each fork. */
+		to->asked = asked;
 		break;
 	}
 	case REC_MAPS:

@@ -91,10 +91,19 @@ step_cmp(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-static struct rec_sample *
+static struct rec_settled *
 sample_at(struct recs *r, size_t i)
 {
-	return (struct rec_sample *)(void *)(r->buf + r->v[i].off);
+	return (struct rec_settled *)(void *)(r->buf + r->v[i].off);
+}
+
+static struct rec_block
+block_at(const struct recs *r, size_t i)
+{
+	struct rec_block b;
+
+	memcpy(&b, r->buf + r->v[i].off + sizeof(struct rec_settled), sizeof b);
+	return b;
 }
 
 /* The position the live total was largest at, just after it grew there. */
@@ -137,13 +146,13 @@ heap_weigh(struct recs *r, const struct heap_opts *o, struct heap_stats *st)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rec *e = &r->v[i];
 
-		if (e->type == REC_SAMPLE && sample_at(r, i)->kind == REC_ALLOC) {
-			const struct rec_sample *s = sample_at(r, i);
-			double sz = (double)s->size;
+		if (e->type == REC_SETTLED && sample_at(r, i)->kind == REC_ALLOC) {
+			struct rec_block b = block_at(r, i);
+			double sz = (double)b.size;
 			double p = R <= 1 ? 1 : -expm1(-sz / R);
 
 			l[nl] = (struct life){ i, SIZE_MAX, sz / p, 1 / p };
-			ev[nev++] = (struct ev){ e->pid, s->addr, i, ++nl };
+			ev[nev++] = (struct ev){ e->pid, b.addr, i, ++nl };
 		} else if (e->type == REC_FREE) {
 			uint64_t a;
 
@@ -161,7 +170,7 @@ heap_weigh(struct recs *r, const struct heap_opts *o, struct heap_stats *st)
 			st->peak_time = r->v[at].time;
 	}
 	for (size_t i = 0; i < nl; i++) {
-		struct rec_sample *s = sample_at(r, l[i].pos);
+		struct rec_settled *s = sample_at(r, l[i].pos);
 		int shown = o->when == HEAP_ALLOC ||
 		    (o->when == HEAP_INUSE && l[i].end == SIZE_MAX) ||
 		    (o->when == HEAP_PEAK && at != SIZE_MAX && l[i].pos <= at && l[i].end > at);

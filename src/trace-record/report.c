@@ -2,27 +2,39 @@
  * report.c: replay a sampling run in time order and name every frame.
  *
  * Addresses are only meaningful against the memory map of their process
- * at the moment of the sample, so the records are sorted by time and
- * replayed: a mapping (perf's MMAP record, or the sampler's snapshot of
+ * at the moment of the sample, so the records are replayed in time
+ * order while the program runs (replay_settle, a drain or two after they
+ * come): a mapping (perf's MMAP record, or the sampler's snapshot of
  * /proc/PID/maps) is added to its process, a fork copies the parent's
- * map, an exec empties it, a name (COMM) is kept per thread.  A user
- * address then becomes a file offset through its mapping, and the ELF
- * file's symbol tables (elfsym.c) give the function; an address in no
- * file mapping is looked up in /tmp/perf-PID.map (JIT code), a kernel
+ * map, an exec empties it.  Each sample's user addresses are then put
+ * with the file each is mapped from and that mapping's base, and the
+ * chain so made is kept once however many samples have it (chains.h);
+ * the sample keeps its id, and the mapping records are not kept.  The
+ * report replays the rest (names, forks, thread times) and names the
+ * frames: a user address becomes a file offset through its base, and the
+ * ELF file's symbol tables (elfsym.c) give the function; an address in
+ * no file mapping is looked up in /tmp/perf-PID.map (JIT code), a kernel
  * address in /proc/kallsyms, a vDSO one in trace-record's own vDSO (the
  * same kernel's, as perf does).  Return addresses are looked up one byte
  * back, so that a call at the very end of a function is not credited
- * to the next one.
+ * to the next one.  Symbols are read only then, not while the program
+ * runs.
+ *
+ * Perf reports no unmapping, so a mapping would stay in the replay's
+ * map of its process until another overlaps it or the process execs: a
+ * library loaded at a new address each time would add one each time.
+ * When a process's map has doubled, the caller is asked to look at what
+ * it has mapped (replay_crowded), and the mappings gone are dropped as
+ * the replay passes that moment.  The signal sampler's snapshots
+ * replace the whole map.
  *
  * A --call-graph=dwarf sample carries registers and a copy of the
- * stack's top instead of user frames: they are unwound at the sample's
- * place in a replay of the process events, with the CFI of the files
- * mapped then (src/elf/cfi.c, each file's tables loaded at its first
- * use; the vDSO from trace-record's own, the same kernel's).  That replay
- * runs while the program does (replay_settle), so that a copy of
- * kilobytes is freed within a drain or two, and the report sees frames.
- * A walk ends where the tables or the copy end, so a deep stack past
- * --stack-size is cut.
+ * stack's top instead of user frames: they are unwound as it settles,
+ * with the CFI of the files mapped then (src/elf/cfi.c, each file's
+ * tables loaded at its first use; the vDSO from trace-record's own, the
+ * same kernel's), so that a copy of kilobytes is freed within a drain or
+ * two.  A walk ends where the tables or the copy end, so a deep stack
+ * past --stack-size is cut.
  *
  * perf script text: "comm pid/tid secs.nanos: period event:", then
  * "\taddr sym+0xoff (dso)" per frame, leaf first, and a blank line; what
@@ -57,19 +69,21 @@
 #include "../lib/spans.h"
 #include "../elf/cfi.h"
 #include "../elf/elfsym.h"
+#include "chains.h"
 #include "sigsample.h"
 #include "spanjoin.h"
 #include "symtab.h"
 
 struct map {
 	uint64_t	 start, end, pgoff;
-	uint32_t	 file;		/* index into files */
+	uint32_t	 file;		/* path id in r->chains, index into files */
 };
 
 struct proc {
 	uint32_t	 pid;
 	struct map	*m;
 	size_t		 n, cap;
+	size_t		 asked;		/* n when replay_crowded last named it */
 };
 
 struct thread {
@@ -87,7 +101,7 @@ struct thread {
 };
 
 struct file {
-	const char	*path;
+	const char	*path;		/* r->chains' */
 	struct elffile	*elf;		/* NULL: no symbols ("[heap]") */
 	int		 elf_read;	/* elf is loaded, at the first name asked */
 	struct cfi_file	*cfi;		/* NULL: not loaded yet */
@@ -107,9 +121,8 @@ struct replay {
 	size_t		 nprocs, proccap;
 	struct thread	*threads;
 	size_t		 nthreads, threadcap;
-	struct intern	 paths;
-	struct file	*files;
-	size_t		 filecap;
+	struct file	*files;		/* by path id in r->chains */
+	size_t		 nfiles, filecap;
 	/* folded */
 	struct folded_sum stacks;
 	char		*line;
@@ -121,8 +134,11 @@ struct replay {
 	char		**shown;	/* NULL: shown mangled */
 	size_t		 showncap;
 	uint64_t	*frames;	/* a dwarf sample's, unwound */
+	struct chain_frame *chain;	/* a sample's, settling */
+	size_t		 chaincap;
 	struct report_stats stats;
-	struct recs	*r;		/* where replay_settle puts them */
+	struct recs	*r;		/* where replay_settle puts them, or the
+					 * records report_write replays */
 	uint64_t	 runnable_ns;	/* --wall: preempted, waiting for a CPU */
 };
 
@@ -221,7 +237,7 @@ thread_get(struct replay *p, uint32_t tid)
 static void
 offcpu_set(struct recs *r, size_t i, int64_t period, uint32_t kind)
 {
-	struct rec_sample *s = (struct rec_sample *)(void *)(r->buf + r->v[i].off);
+	struct rec_settled *s = (struct rec_settled *)(void *)(r->buf + r->v[i].off);
 
 	s->period = period > 0 ? (uint64_t)period : 0;
 	s->kind = period > 0 ? kind : REC_NOSHOW;
@@ -286,19 +302,29 @@ file_syms(const char *path)
 	return elffile_parse(copy, len);
 }
 
+/* The file of path id, its entry made when first asked for. */
+static struct file *
+file_at(struct replay *p, uint32_t id)
+{
+	if (id >= p->nfiles) {
+		p->files = xgrow(p->files, &p->filecap, (size_t)id + 1, sizeof *p->files);
+		for (size_t i = p->nfiles; i <= id; i++) {
+			p->files[i].path = chains_path_str(&p->r->chains, (uint32_t)i);
+			p->files[i].elf = NULL;
+			p->files[i].elf_read = 0;
+			p->files[i].cfi = NULL;
+		}
+		p->nfiles = (size_t)id + 1;
+	}
+	return &p->files[id];
+}
+
 static uint32_t
 file_id(struct replay *p, const char *path)
 {
-	int isnew;
-	uint32_t id = intern_put(&p->paths, path, strlen(path), &isnew);
+	uint32_t id = chains_path(&p->r->chains, path);
 
-	if (isnew) {
-		p->files = xgrow(p->files, &p->filecap, (size_t)id + 1, sizeof *p->files);
-		p->files[id].path = intern_str(&p->paths, id);
-		p->files[id].elf = NULL;
-		p->files[id].elf_read = 0;
-		p->files[id].cfi = NULL;
-	}
+	file_at(p, id);
 	return id;
 }
 
@@ -370,6 +396,31 @@ map_find(const struct proc *pr, uint64_t a)
 	return lo < pr->n && pr->m[lo].start <= a ? &pr->m[lo] : NULL;
 }
 
+/*
+ * Drop the mappings of pr that overlap none of the n ranges at v (start,
+ * end pairs in ascending order, as /proc/PID/maps lists them): gone
+ * since, and no later sample can be in them.
+ */
+static void
+map_prune(struct proc *pr, const unsigned char *v, size_t n)
+{
+	size_t k = 0, j = 0;
+
+	for (size_t i = 0; i < pr->n; i++) {
+		uint64_t r[2] = { 0, 0 };
+
+		/* The first range not wholly below this mapping. */
+		for (; j < n; j++) {
+			memcpy(r, v + j * 16, 16);
+			if (r[1] > pr->m[i].start)
+				break;
+		}
+		if (j < n && r[0] < pr->m[i].end)
+			pr->m[k++] = pr->m[i];
+	}
+	pr->n = k;
+}
+
 /* The sampler's snapshot: "start-end perms offset dev inode path" lines. */
 static void
 maps_text(struct replay *p, struct proc *pr, const char *s, size_t n)
@@ -425,10 +476,10 @@ anon(const char *path)
 }
 
 static void
-resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
-    struct frame *f)
+resolve(struct replay *p, uint32_t pid, const struct chain_frame *cf, int kernel,
+    int leaf, struct frame *f)
 {
-	uint64_t look = leaf || a == 0 ? a : a - 1;
+	uint64_t a = cf->addr, look = leaf || a == 0 ? a : a - 1;
 	const struct symtab *t;
 
 	f->sym = NULL;
@@ -439,7 +490,7 @@ resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
 		f->dso = "[kernel.kallsyms]";
 		f->sym = shown(p, symtab_lookup(symtab_kernel(), look, &f->symoff));
 	} else {
-		const struct map *m = map_find(proc_get(p, pid), a);
+struct file *fi = cf->file ? file_at(p, cf->file - 1) : NULL;
 
 		/*
 		 * The signal sampler's wrappers (read, pthread_mutex_lock) are
@@ -447,21 +498,19 @@ resolve(struct replay *p, uint32_t pid, uint64_t a, int kernel, int leaf,
 		 * left out, so that a call's on-CPU stacks are those of its
 		 * off-CPU ones (--wall), and those of the perf mechanism.
 		 */
-		if (m && strncmp(p->files[m->file].path, "/memfd:" SIGSAMPLE_SO " ",
+		if (fi && strncmp(fi->path, "/memfd:" SIGSAMPLE_SO " ",
 		    sizeof "/memfd:" SIGSAMPLE_SO) == 0) {
 			f->ours = 1;
-			f->dso = p->files[m->file].path;
-		} else if (m && !anon(p->files[m->file].path)) {
-			struct file *fi = &p->files[m->file];
-
 			f->dso = fi->path;
-			f->sym = shown(p, elffile_lookup(file_elf(fi), look - m->start +
-			    m->pgoff, &f->symoff));
+		} else if (fi && !anon(fi->path)) {
+			f->dso = fi->path;
+			f->sym = shown(p, elffile_lookup(file_elf(fi), look - cf->base,
+			    &f->symoff));
 		} else if ((t = symtab_perfmap(pid)) != NULL &&
 		    (f->sym = symtab_lookup(t, look, &f->symoff)) != NULL) {
 			f->dso = symtab_path(t);
 		} else {
-			f->dso = m ? p->files[m->file].path : "[unknown]";
+			f->dso = fi ? fi->path : "[unknown]";
 		}
 	}
 	if (f->sym)
@@ -587,15 +636,19 @@ fold_frame(struct replay *p, size_t *n, const struct frame *f, int java)
 }
 
 static void
-sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
+sample(struct replay *p, const struct rec *e, const struct rec_settled *s,
     const struct report_opts *o)
 {
-	const uint64_t *fr = (const uint64_t *)(const void *)(s + 1);
-	uint32_t nfr = s->ustack ? unwind(p, e->pid, s, &fr) : s->n;
+	struct chain ch;
+	struct chain_frame cf;
 	struct thread *t = thread_get(p, e->tid);
-	const char *comm = s->comm[0] ? s->comm : t->comm;
+	const char *comm;
 	char cbuf[24];
-	uint32_t i;
+	uint32_t i, nfr;
+
+	chains_get(&p->r->chains, s->chain, &ch);
+	nfr = ch.n;
+	comm = ch.comm[0] ? ch.comm : t->comm;
 
 	if (s->kind == REC_NOSHOW)
 		return;
@@ -617,9 +670,10 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 		for (i = 0; i < nfr; i++) {
 			struct frame f;
 
-			resolve(p, e->pid, fr[i], i < s->nkernel, i == 0, &f);
+			chains_frame(&ch, i, &cf);
+			resolve(p, e->pid, &cf, i < ch.nkernel, i == 0, &f);
 			if (!f.ours)
-				script_frame(p, fr[i], &f);
+				script_frame(p, cf.addr, &f);
 		}
 		out_char('\n');
 		return;
@@ -635,7 +689,8 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 	for (i = nfr; i-- > 0;) {
 		struct frame f;
 
-		resolve(p, e->pid, fr[i], i < s->nkernel, i == 0, &f);
+		chains_frame(&ch, i, &cf);
+		resolve(p, e->pid, &cf, i < ch.nkernel, i == 0, &f);
 		if (!f.ours)
 			fold_frame(p, &n, &f, java);
 	}
@@ -668,9 +723,9 @@ sample(struct replay *p, const struct rec *e, const struct rec_sample *s,
 
 /*
  * Apply a process event to the replay: a mapping, a name, a fork, an
- * exec, a maps snapshot.  0 when it is a mapping identical to the one
- * in place (the same range, offset and file: a library loaded again
- * where it was before), which changes nothing and need not be kept.
+ * exec, a maps snapshot.  0 when the report needs no more of it: a
+ * mapping (the settled samples carry what their frames need of it) or
+ * a switch (its off-CPU sample is timed by it).
  */
 static int
 event(struct replay *p, const struct rec *e, const unsigned char *d)
@@ -681,15 +736,9 @@ event(struct replay *p, const struct rec *e, const unsigned char *d)
 	case REC_MMAP: {
 		const struct rec_mmap *m = (const struct rec_mmap *)(const void *)d;
 		uint32_t file = file_id(p, (const char *)(m + 1));
-		const struct map *in;
 
-		pr = proc_get(p, e->pid);
-		in = map_find(pr, m->start);
-		if (in && in->start == m->start && in->end == m->start + m->len &&
-		    in->pgoff == m->pgoff && in->file == file)
-			return 0;
-		map_add(pr, m->start, m->start + m->len, m->pgoff, file);
-		break;
+		map_add(proc_get(p, e->pid), m->start, m->start + m->len, m->pgoff, file);
+		return 0;
 	}
 	case REC_COMM:
 		snprintf(thread_get(p, e->tid)->comm, 16, "%s", (const char *)d);
@@ -718,19 +767,26 @@ event(struct replay *p, const struct rec *e, const unsigned char *d)
 			break;
 		from = proc_get(p, par[0]);
 		struct map *m = from->m;
-		size_t n = from->n;
+		size_t n = from->n, asked = from->asked;
 
 		to = proc_get(p, e->pid);
 		to->m = xgrow(to->m, &to->cap, n, sizeof *to->m);
 		if (n)
 			memcpy(to->m, m, n * sizeof *m);
 		to->n = n;
+		/* As fresh as its parent's: no look at /proc for each fork. */
+		to->asked = asked;
 		break;
 	}
 	case REC_MAPS:
 		pr = proc_get(p, e->pid);
 		maps_text(p, pr, (const char *)d, e->len);
-		break;
+		return 0;
+	case REC_LIVE:
+		pr = proc_get(p, e->pid);
+		map_prune(pr, d, e->len / 16);
+		pr->asked = pr->n;
+		return 0;
 	case REC_SWITCH: {
 		struct thread *t = thread_get(p, e->tid);
 
@@ -771,7 +827,6 @@ static void
 replay_init(struct replay *p)
 {
 	memset(p, 0, sizeof *p);
-	intern_init(&p->paths);
 	intern_init(&p->mangled);
 	folded_sum_init(&p->stacks);
 }
@@ -783,7 +838,7 @@ replay_fini(struct replay *p)
 		free(p->procs[i].m);
 	free(p->procs);
 	free(p->threads);
-	for (size_t i = 0; i < p->paths.nents; i++) {
+	for (size_t i = 0; i < p->nfiles; i++) {
 		if (p->files[i].cfi) {
 			cfi_file_close(p->files[i].cfi);
 			free(p->files[i].cfi);
@@ -793,9 +848,9 @@ replay_fini(struct replay *p)
 	}
 	free(p->files);
 	free(p->frames);
+	free(p->chain);
 	free(p->line);
 	free(p->esc);
-	intern_free(&p->paths);
 	for (size_t i = 0; i < p->mangled.nents; i++)
 		free(p->shown[i]);
 	free(p->shown);
@@ -821,6 +876,41 @@ replay_free(struct replay *p)
 	free(p);
 }
 
+/*
+ * The chain of a sample taken in process pid: its n frames fr, the
+ * first s->nkernel the kernel's, each user one put with its mapping now.
+ */
+static uint32_t
+settle_chain(struct replay *p, uint32_t pid, const struct rec_sample *s,
+    const uint64_t *fr, uint32_t n)
+{
+	const struct proc *pr = proc_get(p, pid);
+	uint32_t key = 0;
+	char comm[16] = "";
+
+	p->chain = xgrow(p->chain, &p->chaincap, n ? n : 1, sizeof *p->chain);
+	for (uint32_t i = 0; i < n; i++) {
+		struct chain_frame *c = &p->chain[i];
+		const struct map *m;
+
+		c->addr = fr[i];
+		c->base = 0;
+		c->file = 0;
+		if (i < s->nkernel)
+			continue;
+		if ((m = map_find(pr, fr[i])) != NULL) {
+			c->file = m->file + 1;
+			c->base = m->start - m->pgoff;
+		}
+		/* Named from the process's perf map, if at all. */
+		if (m == NULL || anon(p->files[m->file].path))
+			key = pid;
+	}
+	/* Whatever follows the name's NUL is no part of it. */
+	memcpy(comm, s->comm, strnlen(s->comm, sizeof comm));
+	return chains_put(&p->r->chains, key, comm, s->nkernel, n, p->chain);
+}
+
 void
 replay_settle(struct replay *p, struct recs *pend, struct recs *r, int64_t horizon)
 {
@@ -836,9 +926,12 @@ replay_settle(struct replay *p, struct recs *pend, struct recs *r, int64_t horiz
 			const struct rec_sample *s = (const struct rec_sample *)(const void *)d;
 			const uint64_t *fr = (const uint64_t *)(const void *)(s + 1);
 			uint32_t n = s->ustack ? unwind(p, e->pid, s, &fr) : s->n;
+			struct rec_settled st = { s->period, settle_chain(p, e->pid, s, fr, n),
+			    s->kind };
+			struct rec_block b = { s->addr, s->size };
 
-			recs_sample(r, e->time, e->pid, e->tid, s, fr, fr + s->nkernel,
-			    n - s->nkernel);
+			recs_settled(r, e->time, e->pid, e->tid, &st,
+			    s->kind == REC_ALLOC ? &b : NULL);
 			if (s->kind == REC_OFFCPU)
 				offcpu_taken(p, r, e);
 		} else if (event(p, e, d)) {
@@ -848,6 +941,20 @@ replay_settle(struct replay *p, struct recs *pend, struct recs *r, int64_t horiz
 	r->lost += pend->lost;
 	pend->lost = 0;
 	recs_drop(pend, i);
+}
+
+uint32_t
+replay_crowded(struct replay *p)
+{
+	for (size_t i = 0; i < p->nprocs; i++) {
+		struct proc *pr = &p->procs[i];
+
+		if (pr->n >= 64 && pr->n > 2 * pr->asked) {
+			pr->asked = pr->n;
+			return pr->pid;
+		}
+	}
+	return 0;
 }
 
 uint64_t
@@ -869,13 +976,14 @@ report_write(struct recs *r, const struct report_opts *o, struct report_stats *s
 	struct replay p;
 
 	replay_init(&p);
+	p.r = r;
 	recs_sort(r);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rec *e = &r->v[i];
 		const unsigned char *d = r->buf + e->off;
 
-		if (e->type == REC_SAMPLE)
-			sample(&p, e, (const struct rec_sample *)(const void *)d, o);
+		if (e->type == REC_SETTLED)
+			sample(&p, e, (const struct rec_settled *)(const void *)d, o);
 		else
 			event(&p, e, d);
 	}

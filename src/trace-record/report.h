@@ -25,7 +25,8 @@ struct report_stats {
 	uint64_t	 sampled_ns;	/* what the on-CPU samples stand for */
 };
 
-/* Sort r and write it to standard output (out.h). */
+/* Sort r, the records replay_settle settled, and write it to standard
+ * output (out.h). */
 void	report_write(struct recs *r, const struct report_opts *o,
 	    struct report_stats *st);
 
@@ -41,14 +42,22 @@ void		 replay_free(struct replay *p);
 
 /*
  * Move pend's records older than horizon into r in time order, through
- * p: a dwarf sample unwound into user frames, a mapping identical to the
- * one in place dropped (a library loaded again where it was before: a
- * program that dlopens and dlcloses in a loop), the rest copied.  pend
- * keeps the newer ones, whose order with records still to come is not
- * known yet.
+ * p: a sample settled (a dwarf one unwound into user frames first), its
+ * frames put with their mappings as a chain of r->chains; a mapping
+ * applied to p and dropped; the rest copied.  pend keeps the newer ones,
+ * whose order with records still to come is not known yet.
  */
 void		 replay_settle(struct replay *p, struct recs *pend, struct recs *r,
 		    int64_t horizon);
+
+/*
+ * A process whose map in p has doubled since it was last asked for (or
+ * started), perf announcing no unmapping: a library loaded at a new
+ * address each time leaves a mapping each time.  The caller adds a
+ * REC_LIVE record of what is mapped to pend, at a time before it looks,
+ * and the replay drops the mappings gone.  0: none.
+ */
+uint32_t	 replay_crowded(struct replay *p);
 
 /*
  * --wall: the replay times each off-CPU sample it settles into r by the

@@ -8,13 +8,18 @@
  * support) the child is told instead to exec with the signal sampler
  * preloaded.  While it runs, rings are drained every few milliseconds
  * into memory; nothing is named or written before the end, so the cost
- * while the program runs is copying, and with the perf mechanism
- * replaying the process events in time order: a --call-graph=dwarf
- * sample is unwound a drain after it came, so that memory holds its
- * frames and not its stack copy (kilobytes a sample, gigabytes an hour).
- * Records are settled so once older than the drain before: the rings
- * are read one after another, and a record written in one after it was
- * read (while the others were) is in the next drain, never two later.
+ * while the program runs is copying, and replaying the process events
+ * in time order (report.c's replay_settle): a sample is settled a drain
+ * after it came, a --call-graph=dwarf one unwound, its frames put with
+ * the mappings of its time and kept once per distinct chain, so that
+ * memory holds some 48 bytes a sample and the distinct stacks, not the
+ * stack copies (kilobytes a sample, gigabytes an hour), the frames or
+ * every mapping a dlopen loop announces.  Perf records are settled once
+ * older than the drain before: the rings are read one after another,
+ * and a record written in one after it was read (while the others were)
+ * is in the next drain, never two later.  The sampler's ring is one, but
+ * a thread takes the time before it reserves room for its record, and
+ * may be preempted in between: its records wait SIGNAL_LAG_NS more.
  * SIGTERM and SIGHUP are passed on to the program (timeout(1) signals
  * trace-record): the program's end is awaited and its samples are still
  * written.  Ctrl-C is the program's.
@@ -52,6 +57,12 @@
 #include "spanrx.h"
 #include "spawn.h"
 #include "symtab.h"
+
+/* How much longer the signal sampler's records wait to settle than
+ * perf's: far more than a thread preempted between taking the time and
+ * writing its record waits, and some 25 samples a thread at a 250 Hz
+ * tick. */
+#define SIGNAL_LAG_NS	100000000
 
 static volatile sig_atomic_t got_signal;
 
@@ -149,6 +160,39 @@ synthesize(pid_t pid, struct recs *r, int64_t now)
 	closedir(d);
 }
 
+/*
+ * What pid has mapped executable now, as a REC_LIVE record in r, stamped
+ * before looking: a mapping made while it looks is announced after
+ * that, and a sample taken meanwhile in one removed meanwhile is the
+ * most that can lose its mapping.
+ */
+static void
+live_maps(pid_t pid, struct recs *r, int64_t now)
+{
+	char path[64], line[4352];
+	uint64_t *v = NULL;
+	size_t n = 0, cap = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;		/* gone: its records end before now */
+	while (fgets(line, sizeof line, fp)) {
+		unsigned long long a, b;
+		char perm[8];
+
+		/* (A line fits: a path is at most 4096 bytes.) */
+		if (sscanf(line, "%llx-%llx %7s", &a, &b, perm) == 3 && perm[2] == 'x') {
+			v = xgrow(v, &cap, n + 2, sizeof *v);
+			v[n++] = a;
+			v[n++] = b;
+		}
+	}
+	fclose(fp);
+	recs_add(r, REC_LIVE, now, (uint32_t)pid, (uint32_t)pid, 0, v, n * sizeof *v);
+	free(v);
+}
+
 /* The perf mechanism's records between their ring and r. */
 struct live {
 	struct recs	 pend;
@@ -161,15 +205,22 @@ struct live {
 static void
 drain(struct perfev *pe, struct sigsample *ss, struct recs *r, struct live *lv)
 {
-	if (pe) {
-		int64_t now = clock_mono() + lv->to_real;
+	int64_t now = clock_mono() + lv->to_real;
 
+	if (pe)
 		perfev_read(pe, &lv->pend);
-		replay_settle(lv->rp, &lv->pend, r, lv->last);
-		lv->last = now;
-	}
 	if (ss)
-		sigsample_read(ss, r);
+		sigsample_read(ss, &lv->pend);
+	if (pe || ss)
+		replay_settle(lv->rp, &lv->pend, r, ss && lv->last != INT64_MIN ?
+		    lv->last - SIGNAL_LAG_NS : lv->last);
+	lv->last = now;
+	if (pe) {
+		uint32_t pid;
+
+		while ((pid = replay_crowded(lv->rp)) != 0)
+			live_maps((pid_t)pid, &lv->pend, clock_mono() + lv->to_real);
+	}
 	if (lv->sx)
 		spanrx_take(lv->sx);
 }
@@ -312,8 +363,9 @@ sample_run(const struct sample_opts *o, char **argv)
 	struct outfile of;
 	struct live lv;
 
-	memset(&r, 0, sizeof r);
+	recs_init(&r);
 	memset(&lv, 0, sizeof lv);
+	recs_init(&lv.pend);
 	lv.last = INT64_MIN;
 	if (clock_choose(&cal, o->clock) != 0)
 		die(EXIT_SELF, "--clock %s: %s", o->clock, cal.why);
@@ -381,7 +433,7 @@ sample_run(const struct sample_opts *o, char **argv)
 		if (pe) {
 			say_perf(pe, o->hz, kernel, 0);
 			if (ss) {
-				sigsample_close(ss, &r);
+				sigsample_close(ss, &lv.pend);
 				ss = NULL;
 			}
 		} else {
@@ -405,10 +457,10 @@ sample_run(const struct sample_opts *o, char **argv)
 			output_abandon(&of);
 			perfev_close(pe);
 			if (ss)
-				sigsample_close(ss, &r);
+				sigsample_close(ss, &lv.pend);
+			replay_free(lv.rp);	/* (before r: its paths are r's) */
 			recs_free(&r);
 			recs_free(&lv.pend);
-			replay_free(lv.rp);
 			spanrx_free(lv.sx);
 			return status;
 		}
@@ -419,9 +471,9 @@ sample_run(const struct sample_opts *o, char **argv)
 	}
 	if (ss) {
 		/* The last accounts are in the ring's rest, read by _end. */
-		sigsample_read(ss, &r);
+		sigsample_read(ss, &lv.pend);
 		unseen = sigsample_unseen(ss);
-		empty = sigsample_end(ss, &r, cpu_ns);
+		empty = sigsample_end(ss, &lv.pend, cpu_ns);
 	}
 	perfev_close(pe);
 	replay_settle(lv.rp, &lv.pend, &r, INT64_MAX);

@@ -2,8 +2,9 @@
  * Fuzz target for trace-record --sample's reading of perf ring records
  * (perfev_parse) and the replay that names them (report_write): sample
  * records with call chains, MMAP, COMM, FORK and LOST records, as the
- * kernel writes them, then written as perf script text, and folded after
- * the replay a run makes as they come (replay_settle).
+ * kernel writes them, settled by the replay a run makes as they come
+ * (replay_settle: at once for the text, in two batches split at some
+ * record's time for the folded stacks), then written.
  * The first byte chooses the call chains (modulo 3: none, frame
  * pointers, dwarf: registers and a stack copy, unwound with the CFI of
  * the files the MMAP records name).  Paths in MMAP records
@@ -38,23 +39,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (int folded = 0; folded < 2; folded++) {
 		struct report_opts o = { folded, "cpu-clock", NULL };
+		struct recs pend;
+		struct replay *rp = replay_new();
 
-		memset(&r, 0, sizeof r);
-		if (folded) {
-			/* As a run does: through the replay that unwinds as
-			 * records come, in two batches split at some record's time. */
-			struct recs pend;
-			struct replay *rp = replay_new();
-
-			memset(&pend, 0, sizeof pend);
-			perfev_parse(&pend, data + 1, size - 1, data[0] % 3, 0);
+		recs_init(&r);
+		recs_init(&pend);
+		perfev_parse(&pend, data + 1, size - 1, data[0] % 3, 0);
+		if (folded)
 			replay_settle(rp, &pend, &r, pend.n ? pend.v[pend.n / 2].time : 0);
-			replay_settle(rp, &pend, &r, INT64_MAX);
-			recs_free(&pend);
-			replay_free(rp);
-		} else {
-			perfev_parse(&r, data + 1, size - 1, data[0] % 3, 0);
-		}
+		replay_settle(rp, &pend, &r, INT64_MAX);
+		recs_free(&pend);
+		replay_free(rp);
 		report_write(&r, &o, &st);
 		recs_free(&r);
 	}

@@ -3,17 +3,28 @@
  * plug-in hosts do: each dlopen maps the library's code again, and the
  * kernel announces each mapping to a profiler.
  *
- *	dlloop LIBRARY N	dlopen, call its plt_add (pltlib.c), dlclose,
- *				N times
+ *	dlloop LIBRARY N [move]	dlopen, call its plt_add (pltlib.c) or
+ *				its work for 1 ms of CPU time (plugin.c),
+ *				dlclose, N times
+ *
+ * move: the library is loaded at a new address each time, as in a
+ * program whose other mappings come and go: the span it took is mapped
+ * again, without access, right after dlclose, so that the next dlopen
+ * finds it taken and maps the library below it.  The spans so kept lie
+ * next to each other, one mapping (one line in /proc/PID/maps) for all.
  *
  * First it reads /dev/zero for 100 ms of its CPU time, nearly all of it
  * in the kernel: the profiler then names kernel frames in any run, and
  * the memory that takes (kallsyms) is not what tells runs apart.
  */
+#define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,25 +51,67 @@ kernel_time(double ms)
 		close(fd);
 }
 
+/* The span of the library loaded at base: its segments' end. */
+struct span {
+	uintptr_t	 base;
+	size_t		 len;
+};
+
+static int
+span_of(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	struct span *s = ctx;
+
+	(void)size;
+	if (info->dlpi_addr != s->base)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD &&
+		    info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz > s->len)
+			s->len = info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz;
+	return 1;
+}
+
 int
 main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 1000;
+	int move = argc > 3 && strcmp(argv[3], "move") == 0;
+	long page = sysconf(_SC_PAGESIZE);
 	int sum = 0;
 
 	kernel_time(100);
 	for (long i = 0; i < n; i++) {
 		void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
 		int (*f)(int);
+		void (*w)(double);
 
 		if (h == NULL) {
 			fprintf(stderr, "dlloop: %s\n", dlerror());
 			return 1;
 		}
 		*(void **)&f = dlsym(h, "plt_add");
+		*(void **)&w = dlsym(h, "work");
 		if (f)
 			sum = f(sum);
+		else if (w) {
+			w(1.0);
+			sum++;
+		}
+		struct link_map *lm = NULL;
+		struct span sp = { 0, 0 };
+
+		if (move && dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0) {
+			sp.base = lm->l_addr;
+			dl_iterate_phdr(span_of, &sp);
+			sp.len = (sp.len + (size_t)page - 1) & ~((size_t)page - 1);
+		}
 		dlclose(h);
+		if (sp.len && mmap((void *)sp.base, sp.len, PROT_NONE, MAP_PRIVATE |
+		    MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == MAP_FAILED) {
+			perror("dlloop: mmap");
+			return 1;
+		}
 	}
 	return sum != n;
 }

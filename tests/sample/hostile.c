@@ -5,7 +5,7 @@
  *
  *	hostile MS dfl | prof | strict | sysstrict | tsc | rt | deep KIB
  *	hostile MS plugin PATH FIRST SECOND cp|mv
- *	hostile MS dlloop PATH
+ *	hostile MS dlloop PATH [move]
  *	hostile MS spawn | exec
  *	hostile MS closefds
  *	hostile MS block | rawblock
@@ -29,6 +29,8 @@
  * dlloop: the library at PATH loaded and unloaded for MS ms of CPU
  * time; prints the iterations of the last three quarters and the growth
  * of its own anonymous memory (RssAnon) and its parent's over them.
+ * move: at a new address each time (the span it took mapped again
+ * without access after dlclose, as in dlloop.c).
  * spawn, exec: a thread with a 64 KiB stack runs this program again
  * (posix_spawn, or fork and execve) with 20,000 more environment
  * variables; the child prints how many it has and burns MS.  closefds:
@@ -42,6 +44,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -252,11 +255,32 @@ rss_anon(int pid)
 	return kib;
 }
 
+/* The span of the library loaded at base: its segments' end. */
+struct span {
+	uintptr_t	 base;
+	size_t		 len;
+};
+
 static int
-dlloop(double ms, const char *path)
+span_of(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	struct span *s = ctx;
+
+	(void)size;
+	if (info->dlpi_addr != s->base)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD &&
+		    info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz > s->len)
+			s->len = info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz;
+	return 1;
+}
+
+static int
+dlloop(double ms, const char *path, int move)
 {
 	double start = cpu_ms();
-	long n = 0, self = 0, parent = 0;
+	long n = 0, self = 0, parent = 0, page = sysconf(_SC_PAGESIZE);
 
 	for (int quarter = 0; quarter < 4; quarter++) {
 		if (quarter == 1) {
@@ -266,9 +290,21 @@ dlloop(double ms, const char *path)
 		}
 		while (cpu_ms() < start + ms * (quarter + 1) / 4) {
 			void *h = dlopen(path, RTLD_NOW);
+			struct link_map *lm = NULL;
+			struct span sp = { 0, 0 };
 
-			if (h == NULL || dlclose(h) != 0)
+			if (h == NULL)
 				return 3;
+			if (move && dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0) {
+				sp.base = lm->l_addr;
+				dl_iterate_phdr(span_of, &sp);
+				sp.len = (sp.len + (size_t)page - 1) & ~((size_t)page - 1);
+			}
+			if (dlclose(h) != 0)
+				return 3;
+			if (sp.len && mmap((void *)sp.base, sp.len, PROT_NONE, MAP_PRIVATE |
+			    MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == MAP_FAILED)
+				return 4;
 			n++;
 		}
 	}
@@ -371,7 +407,7 @@ main(int argc, char **argv)
 	} else if (strcmp(mode, "plugin") == 0 && argc > 6) {
 		return plugin(ms, argv);
 	} else if (strcmp(mode, "dlloop") == 0 && argc > 3) {
-		return dlloop(ms, argv[3]);
+		return dlloop(ms, argv[3], argc > 4 && strcmp(argv[4], "move") == 0);
 	} else if (strcmp(mode, "spawn") == 0 || strcmp(mode, "exec") == 0) {
 		return spawn(argv[1], mode);
 	} else if (strcmp(mode, "block") == 0 || strcmp(mode, "rawblock") == 0) {

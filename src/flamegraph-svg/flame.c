@@ -10,6 +10,7 @@
 #include "../lib/folded.h"
 #include "../lib/input.h"
 #include "../lib/sort.h"
+#include "../lib/strsort.h"
 #include "flame.h"
 
 /*
@@ -242,6 +243,42 @@ lines_sorted(const struct flame *f)
 		if (cmp_line(&f->lines[i - 1], &f->lines[i]) > 0)
 			return 0;
 	return 1;
+}
+
+/*
+ * The lines in cmp_line's order, by strsort (strsort.h): the lines are
+ * distinct (flame_add_line), or equal only after --reverse, where the
+ * order of equals makes no difference.  The sorted items say where each
+ * line goes; the lines move there in place, cycle by cycle, so that no
+ * second array of them is held.
+ */
+static void
+sort_lines(struct flame *f)
+{
+	struct strsort_item *v = xmalloc(f->nlines * sizeof *v);
+	size_t i, k, from;
+
+	for (i = 0; i < f->nlines; i++) {
+		v[i].s = f->lines[i].s;
+		v[i].n = f->lines[i].n;
+		v[i].id = (uint32_t)i;
+	}
+	strsort(v, f->nlines);
+	/* line v[k].id goes to k; an id made k marks a place done */
+	for (i = 0; i < f->nlines; i++) {
+		struct line_ref t;
+
+		if (v[i].id == i)
+			continue;
+		t = f->lines[i];
+		for (k = i; (from = v[k].id) != i; k = from) {
+			f->lines[k] = f->lines[from];
+			v[k].id = (uint32_t)k;
+		}
+		f->lines[k] = t;
+		v[k].id = (uint32_t)k;
+	}
+	free(v);
 }
 
 /* An open frame of the previous line. */
@@ -536,7 +573,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	/* lines read in order are (flame_add_line), unless --reverse rewrote them */
 	if (o->order == ORDER_NAME && f->nlines > 1 &&
 	    (f->slots || f->in_order || o->reverse) && !lines_sorted(f))
-		qsort(f->lines, f->nlines, sizeof *f->lines, cmp_line);
+		sort_lines(f);
 	for (li = 0; li <= f->nlines; li++) {
 		struct folded fl;
 		size_t nids = 0, same = 0, stacklen;

@@ -41,6 +41,7 @@ flame_free(struct flame *f)
 	intern_free(&f->names);
 	arena_free(&f->lines_arena);
 	arena_free(&f->ids_arena);
+	free(f->sorted_ids);
 	free(f->split.ids);
 	free(f->split.ends);
 	free(f->frames);
@@ -355,14 +356,18 @@ lines_sorted(const struct flame *f)
  * The lines in cmp_line's order, by strsort (strsort.h): the lines are
  * distinct (flame_add_line), or equal only after --reverse, where the
  * order of equals makes no difference.  The sorted items say where each
- * line goes; the lines move there in place, cycle by cycle, so that no
- * second array of them is held.
+ * line goes; the lines are gathered there into a new array, whose reads
+ * the processor overlaps, as it cannot those of a permutation in place
+ * (cycle by cycle, each read waiting for the one before: a tenth of a
+ * graph of 200,000 unsorted stacks).
  */
 static void
 sort_lines(struct flame *f)
 {
 	struct strsort_item *v = xmalloc(f->nlines * sizeof *v);
-	size_t i, k, from;
+	struct line_ref *out;
+	uint32_t *ids;
+	size_t i, n;
 
 	for (i = 0; i < f->nlines; i++) {
 		v[i].s = f->lines[i].s;
@@ -370,21 +375,36 @@ sort_lines(struct flame *f)
 		v[i].id = (uint32_t)i;
 	}
 	strsort(v, f->nlines);
-	/* line v[k].id goes to k; an id made k marks a place done */
-	for (i = 0; i < f->nlines; i++) {
-		struct line_ref t;
-
-		if (v[i].id == i)
-			continue;
-		t = f->lines[i];
-		for (k = i; (from = v[k].id) != i; k = from) {
-			f->lines[k] = f->lines[from];
-			v[k].id = (uint32_t)k;
-		}
-		f->lines[k] = t;
-		v[k].id = (uint32_t)k;
-	}
+	out = xmalloc(f->nlines * sizeof *out);
+	for (i = 0; i < f->nlines; i++)
+		out[i] = f->lines[v[i].id];
 	free(v);
+	free(f->lines);
+	f->lines = out;
+	f->linescap = f->nlines;
+	/*
+	 * Their ids gathered so too, in one array in the new order, which
+	 * flame_build then reads straight through (in ids_arena they were
+	 * in the order read: a cache miss a line, a sixth of the run).
+	 */
+	for (i = 0, n = 0; i < f->nlines; i++)
+		n += f->lines[i].ids ? f->lines[i].ids[0] + 1 : 0;
+	ids = xmalloc((n + 1) * sizeof *ids);
+	for (i = 0, n = 0; i < f->nlines; i++) {
+		const uint32_t *r = f->lines[i].ids;
+
+		if (r == NULL)
+			continue;
+		memcpy(ids + n, r, (r[0] + 1) * sizeof *ids);
+		f->lines[i].ids = ids + n;
+		n += r[0] + 1;
+	}
+	arena_free(&f->ids_arena);
+	arena_init(&f->ids_arena);
+	f->split.previds = NULL;	/* (it was in the arena) */
+	f->split.prevn = 0;
+	free(f->sorted_ids);
+	f->sorted_ids = ids;
 }
 
 /* An open frame of the previous line. */

@@ -108,6 +108,7 @@ struct flame {
 	 * lines are not split at all.
 	 */
 	struct arena ids_arena;
+	uint32_t *sorted_ids;	/* the ids once sort_lines gathered them */
 	struct flame_split split;
 	int rewrites;
 	/*

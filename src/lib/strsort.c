@@ -11,10 +11,25 @@
 /* Parts shorter than this are insertion sorted. */
 #define SHORT 12
 
+/*
+ * Parts at least this long are put in the order of their keys by an LSD
+ * radix sort, a pass for each byte that is not the same in all, before
+ * the runs of equal keys go on deeper: passes with no comparison, where
+ * a partition mispredicted a branch an item a step (partitions were a
+ * tenth of a graph of 200,000 unsorted stacks).
+ */
+#define RADIX 4096
+
 /* A part of the array to sort, whose strings agree on their first depth bytes. */
 struct part {
 	size_t lo, n, depth;
 	unsigned budget;	/* partitions left before the merge sort */
+};
+
+/* The parts left to sort. */
+struct stack {
+	struct part *p;
+	size_t n, cap;
 };
 
 /*
@@ -130,25 +145,105 @@ budget(size_t n)
 	return b + 2;
 }
 
+static void
+push(struct stack *st, size_t lo, size_t n, size_t depth, unsigned budget)
+{
+	st->p = xgrow(st->p, &st->cap, st->n + 1, sizeof *st->p);
+	st->p[st->n++] = (struct part){ lo, n, depth, budget };
+}
+
+/*
+ * v[lo..lo+n), whose keys at depth are equal: those whose strings end in
+ * the key first, the shorter first (equal strings, each group), then
+ * those that go on, pushed to be sorted eight bytes deeper.  Strings
+ * that end in the key are found only by the radix sort, which gives tmp
+ * (n items); the partition's equal keys have equal lengths too.
+ */
+static void
+equal_run(struct strsort_item *v, size_t lo, size_t n, size_t depth,
+    struct strsort_item *tmp, struct stack *st)
+{
+	struct strsort_item *a = v + lo;
+	size_t at[10] = { 0 }, i, k;
+
+	for (i = 0; i < n; i++)
+		at[key_len(a[i].n, depth) + 1]++;
+	if (at[key_len(a[0].n, depth) + 1] != n) {
+		for (k = 1; k < 10; k++)
+			at[k] += at[k - 1];
+		for (i = 0; i < n; i++)
+			tmp[at[key_len(a[i].n, depth)]++] = a[i];
+		memcpy(a, tmp, n * sizeof *a);
+	}
+	for (k = n; k > 0 && key_len(a[k - 1].n, depth) == 8; k--)
+		;
+	if (n - k > 1) {
+		for (i = k; i < n; i++)
+			a[i].key = key_at(a[i].s, a[i].n, depth + 8);
+		push(st, lo + k, n - k, depth + 8, budget(n - k));
+	}
+}
+
+/* Part p by an LSD radix sort of its keys through tmp, then equal_run. */
+static void
+radix_part(struct strsort_item *v, const struct part *p,
+    struct strsort_item *tmp, struct stack *st)
+{
+	struct strsort_item *a = v + p->lo, *src = a, *dst = tmp, *t;
+	size_t count[8][256], i, r;
+	unsigned b;
+
+	memset(count, 0, sizeof count);
+	for (i = 0; i < p->n; i++)
+		for (b = 0; b < 8; b++)
+			count[b][(a[i].key >> (8 * b)) & 255]++;
+	for (b = 0; b < 8; b++) {
+		size_t sum = 0, c;
+
+		if (count[b][(a[0].key >> (8 * b)) & 255] == p->n)
+			continue;	/* the same byte in all */
+		for (i = 0; i < 256; i++) {
+			c = count[b][i];
+			count[b][i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < p->n; i++)
+			dst[count[b][(src[i].key >> (8 * b)) & 255]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, p->n * sizeof *a);
+	for (i = 0; i < p->n; i = r) {
+		for (r = i + 1; r < p->n && a[r].key == a[i].key; r++)
+			;
+		if (r - i > 1)
+			equal_run(v, p->lo + i, r - i, p->depth, tmp, st);
+	}
+}
+
 void
 strsort(struct strsort_item *v, size_t n)
 {
-	struct part *stack = NULL;
-	size_t sp = 0, cap = 0;
+	struct stack st = { NULL, 0, 0 };
+	struct strsort_item *tmp = n >= RADIX ? xmalloc(n * sizeof *tmp) : NULL;
 
 	for (size_t i = 0; i < n; i++)
 		v[i].key = key_at(v[i].s, v[i].n, 0);
-	if (n > 1) {
-		stack = xgrow(stack, &cap, 1, sizeof *stack);
-		stack[sp++] = (struct part){ 0, n, 0, budget(n) };
-	}
-	while (sp > 0) {
-		struct part p = stack[--sp];
+	if (n > 1)
+		push(&st, 0, n, 0, budget(n));
+	while (st.n > 0) {
+		struct part p = st.p[--st.n];
 		struct strsort_item *a = v + p.lo;
 		size_t lt = 0, i = 0, gt = p.n, m;
 		uint64_t pk;
 		uint32_t pn;
 
+		if (p.n >= RADIX) {
+			radix_part(v, &p, tmp, &st);
+			continue;
+		}
 		if (p.n < SHORT) {
 			insertion(a, p.n, p.depth);
 			continue;
@@ -183,20 +278,13 @@ strsort(struct strsort_item *v, size_t n)
 			else
 				i++;
 		}
-		stack = xgrow(stack, &cap, sp + 3, sizeof *stack);
 		if (lt > 1)
-			stack[sp++] = (struct part){ p.lo, lt, p.depth,
-			    p.budget - 1 };
+			push(&st, p.lo, lt, p.depth, p.budget - 1);
 		if (p.n - gt > 1)
-			stack[sp++] = (struct part){ p.lo + gt, p.n - gt,
-			    p.depth, p.budget - 1 };
-		/* equal keys: the strings go on past them, or all ended there */
-		if (gt - lt > 1 && key_len(pn, p.depth) == 8) {
-			for (i = lt; i < gt; i++)
-				a[i].key = key_at(a[i].s, a[i].n, p.depth + 8);
-			stack[sp++] = (struct part){ p.lo + lt, gt - lt,
-			    p.depth + 8, budget(gt - lt) };
-		}
+			push(&st, p.lo + gt, p.n - gt, p.depth, p.budget - 1);
+		if (gt - lt > 1)
+			equal_run(v, p.lo + lt, gt - lt, p.depth, tmp, &st);
 	}
-	free(stack);
+	free(st.p);
+	free(tmp);
 }

@@ -10,7 +10,9 @@
  * strings again.  A comparison sort of whole strings (qsort) compared
  * each pair from the first byte, through long common prefixes, and read
  * the strings scattered over the input at every one of its n log n steps:
- * 40% of a flame graph of 200,000 unsorted stacks.  Short parts end in an
+ * 40% of a flame graph of 200,000 unsorted stacks.  Long parts are put
+ * in the order of their keys by an LSD radix sort instead, with no
+ * comparison (it needs a second array of items); short parts end in an
  * insertion sort from the depth reached; a part that partitions badly
  * (quicksort's worst case) is merge sorted (sort.h) from its depth.
  *

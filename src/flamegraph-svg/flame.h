@@ -6,7 +6,9 @@
  * each line merges only with the line before it, frame by frame from the
  * root, as flamegraph.pl's flow() does.  So two runs of equal stacks that
  * sorting leaves apart ("a;b 5", "a;b-x 3", "a;b;c 2") stay two frames.
- * Times are long double: exact for integer counts below 2^64.
+ * Times are long double: exact for integer counts below 2^64 (where
+ * flame_build leaves out narrow frames, it counts in uint64_t, the same
+ * values, and converts those of the frames it keeps).
  */
 #ifndef FG_FLAME_H
 #define FG_FLAME_H

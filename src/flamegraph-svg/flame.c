@@ -202,7 +202,7 @@ common_prefix(const char *a, const char *b, size_t n)
  */
 static size_t
 split_frames(struct flame *f, const char *s, size_t n, const char *prev,
-    size_t prevn, const uint32_t *previds, size_t nopen, uint32_t **ids,
+    size_t prevn, const uint32_t *previds, size_t nprev, uint32_t **ids,
     size_t *cap, size_t **ends, size_t *ecap)
 {
 	size_t k = 0, start = 0, end = n, common = 0, lim, hi;
@@ -213,10 +213,10 @@ split_frames(struct flame *f, const char *s, size_t n, const char *prev,
 	common = common_prefix(s, prev, lim);
 	*ids = grow(*ids, cap, 1, sizeof **ids);
 	/* the root: the previous stack's first frame, looked up once */
-	(*ids)[k++] = nopen ? previds[0] : intern_put(&f->names, "", 0, NULL);
-	*ids = grow(*ids, cap, nopen + 1, sizeof **ids);
+	(*ids)[k++] = nprev ? previds[0] : intern_put(&f->names, "", 0, NULL);
+	*ids = grow(*ids, cap, nprev + 1, sizeof **ids);
 	/* the first frame k >= 1 of prev's that does not end before common */
-	for (hi = nopen > k ? nopen : k; k < hi;) {
+	for (hi = nprev > k ? nprev : k; k < hi;) {
 		size_t mid = k + (hi - k) / 2;
 
 		if ((*ends)[mid] < common)
@@ -229,7 +229,7 @@ split_frames(struct flame *f, const char *s, size_t n, const char *prev,
 	while (end > 0 && start <= end) {
 		const char *semi = memchr(s + start, ';', end - start);
 		size_t fe = semi ? (size_t)(semi - s) : end;
-		int same = k < nopen && (fe < common ||
+		int same = k < nprev && (fe < common ||
 		    (fe == end && end == prevn && common == end));
 
 		uint32_t id = same ? previds[k] :

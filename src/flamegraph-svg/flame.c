@@ -411,7 +411,7 @@ sort_lines(struct flame *f)
 struct open {
 	uint32_t name;
 	uint32_t seq;		/* the order it opened in: its place in pre */
-	uint64_t istart;	/* with narrow: stime, an integer */
+	uint64_t istart;	/* with narrow, stime (set if it is drawn) */
 	long double stime, delta;
 	long double off0;	/* hot/cold: the off-CPU time before it */
 	int has_delta;
@@ -658,7 +658,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	size_t nopen = 0, opencap = 0, li, i, opened = 0;
 	size_t precap = 0;
 	long double time = 0;
-	uint64_t itime = 0;	/* with narrow: time, an integer */
+	uint64_t itime = 0;	/* with narrow, time (set at a frame drawn) */
 	struct count sum = { 0, 0 };	/* time, exactly: the overflow test */
 	struct narrow nw = { 0, 0, NULL, NULL, 0 };
 	int narrow;
@@ -726,6 +726,8 @@ flame_build(struct flame *f, const struct flame_opts *o)
 					f->nelided++;
 					continue;
 				}
+				open[i].stime = (long double)open[i].istart;
+				time = (long double)itime;
 			}
 			emit(f, &open[i], (uint32_t)i, time);
 			if (o->hotcold)
@@ -738,11 +740,14 @@ flame_build(struct flame *f, const struct flame_opts *o)
 			    sizeof *f->pre);
 			open[nopen].name = ids[i];
 			open[nopen].seq = (uint32_t)opened++;
-			open[nopen].stime = time;
-			open[nopen].istart = itime;
+			if (narrow)
+				open[nopen].istart = itime;
+			else
+				open[nopen].stime = time;
 			open[nopen].has_delta = has_d;
 			open[nopen].delta = has_d && i == nids - 1 ? d : 0;
-			open[nopen].off0 = off;
+			if (o->hotcold)
+				open[nopen].off0 = off;
 			nopen++;
 			if (narrow && i > 0) {
 				if (ids[i] >= nw.cap)	/* the call's test, inline */
@@ -758,13 +763,15 @@ flame_build(struct flame *f, const struct flame_opts *o)
 				free(nw.open);
 				return -1;
 			}
-			time += fl.count;
-			itime += icount;
+			if (narrow)
+				itime += icount;
+			else
+				time += fl.count;
 			if (nids > 1 && (ids[nids - 1] == mark || (o->reverse && ids[1] == mark)))
 				off += fl.count;
 		}
 	}
-	f->total = time;
+	f->total = narrow ? (long double)itime : time;
 	if (narrow) {
 		/* pre without the frames left out */
 		for (i = 0, li = 0; i < opened; i++)

@@ -661,7 +661,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	uint64_t itime = 0;	/* with narrow, time (set at a frame drawn) */
 	struct count sum = { 0, 0 };	/* time, exactly: the overflow test */
 	struct narrow nw = { 0, 0, NULL, NULL, 0 };
-	int narrow;
+	int narrow, unsorted;
 	long double off = 0;	/* hot/cold: the marked lines' counts so far */
 	uint32_t mark = o->hotcold ? intern_put(&f->names, OFFCPU_FRAME,
 	    sizeof OFFCPU_FRAME - 1, NULL) : UINT32_MAX;
@@ -673,8 +673,13 @@ flame_build(struct flame *f, const struct flame_opts *o)
 	if ((narrow = narrow_below(f, o, &nw)) != 0)
 		narrow_room(&nw, 0);
 	/* lines read in order are (flame_add_line), unless --reverse rewrote them */
-	if (o->order == ORDER_NAME && f->nlines > 1 &&
-	    (f->slots || f->in_order || o->reverse) && !lines_sorted(f))
+	unsorted = f->slots || f->in_order || o->reverse;
+	/* (the table of distinct lines is done with: its memory to the sort) */
+	free(f->slots);
+	f->slots = NULL;
+	f->nslots = 0;
+	if (o->order == ORDER_NAME && f->nlines > 1 && unsorted &&
+	    !lines_sorted(f))
 		sort_lines(f);
 	for (li = 0; li <= f->nlines; li++) {
 		struct folded fl;

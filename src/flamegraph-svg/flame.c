@@ -10,6 +10,7 @@
 #include "../lib/folded.h"
 #include "../lib/input.h"
 #include "../lib/sort.h"
+#include "../lib/strsort.h"
 #include "flame.h"
 
 /*
@@ -28,6 +29,7 @@ flame_init(struct flame *f)
 	memset(f, 0, sizeof *f);
 	intern_init(&f->names);
 	arena_init(&f->lines_arena);
+	arena_init(&f->ids_arena);
 	f->maxdelta = 1;
 	f->lwhole = 1;
 	f->kind = FOLDED_UNSEEN;
@@ -38,6 +40,10 @@ flame_free(struct flame *f)
 {
 	intern_free(&f->names);
 	arena_free(&f->lines_arena);
+	arena_free(&f->ids_arena);
+	free(f->sorted_ids);
+	free(f->split.ids);
+	free(f->split.ends);
 	free(f->frames);
 	free(f->pre);
 	free(f->table);
@@ -163,6 +169,103 @@ index_lines(struct flame *f)
 	}
 }
 
+/* Length of the common prefix of a and b, both at least n bytes. */
+static size_t
+common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * Split a stack into frame ids as Perl's split(";") does (trailing empty
+ * fields dropped), after the root "".  Sorted neighbours share long
+ * prefixes, so the frames that the previous stack (prev, whose ids are
+ * previds[0..nprev), the root's first) has byte for byte are taken from
+ * it, not hashed again; and those of them that end before the first byte
+ * the two differ at, where the previous split found them ((*ends)[k]:
+ * frame k's end, increasing), found by bisection, with no search for
+ * their ';' (memchr over every frame was 6% of a system-wide graph's
+ * run) and no pass over them (a deep stack's frames were walked three
+ * times a line).  (*ends)[k] is set for every frame of this stack.
+ */
+static size_t
+split_frames(struct flame *f, const char *s, size_t n, const char *prev,
+    size_t prevn, const uint32_t *previds, size_t nprev, uint32_t **ids,
+    size_t *cap, size_t **ends, size_t *ecap)
+{
+	size_t k = 0, start = 0, end = n, common = 0, lim, hi;
+
+	while (end > 0 && s[end - 1] == ';')
+		end--;
+	lim = end < prevn ? end : prevn;
+	common = common_prefix(s, prev, lim);
+	*ids = grow(*ids, cap, 1, sizeof **ids);
+	/* the root: the previous stack's first frame, looked up once */
+	(*ids)[k++] = nprev ? previds[0] : intern_put(&f->names, "", 0, NULL);
+	*ids = grow(*ids, cap, nprev + 1, sizeof **ids);
+	/* the first frame k >= 1 of prev's that does not end before common */
+	for (hi = nprev > k ? nprev : k; k < hi;) {
+		size_t mid = k + (hi - k) / 2;
+
+		if ((*ends)[mid] < common)
+			k = mid + 1;
+		else
+			hi = mid;
+	}
+	if (k > 1)
+		start = (*ends)[k - 1] + 1;
+	while (end > 0 && start <= end) {
+		const char *semi = memchr(s + start, ';', end - start);
+		size_t fe = semi ? (size_t)(semi - s) : end;
+		int same = k < nprev && (fe < common ||
+		    (fe == end && end == prevn && common == end));
+
+		uint32_t id = same ? previds[k] :
+		    intern_put(&f->names, s + start, fe - start, NULL);
+
+		*ids = grow(*ids, cap, k + 1, sizeof **ids);
+		*ends = grow(*ends, ecap, k + 1, sizeof **ends);
+		(*ids)[k] = id;
+		(*ends)[k++] = fe;
+		start = fe + 1;
+	}
+	return k;
+}
+
+/*
+ * The name ids of stack s[0..n) (as line_ref.ids has them), split by
+ * split_frames after the stack sp split last; s must stay where it is
+ * until the next split.
+ */
+static const uint32_t *
+split_ids(struct flame *f, struct flame_split *sp, const char *s, size_t n)
+{
+	size_t nids = split_frames(f, s, n, sp->prev, sp->prevn,
+	    sp->previds ? sp->previds + 1 : NULL,
+	    sp->previds ? sp->previds[0] : 0, &sp->ids, &sp->idscap,
+	    &sp->ends, &sp->endscap);
+	uint32_t *run = arena_alloc(&f->ids_arena, (nids + 1) * sizeof *run);
+
+	run[0] = (uint32_t)nids;
+	memcpy(run + 1, sp->ids, nids * sizeof *run);
+	sp->prev = s;
+	sp->prevn = n;
+	sp->previds = run;
+	return run;
+}
+
 /* A stack whose leaf, or root, is folded(5)'s off-CPU mark. */
 static int
 offcpu_line(const char *s, size_t n)
@@ -179,7 +282,8 @@ flame_add_line(struct flame *f, const char *s, size_t n,
     const struct folded *fl)
 {
 	struct line_ref *last = f->nlines ? &f->lines[f->nlines - 1] : NULL;
-	const struct line_ref key = { s, (uint32_t)n, 0, 0, 0 };
+	const struct line_ref key = { s, (uint32_t)n, 0, 0, 0, NULL };
+	struct line_ref *l;
 	uint64_t *slot = NULL, h = 0;
 	int c;
 
@@ -208,19 +312,23 @@ flame_add_line(struct flame *f, const char *s, size_t n,
 		}
 	}
 	f->lines = grow(f->lines, &f->linescap, f->nlines + 1, sizeof *f->lines);
+	l = &f->lines[f->nlines];
 	if ((uintptr_t)s - (uintptr_t)f->kept < f->keptlen &&
 	    (uintptr_t)s - (uintptr_t)f->kept + n <= f->keptlen)
-		f->lines[f->nlines].s = s;
+		l->s = s;
 	else
-		f->lines[f->nlines].s = arena_strndup(&f->lines_arena, s, n);
-	f->lines[f->nlines].n = (uint32_t)n;
-	f->lines[f->nlines].times = 1;
-	f->lines[f->nlines].stacklen = NOSTACKLEN;
+		l->s = arena_strndup(&f->lines_arena, s, n);
+	l->n = (uint32_t)n;
+	l->times = 1;
+	l->stacklen = NOSTACKLEN;
 	if (!fl->has2 && fl->c.frac == 0 &&
 	    fl->count == (long double)fl->c.whole && fl->stacklen < n) {
-		f->lines[f->nlines].stacklen = (uint32_t)fl->stacklen;
-		f->lines[f->nlines].whole = fl->c.whole;
+		l->stacklen = (uint32_t)fl->stacklen;
+		l->whole = fl->c.whole;
 	}
+	/* (the kept copy: split_ids reads it again at the next line) */
+	l->ids = f->rewrites ? NULL : split_ids(f, &f->split,
+	    l->s + (fl->stack - s), fl->stacklen);
 	f->nlines++;
 	if (slot) {
 		*slot = (h >> 32 << 32) | f->nlines;
@@ -244,10 +352,66 @@ lines_sorted(const struct flame *f)
 	return 1;
 }
 
+/*
+ * The lines in cmp_line's order, by strsort (strsort.h): the lines are
+ * distinct (flame_add_line), or equal only after --reverse, where the
+ * order of equals makes no difference.  The sorted items say where each
+ * line goes; the lines are gathered there into a new array, whose reads
+ * the processor overlaps, as it cannot those of a permutation in place
+ * (cycle by cycle, each read waiting for the one before: a tenth of a
+ * graph of 200,000 unsorted stacks).
+ */
+static void
+sort_lines(struct flame *f)
+{
+	struct strsort_item *v = xmalloc(f->nlines * sizeof *v);
+	struct line_ref *out;
+	uint32_t *ids;
+	size_t i, n;
+
+	for (i = 0; i < f->nlines; i++) {
+		v[i].s = f->lines[i].s;
+		v[i].n = f->lines[i].n;
+		v[i].id = (uint32_t)i;
+	}
+	strsort(v, f->nlines);
+	out = xmalloc(f->nlines * sizeof *out);
+	for (i = 0; i < f->nlines; i++)
+		out[i] = f->lines[v[i].id];
+	free(v);
+	free(f->lines);
+	f->lines = out;
+	f->linescap = f->nlines;
+	/*
+	 * Their ids gathered so too, in one array in the new order, which
+	 * flame_build then reads straight through (in ids_arena they were
+	 * in the order read: a cache miss a line, a sixth of the run).
+	 */
+	for (i = 0, n = 0; i < f->nlines; i++)
+		n += f->lines[i].ids ? f->lines[i].ids[0] + 1 : 0;
+	ids = xmalloc((n + 1) * sizeof *ids);
+	for (i = 0, n = 0; i < f->nlines; i++) {
+		const uint32_t *r = f->lines[i].ids;
+
+		if (r == NULL)
+			continue;
+		memcpy(ids + n, r, (r[0] + 1) * sizeof *ids);
+		f->lines[i].ids = ids + n;
+		n += r[0] + 1;
+	}
+	arena_free(&f->ids_arena);
+	arena_init(&f->ids_arena);
+	f->split.previds = NULL;	/* (it was in the arena) */
+	f->split.prevn = 0;
+	free(f->sorted_ids);
+	f->sorted_ids = ids;
+}
+
 /* An open frame of the previous line. */
 struct open {
 	uint32_t name;
 	uint32_t seq;		/* the order it opened in: its place in pre */
+	uint64_t istart;	/* with narrow, stime (set if it is drawn) */
 	long double stime, delta;
 	long double off0;	/* hot/cold: the off-CPU time before it */
 	int has_delta;
@@ -257,10 +421,19 @@ struct open {
  * With flame_opts.narrow: the width below which frames are left out, and
  * what is summed of every frame (flame.h's table) and needed for it: per
  * name id, how many frames of that name are open (the root not).
+ *
+ * Narrowing needs whole counts that sum below 2^64, so here the times
+ * are uint64_t, exactly the long doubles that the frames keep: the x87
+ * loads, stores and arithmetic of long doubles, for frames that are
+ * then left out, were a fifth of a large graph's run.  The table's sums
+ * are taken modulo 2^64 (a self is below its frame's width only until
+ * its callees are taken off it) and come out exact, each ending between
+ * 0 and the total.
  */
 struct narrow {
-	long double below;
-	long double *t;
+	uint64_t below;		/* frames narrower than this: ceil() */
+	int all;		/* below is 2^64 or more: every frame */
+	uint64_t *t;
 	uint32_t *open;
 	size_t cap;		/* of open, and half of t's */
 };
@@ -289,10 +462,10 @@ narrow_room(struct narrow *n, uint32_t id)
  */
 static void
 narrow_close(struct narrow *n, const struct open *open, uint32_t depth,
-    long double etime)
+    uint64_t etime)
 {
 	const struct open *o = &open[depth];
-	long double v = etime - o->stime;
+	uint64_t v = etime - o->istart;
 
 	if (depth == 0)
 		return;
@@ -318,83 +491,6 @@ emit(struct flame *f, const struct open *o, uint32_t depth, long double etime)
 	fr->delta = o->delta;
 	fr->has_delta = o->has_delta;
 	fr->diff = 0;
-}
-
-/* Length of the common prefix of a and b, both at least n bytes. */
-static size_t
-common_prefix(const char *a, const char *b, size_t n)
-{
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x, y;
-
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
-	}
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
-
-/*
- * Split a stack into frame ids as Perl's split(";") does (trailing empty
- * fields dropped), after the root "".  Sorted neighbours share long
- * prefixes, so the frames that the previous stack (prev, whose ids are
- * open[], and still (*ids)[0..nopen) from its split) has byte for byte
- * are taken from it, not hashed again; and those of them that end before
- * the first byte the two differ at, where the previous split found them
- * ((*ends)[k]: frame k's end, increasing), found by bisection, with no
- * search for their ';' (memchr over every frame was 6% of a system-wide
- * graph's run) and no pass over them (a deep stack's frames were walked
- * three times a line).  (*ends)[k] is set for every frame of this stack;
- * *kept is how many ids are the previous stack's by that bisection.
- */
-static size_t
-split_frames(struct flame *f, const char *s, size_t n, const char *prev,
-    size_t prevn, const struct open *open, size_t nopen, uint32_t **ids,
-    size_t *cap, size_t **ends, size_t *ecap, size_t *kept)
-{
-	size_t k = 0, start = 0, end = n, common = 0, lim, hi;
-
-	while (end > 0 && s[end - 1] == ';')
-		end--;
-	lim = end < prevn ? end : prevn;
-	common = common_prefix(s, prev, lim);
-	*ids = grow(*ids, cap, 1, sizeof **ids);
-	/* the root: the previous stack's first frame, looked up once */
-	(*ids)[k++] = nopen ? open[0].name : intern_put(&f->names, "", 0, NULL);
-	*ids = grow(*ids, cap, nopen + 1, sizeof **ids);
-	/* the first frame k >= 1 of prev's that does not end before common */
-	for (hi = nopen > k ? nopen : k; k < hi;) {
-		size_t mid = k + (hi - k) / 2;
-
-		if ((*ends)[mid] < common)
-			k = mid + 1;
-		else
-			hi = mid;
-	}
-	if (k > 1)
-		start = (*ends)[k - 1] + 1;
-	*kept = nopen ? k : 0;
-	while (end > 0 && start <= end) {
-		const char *semi = memchr(s + start, ';', end - start);
-		size_t fe = semi ? (size_t)(semi - s) : end;
-		int same = k < nopen && (fe < common ||
-		    (fe == end && end == prevn && common == end));
-
-		uint32_t id = same ? open[k].name :
-		    intern_put(&f->names, s + start, fe - start, NULL);
-
-		*ids = grow(*ids, cap, k + 1, sizeof **ids);
-		*ends = grow(*ends, ecap, k + 1, sizeof **ends);
-		(*ids)[k] = id;
-		(*ends)[k++] = fe;
-		start = fe + 1;
-	}
-	return k;
 }
 
 /*
@@ -496,17 +592,62 @@ reverse_lines(struct flame *f)
 }
 
 /*
+ * Split every line into frames (line_ref.ids) as flame_build merges
+ * them: the stacks as --reverse rewrote them, and with chain, as
+ * mark_wakers rewrites them (the lines keep their text: they sort by
+ * it).  A line that --reverse left unparsed is no stack: NULL.
+ */
+static void
+split_lines(struct flame *f, int chain)
+{
+	struct flame_split sp = { NULL, 0, NULL, NULL, NULL, 0, 0 };
+	char *prevbuf = NULL;	/* sp.prev's storage when rewritten */
+
+	for (size_t li = 0; li < f->nlines; li++) {
+		struct line_ref *lr = &f->lines[li];
+		struct folded fl;
+		const char *stack = lr->s;
+		size_t stacklen = lr->stacklen;
+		char *marked = NULL;
+
+		if (lr->stacklen == NOSTACKLEN) {
+			if (folded_parse(lr->s, lr->n, f->kind != FOLDED_ONE,
+			    &fl) < 0) {
+				lr->ids = NULL;
+				continue;
+			}
+			stack = fl.stack;
+			stacklen = fl.stacklen;
+		}
+		if (chain) {
+			marked = mark_wakers(stack, &stacklen);
+			stack = marked;
+		}
+		lr->ids = split_ids(f, &sp, stack, stacklen);
+		free(prevbuf);
+		prevbuf = marked;
+	}
+	free(prevbuf);
+	free(sp.ids);
+	free(sp.ends);
+}
+
+/*
  * Whether flame_build leaves narrow frames out (flame_opts.narrow): only
  * when every count is whole, so that the total, which gives the width,
  * is the build's sum in any order; that width in *below.
  */
 static int
 narrow_below(const struct flame *f, const struct flame_opts *o,
-    long double *below)
+    struct narrow *nw)
 {
+	long double below;
+
 	if (!o->narrow || !f->lwhole || f->ltotal <= 0)
 		return 0;
-	*below = o->narrow(f->ltotal, o->narrow_ctx);
+	below = ceill(o->narrow(f->ltotal, o->narrow_ctx));
+	nw->all = !(below < 0x1p64L);
+	nw->below = nw->all ? 0 : (uint64_t)below;
 	return 1;
 }
 
@@ -514,41 +655,45 @@ int
 flame_build(struct flame *f, const struct flame_opts *o)
 {
 	struct open *open = NULL;
-	size_t nopen = 0, opencap = 0, idscap = 0, li, i, opened = 0;
+	size_t nopen = 0, opencap = 0, li, i, opened = 0;
 	size_t precap = 0;
-	uint32_t *ids = NULL;
-	size_t *ends = NULL, endscap = 0;	/* split_frames' */
 	long double time = 0;
+	uint64_t itime = 0;	/* with narrow, time (set at a frame drawn) */
 	struct count sum = { 0, 0 };	/* time, exactly: the overflow test */
-	const char *prev = "";
-	size_t prevn = 0;
-	char *prevbuf = NULL;	/* prev's storage when rewritten (chain) */
-	struct narrow nw = { 0, NULL, NULL, 0 };
-	int narrow;
+	struct narrow nw = { 0, 0, NULL, NULL, 0 };
+	int narrow, unsorted;
 	long double off = 0;	/* hot/cold: the marked lines' counts so far */
 	uint32_t mark = o->hotcold ? intern_put(&f->names, OFFCPU_FRAME,
 	    sizeof OFFCPU_FRAME - 1, NULL) : UINT32_MAX;
 
 	if (o->reverse)
 		reverse_lines(f);
-	if ((narrow = narrow_below(f, o, &nw.below)) != 0)
+	if (o->reverse || o->chain || f->rewrites)
+		split_lines(f, o->chain);
+	if ((narrow = narrow_below(f, o, &nw)) != 0)
 		narrow_room(&nw, 0);
 	/* lines read in order are (flame_add_line), unless --reverse rewrote them */
-	if (o->order == ORDER_NAME && f->nlines > 1 &&
-	    (f->slots || f->in_order || o->reverse) && !lines_sorted(f))
-		qsort(f->lines, f->nlines, sizeof *f->lines, cmp_line);
+	unsorted = f->slots || f->in_order || o->reverse;
+	/* (the table of distinct lines is done with: its memory to the sort) */
+	free(f->slots);
+	f->slots = NULL;
+	f->nslots = 0;
+	if (o->order == ORDER_NAME && f->nlines > 1 && unsorted &&
+	    !lines_sorted(f))
+		sort_lines(f);
 	for (li = 0; li <= f->nlines; li++) {
 		struct folded fl;
-		size_t nids = 0, same = 0, stacklen;
-		uint64_t k;
-		char *marked = NULL;
-		const char *stack;
+		size_t nids = 0, same = 0;
+		const uint32_t *ids = NULL;
+		uint64_t k, icount = 0;	/* with narrow: fl.count */
 		long double d = 0;
 		int has_d = 0;
 
 		if (li < f->nlines) {
 			const struct line_ref *lr = &f->lines[li];
 
+			if (!lr->ids)	/* not a stack after --reverse */
+				continue;
 			if (lr->stacklen != NOSTACKLEN) {
 				fl.stack = lr->s;
 				fl.stacklen = lr->stacklen;
@@ -556,21 +701,15 @@ flame_build(struct flame *f, const struct flame_opts *o)
 				fl.c.frac = 0;
 				fl.count = (long double)lr->whole;
 				fl.has2 = 0;
+				icount = lr->whole;
 			} else if (folded_parse(lr->s, lr->n,
 			    f->kind != FOLDED_ONE, &fl) < 0)
 				continue;
-			stack = fl.stack;
-			stacklen = fl.stacklen;
-			if (o->chain) {
-				marked = mark_wakers(stack, &stacklen);
-				stack = marked;
-			}
-			nids = split_frames(f, stack, stacklen, prev, prevn,
-			    open, nopen, &ids, &idscap, &ends, &endscap, &same);
-			free(prevbuf);
-			prevbuf = marked;
-			prev = stack;
-			prevn = stacklen;
+			/* (a long double's conversion was 4% of a run) */
+			else if (narrow)
+				icount = (uint64_t)fl.count;
+			ids = lr->ids + 1;
+			nids = lr->ids[0];
 			if (fl.has2) {
 				long double ad;
 
@@ -582,19 +721,18 @@ flame_build(struct flame *f, const struct flame_opts *o)
 					f->maxdelta = ad;
 			}
 		}
-		/* (split_frames' kept ids are open's: the test starts past them) */
-		if (same > nids)
-			same = nids;
 		while (same < nopen && same < nids && open[same].name == ids[same])
 			same++;
 		for (i = nopen; i-- > same;) {
 			if (narrow) {
-				narrow_close(&nw, open, (uint32_t)i, time);
-				if (time - open[i].stime < nw.below) {
+				narrow_close(&nw, open, (uint32_t)i, itime);
+				if (nw.all || itime - open[i].istart < nw.below) {
 					f->pre[open[i].seq] = UINT32_MAX;
 					f->nelided++;
 					continue;
 				}
+				open[i].stime = (long double)open[i].istart;
+				time = (long double)itime;
 			}
 			emit(f, &open[i], (uint32_t)i, time);
 			if (o->hotcold)
@@ -607,10 +745,14 @@ flame_build(struct flame *f, const struct flame_opts *o)
 			    sizeof *f->pre);
 			open[nopen].name = ids[i];
 			open[nopen].seq = (uint32_t)opened++;
-			open[nopen].stime = time;
+			if (narrow)
+				open[nopen].istart = itime;
+			else
+				open[nopen].stime = time;
 			open[nopen].has_delta = has_d;
 			open[nopen].delta = has_d && i == nids - 1 ? d : 0;
-			open[nopen].off0 = off;
+			if (o->hotcold)
+				open[nopen].off0 = off;
 			nopen++;
 			if (narrow && i > 0) {
 				if (ids[i] >= nw.cap)	/* the call's test, inline */
@@ -622,19 +764,19 @@ flame_build(struct flame *f, const struct flame_opts *o)
 		for (k = li < f->nlines ? f->lines[li].times : 0; k > 0; k--) {
 			if (count_add(&sum, &fl.c) < 0) {
 				free(open);
-				free(ids);
-				free(ends);
-				free(prevbuf);
 				free(nw.t);
 				free(nw.open);
 				return -1;
 			}
-			time += fl.count;
+			if (narrow)
+				itime += icount;
+			else
+				time += fl.count;
 			if (nids > 1 && (ids[nids - 1] == mark || (o->reverse && ids[1] == mark)))
 				off += fl.count;
 		}
 	}
-	f->total = time;
+	f->total = narrow ? (long double)itime : time;
 	if (narrow) {
 		/* pre without the frames left out */
 		for (i = 0, li = 0; i < opened; i++)
@@ -643,14 +785,12 @@ flame_build(struct flame *f, const struct flame_opts *o)
 		if (f->nelided) {
 			/* room for every name, whatever scriptdata.c reads */
 			narrow_room(&nw, (uint32_t)intern_count(&f->names));
-			f->table = nw.t;
-			nw.t = NULL;
+			f->table = xmalloc(2 * nw.cap * sizeof *f->table);
+			for (i = 0; i < 2 * nw.cap; i++)
+				f->table[i] = (long double)nw.t[i];
 		}
 	}
 	free(open);
-	free(ids);
-	free(ends);
-	free(prevbuf);
 	free(nw.t);
 	free(nw.open);
 	return 0;

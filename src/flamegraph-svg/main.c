@@ -533,6 +533,7 @@ flame_graph(struct input *in, int argc, char **argv, struct opts *op)
 
 	flame_init(&f);
 	f.in_order = op->flame.order == ORDER_INPUT;
+	f.rewrites = op->flame.reverse || op->flame.chain;
 	/* one mapped file: its lines are kept in place until the build */
 	if (argc <= 1 && input_keep(in)) {
 		f.kept = in->map;

@@ -41,6 +41,7 @@ run(const char *p, size_t n, enum flame_order order, int reverse, int chain,
 	}
 	flame_init(&f);
 	f.in_order = order == ORDER_INPUT;
+	f.rewrites = reverse || chain;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t len = (size_t)((nl ? nl : end) - s);

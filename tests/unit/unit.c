@@ -28,6 +28,7 @@
 #include "lib/scan.h"
 #include "lib/sort.h"
 #include "lib/spans.h"
+#include "lib/strsort.h"
 #include "lib/xmlesc.h"
 
 static void
@@ -943,6 +944,98 @@ test_sort(void)
 	check("sort: ids through a context, stable", ok4);
 	check("sort: 8-byte elements, stable", ok8);
 	check("sort: 12-byte elements, stable", ok12);
+}
+
+/* memcmp's order, a prefix first: strsort's model */
+static int
+model_strcmp(const struct strsort_item *a, const struct strsort_item *b)
+{
+	int r = memcmp(a->s, b->s, a->n < b->n ? a->n : b->n);
+
+	return r ? r : (a->n > b->n) - (a->n < b->n);
+}
+
+/* v[0..n) sorted by the model, and still the items s[id], len[id]. */
+static int
+strsort_ok(const struct strsort_item *v, size_t n, char **s,
+    const uint32_t *len)
+{
+	unsigned char *seen = xcalloc(n + 1, 1);
+	int ok = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		ok &= v[i].id < n && !seen[v[i].id] && v[i].s == s[v[i].id] &&
+		    v[i].n == len[v[i].id];
+		if (v[i].id < n)
+			seen[v[i].id] = 1;
+		if (i > 0)
+			ok &= model_strcmp(&v[i - 1], &v[i]) <= 0;
+	}
+	free(seen);
+	return ok;
+}
+
+/*
+ * strsort against the model: strings of a few bytes that order on both
+ * sides of one another (NUL, ' ', ';', 0xff), with shared prefixes of up
+ * to 30 bytes, so that keys tie and go on past 8 and 16 bytes, strings
+ * that end inside a key, and equal strings.  Then 60 strings in an order
+ * (found by a search) whose partitions shrink slowly enough to use up
+ * the budget: the merge sort takes over.
+ */
+static void
+test_strsort(void)
+{
+	static const char alpha[] = { 0, ' ', ';', 'a', (char)0xff };
+	static const unsigned char slow[60] = { 20, 39, 36, 51, 40, 34, 33,
+	    19, 11, 50, 14, 48, 7, 49, 12, 56, 30, 3, 35, 9, 23, 58, 25, 57,
+	    54, 45, 41, 17, 6, 53, 28, 21, 29, 1, 15, 16, 13, 38, 0, 46, 18,
+	    59, 44, 52, 2, 55, 4, 43, 31, 32, 10, 5, 8, 24, 22, 37, 27, 42,
+	    26, 47 };
+	uint64_t st = 7;
+	int ok = 1;
+
+	for (size_t round = 0; round < 400; round++) {
+		size_t n = round < 396 ? round % 132 : 5000 * (round - 395);
+		size_t pre = round % 31, k;
+		struct strsort_item *v = xmalloc((n + 1) * sizeof *v);
+		char **s = xmalloc((n + 1) * sizeof *s);
+		uint32_t *len = xmalloc((n + 1) * sizeof *len);
+
+		for (size_t i = 0; i < n; i++) {
+			len[i] = (uint32_t)(rnd(&st) % (pre + 12));
+			s[i] = xmalloc(len[i] + 1);
+			for (k = 0; k < len[i]; k++)
+				s[i][k] = k < pre ? 'p' :
+				    alpha[rnd(&st) % (round % 2 ? 2 : 5)];
+			v[i].s = s[i];
+			v[i].n = len[i];
+			v[i].id = (uint32_t)i;
+		}
+		strsort(v, n);
+		ok &= strsort_ok(v, n, s, len);
+		for (size_t i = 0; i < n; i++)
+			free(s[i]);
+		free(v);
+		free(s);
+		free(len);
+	}
+	check("strsort: memcmp's order, a prefix first", ok);
+	{
+		struct strsort_item v[60];
+		char b[60][9], *s[60];
+		uint32_t len[60];
+
+		for (size_t i = 0; i < 60; i++) {
+			snprintf(b[i], sizeof b[i], "%08u", slow[i]);
+			s[i] = b[i];
+			len[i] = 8;
+			v[i] = (struct strsort_item){ b[i], 8, (uint32_t)i, 0 };
+		}
+		strsort(v, 60);
+		check("strsort: a slow order, merge sorted",
+		    strsort_ok(v, 60, s, len));
+	}
 }
 
 /*
@@ -1909,6 +2002,7 @@ main(int argc, char **argv)
 	test_folded_frame();
 	test_folded_sum();
 	test_sort();
+	test_strsort();
 	test_scan();
 	test_xmlesc();
 	test_spans_escape();

@@ -597,6 +597,58 @@ push_location(struct pp *pp, struct ent *e)
 	return 0;
 }
 
+/* The length of location e's frames joined, built and kept as
+ * push_location keeps them. */
+static int
+location_len(struct pp *pp, struct ent *e, size_t *len)
+{
+	size_t start;
+
+	if (e->name != 0) {
+		*len = (size_t)(e->name >> 32);
+		return 0;
+	}
+	if (build_location(pp, e, &start) < 0)
+		return -1;
+	*len = pp->clen - start;
+	if (pp->clen < CACHE_MAX || pp->clen < pp->n)
+		e->name = (uint64_t)*len << 32 | (start + 1);
+	else
+		pp->clen = start;
+	return 0;
+}
+
+/*
+ * A new key's stack counted against the bound (EXPAND_MIN, EXPAND_RATIO)
+ * before any text is made: its locations' lengths, the label frame's,
+ * and a separator each.  So a profile past the bound is refused as its
+ * samples are read, in the time of reading them, not after the stacks
+ * before have filled the memory the bound allows.
+ */
+static int
+key_measure(struct pp *pp, size_t nids, size_t lw, size_t off)
+{
+	size_t t = lw ? lw + 1 : 0, len;
+
+	for (size_t i = 0; i < nids; i++) {
+		struct ent *e = (struct ent *)ent_find(pp->loc, pp->nloc, pp->ids[i]);
+
+		if (e == NULL)
+			return fail(pp, off, "a sample names location %"
+			    PRIu64 ", which is not in the profile", pp->ids[i]);
+		if (location_len(pp, e, &len) < 0)
+			return -1;
+		t += len + 1;
+		if (pp->made + t > pp->madecap)
+			return fail(pp, off, "the stacks expand past %zu bytes "
+			    "(%zu MiB and %d times the profile): locations "
+			    "named too often", pp->madecap, EXPAND_MIN >> 20,
+			    EXPAND_RATIO);
+	}
+	pp->made += t;
+	return 0;
+}
+
 /* Append "key=value" (a label) to the label frame. */
 static int
 add_label(struct pp *pp, struct pb *sm, const struct pb_field *f, size_t *w)
@@ -680,12 +732,14 @@ fold_stack(struct pp *pp, size_t nids, size_t lw, uint64_t value, size_t off)
  * a few bytes where the stack's text is a few hundred.
  */
 static int
-key_add(struct pp *pp, uint64_t value, size_t off)
+key_add(struct pp *pp, uint64_t value, size_t nids, size_t lw, size_t off)
 {
 	int isnew;
 	uint32_t id = intern_put(&pp->keys, pp->key.p, pp->key.len, &isnew);
 
 	if (isnew) {
+		if (key_measure(pp, nids, lw, off) < 0)
+			return -1;
 		pp->kval = xgrow(pp->kval, &pp->kcap, (size_t)id + 1,
 		    sizeof *pp->kval);
 		pp->koff = xgrow(pp->koff, &pp->kocap, (size_t)id + 1,
@@ -701,6 +755,7 @@ key_add(struct pp *pp, uint64_t value, size_t off)
 static int
 keys_fold(struct pp *pp)
 {
+	pp->made = 0;	/* key_measure counted it; now made for real */
 	for (uint32_t id = 0; id < intern_count(&pp->keys); id++) {
 		const unsigned char *p = (const void *)intern_str(&pp->keys, id);
 		const unsigned char *e = p + intern_len(&pp->keys, id);
@@ -788,7 +843,7 @@ fold_sample(struct pp *pp, struct pb *top, const struct pb_field *f)
 			pb_put_raw(&pp->key, pp->lab, lw);
 			pb_put_raw(&pp->key, &l32, 4);
 		}
-		return key_add(pp, value, f->off);
+		return key_add(pp, value, nids, lw, f->off);
 	}
 	return fold_stack(pp, nids, lw, value, f->off);
 }

@@ -45,7 +45,7 @@ timeline_init(struct timeline *t)
 	memset(t, 0, sizeof *t);
 	intern_init(&t->names);
 	intern_init(&t->tracks);
-	intern_init(&t->ids);
+	idseen_init(&t->seen);
 	intern_init(&t->keys);
 	intern_init(&t->vals);
 	intern_init(&t->fnames);
@@ -61,7 +61,9 @@ timeline_free(struct timeline *t)
 	free(t->command);
 	intern_free(&t->names);
 	intern_free(&t->tracks);
-	intern_free(&t->ids);
+	free(t->idv);
+	idseen_free(&t->seen);
+	idindex_free(&t->ids);
 	intern_free(&t->keys);
 	intern_free(&t->vals);
 	free(t->notes);
@@ -90,13 +92,13 @@ static int
 add_span(struct timeline *t, struct spans_reader *r, const struct spans_rec *rec)
 {
 	struct tspan *s;
-	int isnew;
 
 	if (rec->row >= MAX_ROWS)
 		return spans_reject(r, SPANS_ROW, "bad ROW (want 0 to 16777215)");
-	intern_put(&t->ids, &rec->id, sizeof rec->id, &isnew);
-	if (!isnew)
+	if (!idseen_add(&t->seen, rec->id))
 		return spans_reject(r, SPANS_ID, "duplicate ID");
+	t->idv = xgrow(t->idv, &t->capidv, t->n + 1, sizeof *t->idv);
+	t->idv[t->n] = rec->id;
 	t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v);
 	s = &t->v[t->n++];
 	memset(s, 0, sizeof *s);
@@ -164,11 +166,9 @@ static void
 resolve_samples(struct timeline *t, size_t first)
 {
 	for (size_t i = first; i < t->nsamples; i++) {
-		uint32_t idx;
-
-		if (t->samples[i].id && intern_find(&t->ids, &t->samples[i].id,
-		    sizeof t->samples[i].id, &idx) == 0)
-			t->samples[i].span = idx;
+		if (t->samples[i].id)
+			t->samples[i].span = idindex_find(&t->ids, t->idv,
+			    t->samples[i].id);
 	}
 }
 
@@ -179,10 +179,9 @@ resolve_notes(struct timeline *t, size_t first)
 	size_t j = first;
 
 	for (size_t i = first; i < t->nnotes; i++) {
-		uint32_t idx;
+		uint32_t idx = idindex_find(&t->ids, t->idv, t->notes[i].id);
 
-		if (intern_find(&t->ids, &t->notes[i].id, sizeof t->notes[i].id,
-		    &idx) != 0) {
+		if (idx == IDINDEX_NONE) {
 			t->nlost++;
 			continue;
 		}
@@ -263,12 +262,13 @@ timeline_read(struct timeline *t, struct input *in)
 		parents[t->n - 1 - first] = rec.parent;
 	}
 	/* Parents by id, now that every id is known; unknown ones are roots. */
+	idindex_free(&t->ids);
+	idindex_build(&t->ids, t->idv, t->n);
 	for (size_t i = first; i < t->n; i++) {
 		uint64_t pid = parents ? parents[i - first] : 0;
-		uint32_t idx;
+		uint32_t idx = pid ? idindex_find(&t->ids, t->idv, pid) : TL_NONE;
 
-		t->v[i].parent = pid && intern_find(&t->ids, &pid, sizeof pid,
-		    &idx) == 0 && idx != i ? idx : TL_NONE;
+		t->v[i].parent = idx != i ? idx : TL_NONE;
 	}
 	resolve_notes(t, nfirst);
 	resolve_samples(t, sfirst);

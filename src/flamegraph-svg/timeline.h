@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/idindex.h"
 #include "../lib/input.h"
 #include "../lib/intern.h"
 #include "svg.h"
@@ -51,7 +52,7 @@ struct tspan {
 	uint32_t open;		/* still open when its process ended */
 };
 
-#define TL_NONE UINT32_MAX
+#define TL_NONE IDINDEX_NONE	/* also what idindex_find gives for none */
 
 /* A property or an event of a span (spans(5) revision 2). */
 struct tnote {
@@ -77,7 +78,11 @@ struct tsample {
 struct timeline {
 	struct tspan *v;
 	size_t n, cap;
-	struct intern names, tracks, ids;
+	struct intern names, tracks;
+	uint64_t *idv;		/* the spans' ids, by index in v */
+	size_t capidv;
+	struct idseen seen;	/* the ids read */
+	struct idindex ids;	/* of idv, after each timeline_read */
 	struct tnote *notes;
 	size_t nnotes, capnotes;
 	struct intern keys, vals;	/* of the notes */

@@ -334,6 +334,35 @@ cmp_pos(const void *va, const void *vb, const void *ctx)
 	return *(const uint32_t *)va < *(const uint32_t *)vb ? -1 : 1;
 }
 
+/*
+ * The spans by (row, start, index) into ord: a counting sort by row,
+ * which keeps the index order, then a sort of each row whose starts are
+ * not in order already.  spanlayout writes a row's spans in time order,
+ * so no row is sorted again; sorting all by cmp_pos was a sixth of the
+ * time of a 10M-span timeline.
+ */
+static void
+order_spans(const struct timeline *t, uint32_t *ord)
+{
+	size_t *first = xcalloc((size_t)t->rows + 1, sizeof *first), i;
+
+	for (i = 0; i < t->n; i++)
+		first[t->v[i].row + 1]++;
+	for (i = 0; i < t->rows; i++)
+		first[i + 1] += first[i];
+	for (i = 0; i < t->n; i++)
+		ord[first[t->v[i].row]++] = (uint32_t)i;
+	/* first[r] is now the end of row r. */
+	for (size_t r = 0, a = 0; r < t->rows; a = first[r++])
+		for (i = a + 1; i < first[r]; i++)
+			if (t->v[ord[i]].start < t->v[ord[i - 1]].start) {
+				sort_ctx(ord + a, first[r] - a, sizeof *ord,
+				    cmp_pos, t);
+				break;
+			}
+	free(first);
+}
+
 /* A tick step of 1, 2 or 5 times a power of ten ns, about px apart. */
 static double
 tick_step(double span_ns, double width, double px)
@@ -666,7 +695,7 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	pos = xmalloc((n + 1) * sizeof *pos);
 	for (i = 0; i < n; i++)
 		ord[i] = (uint32_t)i;
-	sort_ctx(ord, n, sizeof *ord, cmp_pos, t);
+	order_spans(t, ord);
 	ncol = xmalloc((intern_count(&t->names) + 1) * sizeof *ncol);
 	for (i = 0; i < intern_count(&t->names); i++) {
 		struct rgb c = color_frame(o->pal, o->shade,

@@ -338,8 +338,8 @@ cmp_pos(const void *va, const void *vb, const void *ctx)
  * The spans by (row, start, index) into ord: a counting sort by row,
  * which keeps the index order, then a sort of each row whose starts are
  * not in order already.  spanlayout writes a row's spans in time order,
- * so no row is sorted again; sorting all by cmp_pos was a sixth of the
- * time of a 10M-span timeline.
+ * so few rows are sorted again; sorting all by cmp_pos was a sixth of
+ * the time of a 10M-span timeline.
  */
 static void
 order_spans(const struct timeline *t, uint32_t *ord)
@@ -361,6 +361,58 @@ order_spans(const struct timeline *t, uint32_t *ord)
 				break;
 			}
 	free(first);
+}
+
+/*
+ * The spans moved into the order they are drawn and written in (by
+ * row, then start), and every index of a span (parents, notes, samples)
+ * made the span's new position.  Writing then reads the spans in
+ * memory order: through a permutation, each of its passes (the static
+ * picture, starts, durations, names, tracks, parents) read them at
+ * random places, which was half of the time of a 10M-span timeline.
+ * Moved in place, one cycle of the permutation at a time, to take no
+ * second copy of the spans.  The id index is stale after: freed (the
+ * next timeline_read builds it again).
+ */
+static void
+in_drawing_order(struct timeline *t)
+{
+	size_t n = t->n, i;
+	uint32_t *ord = xmalloc((n + 1) * sizeof *ord);
+	uint32_t *pos = xmalloc((n + 1) * sizeof *pos);
+
+	order_spans(t, ord);
+	for (i = 0; i < n; i++)
+		pos[ord[i]] = (uint32_t)i;
+	for (i = 0; i < n; i++)
+		if (t->v[i].parent != TL_NONE)
+			t->v[i].parent = pos[t->v[i].parent];
+	for (i = 0; i < t->nnotes; i++)
+		t->notes[i].span = pos[t->notes[i].span];
+	for (i = 0; i < t->nsamples; i++)
+		if (t->samples[i].span != TL_NONE)
+			t->samples[i].span = pos[t->samples[i].span];
+	/* Position j takes the span at ord[j]; a done position gets ord[j] = j. */
+	for (i = 0; i < n; i++) {
+		struct tspan s = t->v[i];
+		uint64_t id = t->idv[i];
+		size_t j = i;
+
+		while (ord[j] != i) {
+			size_t k = ord[j];
+
+			t->v[j] = t->v[k];
+			t->idv[j] = t->idv[k];
+			ord[j] = (uint32_t)j;
+			j = k;
+		}
+		t->v[j] = s;
+		t->idv[j] = id;
+		ord[j] = (uint32_t)j;
+	}
+	idindex_free(&t->ids);
+	free(ord);
+	free(pos);
 }
 
 /* A tick step of 1, 2 or 5 times a power of ten ns, about px apart. */
@@ -440,7 +492,7 @@ write_table(const char *what, const struct intern *in)
  * events [pos, name, time after the span's start].
  */
 static void
-write_notes(const struct timeline *t, const uint32_t *pos)
+write_notes(const struct timeline *t)
 {
 	static const char *const lists[] = { "sprops", "iprops", "events" };
 	int kinds[] = { SPANS_PROP, SPANS_PROP_INT, SPANS_EVENT };
@@ -456,7 +508,7 @@ write_notes(const struct timeline *t, const uint32_t *pos)
 
 			if ((int)nt->kind != kinds[l])
 				continue;
-			out_fmt("%s%u,%u,", cnt++ ? "," : "", pos[nt->span],
+			out_fmt("%s%u,%u,", cnt++ ? "," : "", nt->span,
 			    nt->key);
 			if (nt->kind == SPANS_PROP)
 				out_fmt("%u", nt->val);
@@ -482,7 +534,7 @@ cmp_time(const void *va, const void *vb, const void *ctx)
 
 /* The samples for the script, in time order: see timeline.h. */
 static void
-write_samples(const struct timeline *t, const uint32_t *pos)
+write_samples(const struct timeline *t)
 {
 	size_t n = t->nsamples, i;
 	uint32_t *ord = xmalloc((n + 1) * sizeof *ord);
@@ -519,7 +571,7 @@ write_samples(const struct timeline *t, const uint32_t *pos)
 	for (i = 0; i < n; i++) {
 		uint32_t sp = t->samples[ord[i]].span;
 
-		out_fmt("%s%u", i ? "," : "", sp == TL_NONE ? 0 : pos[sp] + 1);
+		out_fmt("%s%u", i ? "," : "", sp == TL_NONE ? 0 : sp + 1);
 	}
 	out_str("],\n\"strack\":[");
 	for (i = 0; i < n; i++)
@@ -556,8 +608,7 @@ write_samples(const struct timeline *t, const uint32_t *pos)
 
 /* The data for the script: see timeline.h. */
 static void
-write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
-    const char *id, char (*ncol)[8])
+write_data(const struct timeline *t, const char *id, char (*ncol)[8])
 {
 	size_t n = t->n, row = 0, cnt = 0, i;
 	uint64_t prev = 0;
@@ -584,19 +635,19 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	out_str("],\n\"ncolors\":[");
 	for (i = 0; i < intern_count(&t->names); i++)
 		out_fmt("%s\"%s\"", i ? "," : "", ncol[i]);
-	write_notes(t, pos);
+	write_notes(t);
 	out_str("],\n\"rowlen\":[");
 	for (row = 0, i = 0; row < t->rows; row++) {
-		for (cnt = 0; i < n && t->v[ord[i]].row == row; i++)
+		for (cnt = 0; i < n && t->v[i].row == row; i++)
 			cnt++;
 		out_fmt("%s%zu", row ? "," : "", cnt);
 	}
 	/* Starts as the difference from the previous span of the row. */
 	out_str("],\n\"start\":[");
 	for (i = 0; i < n; i++) {
-		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *s = &t->v[i];
 
-		if (i == 0 || t->v[ord[i - 1]].row != s->row)
+		if (i == 0 || t->v[i - 1].row != s->row)
 			prev = 0;
 		if (i)
 			out_char(',');
@@ -607,13 +658,13 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	for (i = 0; i < n; i++) {
 		if (i)
 			out_char(',');
-		out_u64(t->v[ord[i]].dur);
+		out_u64(t->v[i].dur);
 	}
 	out_str("],\n\"name\":[");
 	for (i = 0; i < n; i++) {
 		if (i)
 			out_char(',');
-		out_u64(t->v[ord[i]].name);
+		out_u64(t->v[i].name);
 	}
 	/* A row's track once if all its spans share it (-1 if not); then
 	 * the tracks of the spans of the other rows. */
@@ -622,15 +673,15 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 		size_t a = i;
 		int one = 1;
 
-		for (; i < n && t->v[ord[i]].row == row; i++)
-			one &= t->v[ord[i]].track == t->v[ord[a]].track;
-		rowtrack[row] = i > a && one ? (int64_t)t->v[ord[a]].track : -1;
+		for (; i < n && t->v[i].row == row; i++)
+			one &= t->v[i].track == t->v[a].track;
+		rowtrack[row] = i > a && one ? (int64_t)t->v[a].track : -1;
 		out_fmt("%s%lld", row ? "," : "", (long long)rowtrack[row]);
 	}
 	out_str("],\n\"track\":[");
 	for (i = 0, cnt = 0; i < n; i++)
-		if (rowtrack[t->v[ord[i]].row] < 0)
-			out_fmt("%s%u", cnt++ ? "," : "", t->v[ord[i]].track);
+		if (rowtrack[t->v[i].row] < 0)
+			out_fmt("%s%u", cnt++ ? "," : "", t->v[i].track);
 	/*
 	 * Parents: 0 for none; 1 for the span of the row above that holds
 	 * this one's start, which most parents are and the script finds
@@ -639,7 +690,7 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	 */
 	out_str("],\n\"parent\":[");
 	for (i = 0; i < n; i++) {
-		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *s = &t->v[i];
 		const struct tspan *p = s->parent == TL_NONE ? NULL : &t->v[s->parent];
 
 		if (i)
@@ -650,11 +701,11 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 		    s->start < p->start + p->dur)
 			out_char('1');
 		else
-			out_u64((uint64_t)pos[s->parent] + 2);
+			out_u64((uint64_t)s->parent + 2);
 	}
 	out_str("],\n\"open\":[");
 	for (i = 0, cnt = 0; i < n; i++)
-		if (t->v[ord[i]].open)
+		if (t->v[i].open)
 			out_fmt("%s%zu", cnt++ ? "," : "", i);
 	out_char(']');
 	if (t->has_origin)
@@ -670,7 +721,7 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	if (t->nmeta)
 		out_char(']');
 	if (t->nsamples)
-		write_samples(t, pos);
+		write_samples(t);
 	out_str("}</script>\n");
 	free(rowtrack);
 }
@@ -681,7 +732,6 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	double fs = o->fontsize, fh = o->frameheight, w = o->width;
 	double cw = fs * o->fontwidth, top, ovy, ovh, dty, dh, height;
 	double total = 1, wpt, minw;
-	uint32_t *ord, *pos;
 	char (*ncol)[8];
 	size_t n = t->n, i, kept = 0;
 	uint64_t h = SVG_ID_SEED;
@@ -691,11 +741,7 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	for (i = 0; i < n; i++)
 		if ((double)(t->v[i].start + t->v[i].dur) > total)
 			total = (double)(t->v[i].start + t->v[i].dur);
-	ord = xmalloc((n + 1) * sizeof *ord);
-	pos = xmalloc((n + 1) * sizeof *pos);
-	for (i = 0; i < n; i++)
-		ord[i] = (uint32_t)i;
-	order_spans(t, ord);
+	in_drawing_order(t);
 	ncol = xmalloc((intern_count(&t->names) + 1) * sizeof *ncol);
 	for (i = 0; i < intern_count(&t->names); i++) {
 		struct rgb c = color_frame(o->pal, o->shade,
@@ -705,10 +751,8 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 		snprintf(ncol[i], sizeof ncol[i], "#%02x%02x%02x", c.r & 255,
 		    c.g & 255, c.b & 255);
 	}
-	for (i = 0; i < n; i++)
-		pos[ord[i]] = (uint32_t)i;
 	for (i = 0; i < n; i++) {
-		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *s = &t->v[i];
 		const char *nm = intern_str(&t->names, s->name);
 		uint64_t v[3] = { s->start, s->dur, s->row };
 
@@ -756,13 +800,13 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	write_ticks(dty, dh, total, w, fs * 0.8);
 	out_str("<g class=\"f\">");
 	for (i = 0; i < n; i++) {
-		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *s = &t->v[i];
 		const char *nm = intern_str(&t->names, s->name);
 		size_t nl = intern_len(&t->names, s->name);
 		double x = XPAD + (double)s->start * wpt, sw = (double)s->dur * wpt;
 		size_t chars, full, dl;
 
-		if (i == 0 || t->v[ord[i - 1]].row != s->row)
+		if (i == 0 || t->v[i - 1].row != s->row)
 			out_fmt("%s\n<g transform=\"translate(0 %.15g)\">",
 			    i ? "</g>" : "", dty + AXIS + s->row * fh);
 		if (sw < minw)
@@ -805,7 +849,7 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	/* Lines from a span up to a parent more than one row above it. */
 	out_str("<g class=\"pl\">");
 	for (i = 0; i < n; i++) {
-		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *s = &t->v[i];
 		double x = XPAD + (double)s->start * wpt;
 
 		if (s->parent == TL_NONE || (double)s->dur * wpt < minw ||
@@ -822,15 +866,13 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	out_fmt("<text class=\"b cb\" x=\"%.15g\" y=\"%.15g\">By track</text>\n"
 	    "<text class=\"b fl\" x=\"%.15g\" y=\"%.15g\">Flows</text>\n",
 	    w - XPAD - 260, fs * 2, w - XPAD - 170, fs * 2);
-	write_data(t, ord, pos, id, ncol);
+	write_data(t, id, ncol);
 	svg_script_open();
 	svg_script_parts(timeline_js_part, timeline_js_nparts, NULL);
 	if (t->nsamples)
 		sd_script_function();
 	svg_script_close();
 	out_str("</svg>\n");
-	free(ord);
-	free(pos);
 	free(ncol);
 	return n - kept;
 }

@@ -121,8 +121,10 @@ int timeline_detect(const char *p, size_t n);
  */
 int timeline_read(struct timeline *t, struct input *in);
 
-/* Write the timeline SVG.  Returns the spans left out of the static
- * picture for being narrower than --minwidth. */
+/* Write the timeline SVG, having moved t's spans into the order they
+ * are drawn in (by row, then start; every index of a span follows).
+ * Returns the spans left out of the static picture for being narrower
+ * than --minwidth. */
 size_t timeline_write(struct timeline *t, const struct svg_opts *o);
 
 #endif

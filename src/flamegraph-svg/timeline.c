@@ -27,6 +27,16 @@
 #include "timeline.h"
 #include "timeline_js.h"
 
+/*
+ * Above so many spans, one narrower than a pixel is drawn without scripts
+ * as its box alone, with no tooltip to hover (a pixel's sliver): 10M
+ * generated spans (tests/spanlayout/gen.c) have 112k wider than
+ * --minwidth's 0.1 pixel, and Chromium parsed a group, a title and a box
+ * for each before the script, which removes them, ran.  As the flame
+ * graph's STATIC_ALL_MAX, a smaller timeline keeps every tooltip.
+ */
+#define BARE_SPANS_OVER 20000
+
 /* Rows drawn at most: row + 1 fits the uint32 fields with room to spare. */
 #define MAX_ROWS (1u << 24)
 
@@ -812,6 +822,11 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 		if (sw < minw)
 			continue;
 		kept++;
+		if (n > BARE_SPANS_OVER && sw < 1) {
+			out_fmt("<rect x=\"%.1f\" width=\"%.1f\" fill=\"%s\"/>", x,
+			    sw < 0.1 ? 0.1 : sw, ncol[s->name]);
+			continue;
+		}
 		out_str("<g><title>");
 		xml_out(nm, nl);
 		out_fmt(" (%s, at +%s, ", fmt_ns(b1, (double)s->dur),

@@ -27,6 +27,16 @@
 #include "timeline.h"
 #include "timeline_js.h"
 
+/*
+ * Above so many spans, one narrower than a pixel is drawn without scripts
+ * as its box alone, with no tooltip to hover (a pixel's sliver): 10M
+ * generated spans (tests/spanlayout/gen.c) have 112k wider than
+ * --minwidth's 0.1 pixel, and Chromium parsed a group, a title and a box
+ * for each before the script, which removes them, ran.  As the flame
+ * graph's STATIC_ALL_MAX, a smaller timeline keeps every tooltip.
+ */
+#define BARE_SPANS_OVER 20000
+
 /* Rows drawn at most: row + 1 fits the uint32 fields with room to spare. */
 #define MAX_ROWS (1u << 24)
 
@@ -45,7 +55,7 @@ timeline_init(struct timeline *t)
 	memset(t, 0, sizeof *t);
 	intern_init(&t->names);
 	intern_init(&t->tracks);
-	intern_init(&t->ids);
+	idseen_init(&t->seen);
 	intern_init(&t->keys);
 	intern_init(&t->vals);
 	intern_init(&t->fnames);
@@ -61,7 +71,9 @@ timeline_free(struct timeline *t)
 	free(t->command);
 	intern_free(&t->names);
 	intern_free(&t->tracks);
-	intern_free(&t->ids);
+	free(t->idv);
+	idseen_free(&t->seen);
+	idindex_free(&t->ids);
 	intern_free(&t->keys);
 	intern_free(&t->vals);
 	free(t->notes);
@@ -90,13 +102,13 @@ static int
 add_span(struct timeline *t, struct spans_reader *r, const struct spans_rec *rec)
 {
 	struct tspan *s;
-	int isnew;
 
 	if (rec->row >= MAX_ROWS)
 		return spans_reject(r, SPANS_ROW, "bad ROW (want 0 to 16777215)");
-	intern_put(&t->ids, &rec->id, sizeof rec->id, &isnew);
-	if (!isnew)
+	if (!idseen_add(&t->seen, rec->id))
 		return spans_reject(r, SPANS_ID, "duplicate ID");
+	t->idv = xgrow(t->idv, &t->capidv, t->n + 1, sizeof *t->idv);
+	t->idv[t->n] = rec->id;
 	t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v);
 	s = &t->v[t->n++];
 	memset(s, 0, sizeof *s);
@@ -105,7 +117,7 @@ add_span(struct timeline *t, struct spans_reader *r, const struct spans_rec *rec
 	s->row = (uint32_t)rec->row;
 	s->track = intern_put(&t->tracks, rec->track, rec->ntrack, NULL);
 	s->name = intern_put(&t->names, rec->name, rec->nname, NULL);
-	s->open = (uint32_t)rec->open;
+	s->open = rec->open != 0;
 	if (rec->row + 1 > t->rows)
 		t->rows = (uint32_t)rec->row + 1;
 	return 1;
@@ -164,11 +176,9 @@ static void
 resolve_samples(struct timeline *t, size_t first)
 {
 	for (size_t i = first; i < t->nsamples; i++) {
-		uint32_t idx;
-
-		if (t->samples[i].id && intern_find(&t->ids, &t->samples[i].id,
-		    sizeof t->samples[i].id, &idx) == 0)
-			t->samples[i].span = idx;
+		if (t->samples[i].id)
+			t->samples[i].span = idindex_find(&t->ids, t->idv,
+			    t->samples[i].id);
 	}
 }
 
@@ -179,10 +189,9 @@ resolve_notes(struct timeline *t, size_t first)
 	size_t j = first;
 
 	for (size_t i = first; i < t->nnotes; i++) {
-		uint32_t idx;
+		uint32_t idx = idindex_find(&t->ids, t->idv, t->notes[i].id);
 
-		if (intern_find(&t->ids, &t->notes[i].id, sizeof t->notes[i].id,
-		    &idx) != 0) {
+		if (idx == IDINDEX_NONE) {
 			t->nlost++;
 			continue;
 		}
@@ -263,12 +272,13 @@ timeline_read(struct timeline *t, struct input *in)
 		parents[t->n - 1 - first] = rec.parent;
 	}
 	/* Parents by id, now that every id is known; unknown ones are roots. */
+	idindex_free(&t->ids);
+	idindex_build(&t->ids, t->idv, t->n);
 	for (size_t i = first; i < t->n; i++) {
 		uint64_t pid = parents ? parents[i - first] : 0;
-		uint32_t idx;
+		uint32_t idx = pid ? idindex_find(&t->ids, t->idv, pid) : TL_NONE;
 
-		t->v[i].parent = pid && intern_find(&t->ids, &pid, sizeof pid,
-		    &idx) == 0 && idx != i ? idx : TL_NONE;
+		t->v[i].parent = idx != i ? idx : TL_NONE;
 	}
 	resolve_notes(t, nfirst);
 	resolve_samples(t, sfirst);
@@ -332,6 +342,81 @@ cmp_pos(const void *va, const void *vb, const void *ctx)
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
 	return *(const uint32_t *)va < *(const uint32_t *)vb ? -1 : 1;
+}
+
+/*
+ * The spans by (row, start, index) into ord: a counting sort by row,
+ * which keeps the index order, then a sort of each row whose starts are
+ * not in order already.  spanlayout writes a row's spans in time order,
+ * so few rows are sorted again; sorting all by cmp_pos was a sixth of
+ * the time of a 10M-span timeline.
+ */
+static void
+order_spans(const struct timeline *t, uint32_t *ord)
+{
+	size_t *first = xcalloc((size_t)t->rows + 1, sizeof *first), i;
+
+	for (i = 0; i < t->n; i++)
+		first[t->v[i].row + 1]++;
+	for (i = 0; i < t->rows; i++)
+		first[i + 1] += first[i];
+	for (i = 0; i < t->n; i++)
+		ord[first[t->v[i].row]++] = (uint32_t)i;
+	/* first[r] is now the end of row r. */
+	for (size_t r = 0, a = 0; r < t->rows; a = first[r++])
+		for (i = a + 1; i < first[r]; i++)
+			if (t->v[ord[i]].start < t->v[ord[i - 1]].start) {
+				sort_ctx(ord + a, first[r] - a, sizeof *ord,
+				    cmp_pos, t);
+				break;
+			}
+	free(first);
+}
+
+/*
+ * The spans copied into the order they are drawn and written in (by
+ * row, then start), and every index of a span (parents, notes, samples)
+ * made the span's new position.  Writing then reads the spans in
+ * memory order: through a permutation, each of its passes (the static
+ * picture, starts, durations, names, tracks, parents) read them at
+ * random places, which was half of the time of a 10M-span timeline.
+ * Copied, not moved in place one cycle of the permutation at a time:
+ * a cycle's reads wait on each other, the copy's go on together, and
+ * moving took a third of the time left.  The ids are no longer needed
+ * and are freed first, to pay for part of the copy.
+ */
+static void
+in_drawing_order(struct timeline *t)
+{
+	size_t n = t->n, i;
+	uint32_t *ord = xmalloc((n + 1) * sizeof *ord);
+	uint32_t *pos = xmalloc((n + 1) * sizeof *pos);
+	struct tspan *v;
+
+	free(t->idv);
+	t->idv = NULL;
+	t->capidv = 0;
+	idindex_free(&t->ids);
+	idseen_free(&t->seen);
+	order_spans(t, ord);
+	for (i = 0; i < n; i++)
+		pos[ord[i]] = (uint32_t)i;
+	for (i = 0; i < t->nnotes; i++)
+		t->notes[i].span = pos[t->notes[i].span];
+	for (i = 0; i < t->nsamples; i++)
+		if (t->samples[i].span != TL_NONE)
+			t->samples[i].span = pos[t->samples[i].span];
+	v = xmalloc((n + 1) * sizeof *v);
+	for (i = 0; i < n; i++) {
+		v[i] = t->v[ord[i]];
+		if (v[i].parent != TL_NONE)
+			v[i].parent = pos[v[i].parent];
+	}
+	free(t->v);
+	t->v = v;
+	t->cap = n + 1;
+	free(ord);
+	free(pos);
 }
 
 /* A tick step of 1, 2 or 5 times a power of ten ns, about px apart. */
@@ -411,7 +496,7 @@ write_table(const char *what, const struct intern *in)
  * events [pos, name, time after the span's start].
  */
 static void
-write_notes(const struct timeline *t, const uint32_t *pos)
+write_notes(const struct timeline *t)
 {
 	static const char *const lists[] = { "sprops", "iprops", "events" };
 	int kinds[] = { SPANS_PROP, SPANS_PROP_INT, SPANS_EVENT };
@@ -427,7 +512,7 @@ write_notes(const struct timeline *t, const uint32_t *pos)
 
 			if ((int)nt->kind != kinds[l])
 				continue;
-			out_fmt("%s%u,%u,", cnt++ ? "," : "", pos[nt->span],
+			out_fmt("%s%u,%u,", cnt++ ? "," : "", nt->span,
 			    nt->key);
 			if (nt->kind == SPANS_PROP)
 				out_fmt("%u", nt->val);
@@ -453,7 +538,7 @@ cmp_time(const void *va, const void *vb, const void *ctx)
 
 /* The samples for the script, in time order: see timeline.h. */
 static void
-write_samples(const struct timeline *t, const uint32_t *pos)
+write_samples(const struct timeline *t)
 {
 	size_t n = t->nsamples, i;
 	uint32_t *ord = xmalloc((n + 1) * sizeof *ord);
@@ -490,7 +575,7 @@ write_samples(const struct timeline *t, const uint32_t *pos)
 	for (i = 0; i < n; i++) {
 		uint32_t sp = t->samples[ord[i]].span;
 
-		out_fmt("%s%u", i ? "," : "", sp == TL_NONE ? 0 : pos[sp] + 1);
+		out_fmt("%s%u", i ? "," : "", sp == TL_NONE ? 0 : sp + 1);
 	}
 	out_str("],\n\"strack\":[");
 	for (i = 0; i < n; i++)
@@ -527,8 +612,7 @@ write_samples(const struct timeline *t, const uint32_t *pos)
 
 /* The data for the script: see timeline.h. */
 static void
-write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
-    const char *id, char (*ncol)[8])
+write_data(const struct timeline *t, const char *id, char (*ncol)[8])
 {
 	size_t n = t->n, row = 0, cnt = 0, i;
 	uint64_t prev = 0;
@@ -555,19 +639,19 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	out_str("],\n\"ncolors\":[");
 	for (i = 0; i < intern_count(&t->names); i++)
 		out_fmt("%s\"%s\"", i ? "," : "", ncol[i]);
-	write_notes(t, pos);
+	write_notes(t);
 	out_str("],\n\"rowlen\":[");
 	for (row = 0, i = 0; row < t->rows; row++) {
-		for (cnt = 0; i < n && t->v[ord[i]].row == row; i++)
+		for (cnt = 0; i < n && t->v[i].row == row; i++)
 			cnt++;
 		out_fmt("%s%zu", row ? "," : "", cnt);
 	}
 	/* Starts as the difference from the previous span of the row. */
 	out_str("],\n\"start\":[");
 	for (i = 0; i < n; i++) {
-		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *s = &t->v[i];
 
-		if (i == 0 || t->v[ord[i - 1]].row != s->row)
+		if (i == 0 || t->v[i - 1].row != s->row)
 			prev = 0;
 		if (i)
 			out_char(',');
@@ -578,13 +662,13 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	for (i = 0; i < n; i++) {
 		if (i)
 			out_char(',');
-		out_u64(t->v[ord[i]].dur);
+		out_u64(t->v[i].dur);
 	}
 	out_str("],\n\"name\":[");
 	for (i = 0; i < n; i++) {
 		if (i)
 			out_char(',');
-		out_u64(t->v[ord[i]].name);
+		out_u64(t->v[i].name);
 	}
 	/* A row's track once if all its spans share it (-1 if not); then
 	 * the tracks of the spans of the other rows. */
@@ -593,15 +677,15 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 		size_t a = i;
 		int one = 1;
 
-		for (; i < n && t->v[ord[i]].row == row; i++)
-			one &= t->v[ord[i]].track == t->v[ord[a]].track;
-		rowtrack[row] = i > a && one ? (int64_t)t->v[ord[a]].track : -1;
+		for (; i < n && t->v[i].row == row; i++)
+			one &= t->v[i].track == t->v[a].track;
+		rowtrack[row] = i > a && one ? (int64_t)t->v[a].track : -1;
 		out_fmt("%s%lld", row ? "," : "", (long long)rowtrack[row]);
 	}
 	out_str("],\n\"track\":[");
 	for (i = 0, cnt = 0; i < n; i++)
-		if (rowtrack[t->v[ord[i]].row] < 0)
-			out_fmt("%s%u", cnt++ ? "," : "", t->v[ord[i]].track);
+		if (rowtrack[t->v[i].row] < 0)
+			out_fmt("%s%u", cnt++ ? "," : "", t->v[i].track);
 	/*
 	 * Parents: 0 for none; 1 for the span of the row above that holds
 	 * this one's start, which most parents are and the script finds
@@ -610,7 +694,7 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	 */
 	out_str("],\n\"parent\":[");
 	for (i = 0; i < n; i++) {
-		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *s = &t->v[i];
 		const struct tspan *p = s->parent == TL_NONE ? NULL : &t->v[s->parent];
 
 		if (i)
@@ -621,11 +705,11 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 		    s->start < p->start + p->dur)
 			out_char('1');
 		else
-			out_u64((uint64_t)pos[s->parent] + 2);
+			out_u64((uint64_t)s->parent + 2);
 	}
 	out_str("],\n\"open\":[");
 	for (i = 0, cnt = 0; i < n; i++)
-		if (t->v[ord[i]].open)
+		if (t->v[i].open)
 			out_fmt("%s%zu", cnt++ ? "," : "", i);
 	out_char(']');
 	if (t->has_origin)
@@ -641,7 +725,7 @@ write_data(const struct timeline *t, const uint32_t *ord, const uint32_t *pos,
 	if (t->nmeta)
 		out_char(']');
 	if (t->nsamples)
-		write_samples(t, pos);
+		write_samples(t);
 	out_str("}</script>\n");
 	free(rowtrack);
 }
@@ -652,7 +736,6 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	double fs = o->fontsize, fh = o->frameheight, w = o->width;
 	double cw = fs * o->fontwidth, top, ovy, ovh, dty, dh, height;
 	double total = 1, wpt, minw;
-	uint32_t *ord, *pos;
 	char (*ncol)[8];
 	size_t n = t->n, i, kept = 0;
 	uint64_t h = SVG_ID_SEED;
@@ -662,11 +745,7 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	for (i = 0; i < n; i++)
 		if ((double)(t->v[i].start + t->v[i].dur) > total)
 			total = (double)(t->v[i].start + t->v[i].dur);
-	ord = xmalloc((n + 1) * sizeof *ord);
-	pos = xmalloc((n + 1) * sizeof *pos);
-	for (i = 0; i < n; i++)
-		ord[i] = (uint32_t)i;
-	sort_ctx(ord, n, sizeof *ord, cmp_pos, t);
+	in_drawing_order(t);
 	ncol = xmalloc((intern_count(&t->names) + 1) * sizeof *ncol);
 	for (i = 0; i < intern_count(&t->names); i++) {
 		struct rgb c = color_frame(o->pal, o->shade,
@@ -676,10 +755,8 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 		snprintf(ncol[i], sizeof ncol[i], "#%02x%02x%02x", c.r & 255,
 		    c.g & 255, c.b & 255);
 	}
-	for (i = 0; i < n; i++)
-		pos[ord[i]] = (uint32_t)i;
 	for (i = 0; i < n; i++) {
-		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *s = &t->v[i];
 		const char *nm = intern_str(&t->names, s->name);
 		uint64_t v[3] = { s->start, s->dur, s->row };
 
@@ -727,18 +804,23 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	write_ticks(dty, dh, total, w, fs * 0.8);
 	out_str("<g class=\"f\">");
 	for (i = 0; i < n; i++) {
-		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *s = &t->v[i];
 		const char *nm = intern_str(&t->names, s->name);
 		size_t nl = intern_len(&t->names, s->name);
 		double x = XPAD + (double)s->start * wpt, sw = (double)s->dur * wpt;
 		size_t chars, full, dl;
 
-		if (i == 0 || t->v[ord[i - 1]].row != s->row)
+		if (i == 0 || t->v[i - 1].row != s->row)
 			out_fmt("%s\n<g transform=\"translate(0 %.15g)\">",
 			    i ? "</g>" : "", dty + AXIS + s->row * fh);
 		if (sw < minw)
 			continue;
 		kept++;
+		if (n > BARE_SPANS_OVER && sw < 1) {
+			out_fmt("<rect x=\"%.1f\" width=\"%.1f\" fill=\"%s\"/>", x,
+			    sw < 0.1 ? 0.1 : sw, ncol[s->name]);
+			continue;
+		}
 		out_str("<g><title>");
 		xml_out(nm, nl);
 		out_fmt(" (%s, at +%s, ", fmt_ns(b1, (double)s->dur),
@@ -776,7 +858,7 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	/* Lines from a span up to a parent more than one row above it. */
 	out_str("<g class=\"pl\">");
 	for (i = 0; i < n; i++) {
-		const struct tspan *s = &t->v[ord[i]];
+		const struct tspan *s = &t->v[i];
 		double x = XPAD + (double)s->start * wpt;
 
 		if (s->parent == TL_NONE || (double)s->dur * wpt < minw ||
@@ -793,15 +875,13 @@ timeline_write(struct timeline *t, const struct svg_opts *o)
 	out_fmt("<text class=\"b cb\" x=\"%.15g\" y=\"%.15g\">By track</text>\n"
 	    "<text class=\"b fl\" x=\"%.15g\" y=\"%.15g\">Flows</text>\n",
 	    w - XPAD - 260, fs * 2, w - XPAD - 170, fs * 2);
-	write_data(t, ord, pos, id, ncol);
+	write_data(t, id, ncol);
 	svg_script_open();
 	svg_script_parts(timeline_js_part, timeline_js_nparts, NULL);
 	if (t->nsamples)
 		sd_script_function();
 	svg_script_close();
 	out_str("</svg>\n");
-	free(ord);
-	free(pos);
 	free(ncol);
 	return n - kept;
 }

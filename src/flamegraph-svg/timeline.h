@@ -40,18 +40,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/idindex.h"
 #include "../lib/input.h"
 #include "../lib/intern.h"
 #include "svg.h"
 
+/* 32 bytes: a row is below 2^24 (timeline.c's MAX_ROWS), so the open
+ * flag shares its word; 10M spans are 320 MB, and writing copies them
+ * once (timeline_write). */
 struct tspan {
 	uint64_t start, dur;	/* ns from the trace's start */
-	uint32_t row, name, track;
+	uint32_t row : 24;
+	uint32_t open : 1;	/* still open when its process ended */
+	uint32_t name, track;
 	uint32_t parent;	/* index in timeline.v, or TL_NONE */
-	uint32_t open;		/* still open when its process ended */
 };
 
-#define TL_NONE UINT32_MAX
+#define TL_NONE IDINDEX_NONE	/* also what idindex_find gives for none */
 
 /* A property or an event of a span (spans(5) revision 2). */
 struct tnote {
@@ -77,7 +82,11 @@ struct tsample {
 struct timeline {
 	struct tspan *v;
 	size_t n, cap;
-	struct intern names, tracks, ids;
+	struct intern names, tracks;
+	uint64_t *idv;		/* the spans' ids, by index in v */
+	size_t capidv;
+	struct idseen seen;	/* the ids read */
+	struct idindex ids;	/* of idv, after each timeline_read */
 	struct tnote *notes;
 	size_t nnotes, capnotes;
 	struct intern keys, vals;	/* of the notes */
@@ -116,8 +125,11 @@ int timeline_detect(const char *p, size_t n);
  */
 int timeline_read(struct timeline *t, struct input *in);
 
-/* Write the timeline SVG.  Returns the spans left out of the static
- * picture for being narrower than --minwidth. */
+/* Write the timeline SVG, having moved t's spans into the order they
+ * are drawn in (by row, then start; every index of a span follows) and
+ * dropped their ids: t is then only to be freed.
+ * Returns the spans left out of the static picture for being narrower
+ * than --minwidth. */
 size_t timeline_write(struct timeline *t, const struct svg_opts *o);
 
 #endif

@@ -70,10 +70,15 @@ note_put(const struct spanset *s, const struct note *x, uint64_t id, int64_t ori
 	spans_put_note(&n);
 }
 
+/* Spans gathered at a time by write_layout: 320 KiB, in the caches. */
+#define WRITE_CHUNK 4096
+
 static void
 write_layout(const struct spanset *s, const struct tree *t, const uint32_t *row,
     uint32_t rows)
 {
+	struct spans_rec *recs = xmalloc(WRITE_CHUNK * sizeof *recs);
+
 	out_str(SPANS_LAID_OUT_MAGIC "\n");
 	if (s->nsamples)
 		out_str(SPANS_REVISION3_LINE "\n");
@@ -85,31 +90,47 @@ write_layout(const struct spanset *s, const struct tree *t, const uint32_t *row,
 		out_char('\n');
 	}
 	out_fmt("# time-origin-ns: %lld\n# rows: %u\n", (long long)t->origin, rows);
-	for (size_t i = 0; i < t->n; i++) {
-		uint32_t x = t->pre[i];
-		const struct span *sp = &s->v[x];
-		struct spans_rec rec = {
-			.id = sp->id,
-			.parent = t->broken[x] ? 0 : sp->parent,
-			/* Fits: tree_build checked the span against the origin. */
-			.start = (int64_t)((uint64_t)sp->start - (uint64_t)t->origin),
-			.dur = sp->dur,
-			.track = intern_str(&s->tracks, sp->track),
-			.ntrack = intern_len(&s->tracks, sp->track),
-			.row = row[x],
-			.name = intern_str(&s->names, sp->name),
-			.nname = intern_len(&s->names, sp->name),
-			.open = (sp->flags & SPAN_OPEN) != 0,
-		};
+	/*
+	 * In preorder, a span's fields are read from a random place: gathered
+	 * a chunk at a time in a loop that does nothing else, those reads go
+	 * on together; each waited for the formatting of the line before
+	 * when done line by line (a tenth of the time of 10M spans).
+	 */
+	for (size_t at = 0; at < t->n; at += WRITE_CHUNK) {
+		size_t m = t->n - at < WRITE_CHUNK ? t->n - at : WRITE_CHUNK;
 
-		if (t->broken[x])
-			out_fmt("# cycle-broken: %llu had parent %llu\n",
-			    (unsigned long long)sp->id, (unsigned long long)sp->parent);
-		spans_put(&rec, 1);
-		for (uint32_t k = s->nnotes ? s->nfirst[x] : 0;
-		    s->nnotes && k < s->nfirst[x + 1]; k++)
-			note_put(s, &s->notes[k], sp->id, t->origin);
+		for (size_t j = 0; j < m; j++) {
+			uint32_t x = t->pre[at + j];
+			const struct span *sp = &s->v[x];
+
+			recs[j] = (struct spans_rec){
+				.id = sp->id,
+				.parent = t->broken[x] ? 0 : sp->parent,
+				/* Fits: tree_build checked the span against the origin. */
+				.start = (int64_t)((uint64_t)sp->start - (uint64_t)t->origin),
+				.dur = sp->dur,
+				.track = intern_str(&s->tracks, sp->track),
+				.ntrack = intern_len(&s->tracks, sp->track),
+				.row = row[x],
+				.name = intern_str(&s->names, sp->name),
+				.nname = intern_len(&s->names, sp->name),
+				.open = (sp->flags & SPAN_OPEN) != 0,
+			};
+		}
+		for (size_t j = 0; j < m; j++) {
+			uint32_t x = t->pre[at + j];
+
+			if (t->broken[x])
+				out_fmt("# cycle-broken: %llu had parent %llu\n",
+				    (unsigned long long)recs[j].id,
+				    (unsigned long long)s->v[x].parent);
+			spans_put(&recs[j], 1);
+			for (uint32_t k = s->nnotes ? s->nfirst[x] : 0;
+			    s->nnotes && k < s->nfirst[x + 1]; k++)
+				note_put(s, &s->notes[k], recs[j].id, t->origin);
+		}
 	}
+	free(recs);
 	/* The samples as they came, after the spans, timed from the origin. */
 	for (size_t i = 0; i < s->nsamples; i++) {
 		const struct sample *y = &s->samples[i];

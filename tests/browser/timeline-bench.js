@@ -3,7 +3,11 @@
 // on the overview's window, each timed with performance.now() in the page
 // from the event to the end of drawing both views (a frame is painted
 // between steps, untimed: waiting for it would measure the display's
-// refresh, not our work), in headless Chromium.
+// refresh, not our work), in headless Chromium; and the peak RSS of
+// the page's process over one open (the largest VmHWM of the renderers,
+// from /proc, "-" where there is none), in a browser started afresh for
+// each file: opening the file again in that process keeps the old page
+// while the new one loads, and its peak grows by the page each time.
 //   node timeline-bench.js CHROMIUM LABEL=FILE.svg...
 "use strict";
 const { launch, openPage } = require("./cdp.js");
@@ -48,15 +52,32 @@ const measure = `(async () => {
 		dragMed: drag[6], dragMax: drag[11], search };
 })()`;
 
+/* The largest peak RSS of the browser's renderers, in MB, or "-". */
+async function rendererPeak(browser) {
+	const { processInfo } = await browser.send("SystemInfo.getProcessInfo");
+	let kb = -1;
+	for (const p of processInfo.filter((x) => x.type === "renderer")) {
+		try {
+			const m = require("fs").readFileSync("/proc/" + p.id + "/status", "utf8").match(/VmHWM:\s+(\d+)/);
+			if (m) kb = Math.max(kb, +m[1]);
+		} catch (e) {
+			// gone, or no /proc: no figure
+		}
+	}
+	return kb < 0 ? "-" : (kb / 1024).toFixed(0);
+}
+
 (async () => {
-	const browser = launch(chromium);
-	try {
-		const page = await openPage(browser);
-		for (const pair of pairs) await page.goto("file://" + pair.slice(pair.indexOf("=") + 1));
-		console.log("timeline".padEnd(16) + "spans".padStart(9) + "MB".padStart(7) + "open ms".padStart(9) +
-			"wheel ms (med/max)".padStart(20) + "drag ms (med/max)".padStart(19) + "search ms".padStart(11));
-		for (const pair of pairs) {
-			const eq = pair.indexOf("="), label = pair.slice(0, eq), file = pair.slice(eq + 1);
+	console.log("timeline".padEnd(16) + "spans".padStart(9) + "MB".padStart(7) + "open ms".padStart(9) +
+		"wheel ms (med/max)".padStart(20) + "drag ms (med/max)".padStart(19) + "search ms".padStart(11) +
+		"peak MB".padStart(9));
+	for (const pair of pairs) {
+		const eq = pair.indexOf("="), label = pair.slice(0, eq), file = pair.slice(eq + 1);
+		const browser = launch(chromium);
+		try {
+			const page = await openPage(browser);
+			await page.goto("file://" + file);
+			const peak = await rendererPeak(browser);
 			const runs = [];
 			for (let i = 0; i < 3; i++) {
 				await page.goto("file://" + file);
@@ -66,9 +87,10 @@ const measure = `(async () => {
 			const mb = (require("fs").statSync(file).size / 1048576).toFixed(1);
 			console.log(label.padEnd(16) + String(runs[0].spans).padStart(9) + mb.padStart(7) +
 				best("open").padStart(9) + (best("wheelMed") + " / " + best("wheelMax")).padStart(20) +
-				(best("dragMed") + " / " + best("dragMax")).padStart(19) + best("search").padStart(11));
+				(best("dragMed") + " / " + best("dragMax")).padStart(19) + best("search").padStart(11) +
+				peak.padStart(9));
+		} finally {
+			await browser.close();
 		}
-	} finally {
-		await browser.close();
 	}
 })().catch(e => { console.error(e); process.exit(1); });

@@ -18,6 +18,7 @@
 #include "lib/demangle.h"
 #include "lib/err.h"
 #include "lib/folded.h"
+#include "lib/idindex.h"
 #include "lib/input.h"
 #include "lib/intern.h"
 #include "lib/json.h"
@@ -1979,6 +1980,62 @@ test_fixed_scaled(void)
 	    num_fixed_scaled(NAN, 1, &n) == -1);
 }
 
+/*
+ * idindex: ids seen twice are found whether they went to the bits or to
+ * the set (an id past the bits, then reached by them as they grow), and
+ * positions are found by a slot per id and by hash.
+ */
+static void
+test_idindex(void)
+{
+	struct idseen s;
+	struct idindex x;
+	uint64_t ids[3000];
+	size_t i, bad = 0;
+
+	idseen_init(&s);
+	/* 1<<40 goes to the set; 1..2000 and then 1<<40 again. */
+	bad += idseen_add(&s, (uint64_t)1 << 40) != 1;
+	for (i = 1; i <= 2000; i++)
+		bad += idseen_add(&s, i) != 1;
+	bad += idseen_add(&s, (uint64_t)1 << 40) != 0;
+	/* 40M: past the bits now, in the set; so many ids later the bits reach it. */
+	bad += idseen_add(&s, 40000000) != 1;
+	for (i = 2001; i <= 700000; i++)
+		bad += idseen_add(&s, i) != 1;
+	bad += idseen_add(&s, 40000001) != 1;
+	check("idseen: bits grew past an id of the set", s.nbits > 40000001);
+	bad += idseen_add(&s, 40000000) != 0 || idseen_add(&s, 40000001) != 0;
+	for (i = 1; i <= 700000; i += 997)
+		bad += idseen_add(&s, i) != 0;
+	check("idseen: each id new once, then seen", bad == 0);
+	idseen_free(&s);
+
+	for (i = 0; i < 3000; i++)
+		ids[i] = 3000 - i + 100;	/* dense, descending, from 101 */
+	idindex_build(&x, ids, 3000);
+	bad = x.hashed;
+	for (i = 0; i < 3000; i++)
+		bad += idindex_find(&x, ids, ids[i]) != i;
+	bad += idindex_find(&x, ids, 100) != IDINDEX_NONE ||
+	    idindex_find(&x, ids, 3101) != IDINDEX_NONE ||
+	    idindex_find(&x, ids, 0) != IDINDEX_NONE;
+	check("idindex: dense ids, a slot each", bad == 0);
+	idindex_free(&x);
+	for (i = 0; i < 3000; i++)
+		ids[i] = (uint64_t)i * 0x9e3779b97f4a7c15ULL | 1;
+	idindex_build(&x, ids, 3000);
+	bad = !x.hashed;
+	for (i = 0; i < 3000; i++)
+		bad += idindex_find(&x, ids, ids[i]) != i;
+	bad += idindex_find(&x, ids, 2) != IDINDEX_NONE;
+	check("idindex: sparse ids, by hash", bad == 0);
+	idindex_free(&x);
+	idindex_build(&x, ids, 0);
+	check("idindex: none", idindex_find(&x, ids, 1) == IDINDEX_NONE);
+	idindex_free(&x);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1993,6 +2050,7 @@ main(int argc, char **argv)
 	test_input();
 	test_json();
 	test_intern_probes();
+	test_idindex();
 	test_input_shrink();
 	test_busguard_many();
 	test_json_long();

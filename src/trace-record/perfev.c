@@ -417,7 +417,7 @@ one_record(struct perfev *pe, struct recs *r, const unsigned char *p, size_t len
 			}
 		}
 		s.nkernel = nk;
-		s.kind = pe->wall && s.period == 1 ? REC_OFFCPU : REC_ONCPU;
+		s.kind = pe->wall && s.period == REC_OFFCPU_UNTIMED ? REC_OFFCPU : REC_ONCPU;
 		if (pe->callchain == CG_DWARF)
 			dwarf_sample(r, (int64_t)t + pe->to_real, ids, &s, kern, q, end);
 		else

@@ -50,6 +50,13 @@ enum {
  * not live at the instant asked for), or an allocation (its period the
  * bytes or objects it stands for, set by heap.c). */
 enum { REC_ONCPU, REC_OFFCPU, REC_NOSHOW, REC_ALLOC };
+/*
+ * An off-CPU sample's period until it is timed: perf's context-switch
+ * event samples at period 1, and the replay times the sample by the
+ * thread's switch back in (report.c's offcpu_taken).  The signal
+ * mechanism's come timed (their weight, at least a sampling period).
+ */
+#define REC_OFFCPU_UNTIMED 1
 
 struct rec {
 	int64_t		time;

@@ -932,7 +932,7 @@ replay_settle(struct replay *p, struct recs *pend, struct recs *r, int64_t horiz
 
 			recs_settled(r, e->time, e->pid, e->tid, &st,
 			    s->kind == REC_ALLOC ? &b : NULL);
-			if (s->kind == REC_OFFCPU)
+			if (s->kind == REC_OFFCPU && s->period == REC_OFFCPU_UNTIMED)
 				offcpu_taken(p, r, e);
 		} else if (event(p, e, d)) {
 			recs_add(r, e->type, e->time, e->pid, e->tid, e->flags, d, e->len);

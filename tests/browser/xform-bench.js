@@ -1,5 +1,6 @@
 // The time of each transform in the graph (issue 34), from the call to
-// the next paint, min/max of 3, each undone between runs; not a test:
+// the next paint, min/max of 3, each undone between runs, once the page
+// has been idle; not a test:
 //   awk (tests/bench.sh's 50k-frame generator) > big.folded
 //   bin/flamegraph-svg --minwidth 0 big.folded > big.svg
 //   node xform-bench.js CHROMIUM big.svg NAME...
@@ -13,6 +14,9 @@ const [chromium, file, name = "a1"] = process.argv.slice(2);
 	try {
 		const page = await openPage(browser);
 		await page.goto("file://" + file);
+		// as a user would, after the page went idle once (xform.js keeps
+		// the file's stacks then)
+		await page.eval(`new Promise((r) => requestIdleCallback(() => setTimeout(r, 100), { timeout: 5000 }))`);
 		const r = await page.eval(`(async () => {
 			const fg = document.documentElement.flamegraph, out = {};
 			const t = (k, name) => new Promise((done) => {

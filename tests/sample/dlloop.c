@@ -51,33 +51,13 @@ kernel_time(double ms)
 		close(fd);
 }
 
-/* The span of the library loaded at base: its segments' end. */
-struct span {
-	uintptr_t	 base;
-	size_t		 len;
-};
-
-static int
-span_of(struct dl_phdr_info *info, size_t size, void *ctx)
-{
-	struct span *s = ctx;
-
-	(void)size;
-	if (info->dlpi_addr != s->base)
-		return 0;
-	for (int i = 0; i < info->dlpi_phnum; i++)
-		if (info->dlpi_phdr[i].p_type == PT_LOAD &&
-		    info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz > s->len)
-			s->len = info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz;
-	return 1;
-}
+#include "dlmove.h"
 
 int
 main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 1000;
 	int move = argc > 3 && strcmp(argv[3], "move") == 0;
-	long page = sysconf(_SC_PAGESIZE);
 	int sum = 0;
 
 	kernel_time(100);
@@ -98,17 +78,7 @@ main(int argc, char **argv)
 			w(1.0);
 			sum++;
 		}
-		struct link_map *lm = NULL;
-		struct span sp = { 0, 0 };
-
-		if (move && dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0) {
-			sp.base = lm->l_addr;
-			dl_iterate_phdr(span_of, &sp);
-			sp.len = (sp.len + (size_t)page - 1) & ~((size_t)page - 1);
-		}
-		dlclose(h);
-		if (sp.len && mmap((void *)sp.base, sp.len, PROT_NONE, MAP_PRIVATE |
-		    MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == MAP_FAILED) {
+		if (dlclose_moving(h, move) == -2) {
 			perror("dlloop: mmap");
 			return 1;
 		}

@@ -255,32 +255,13 @@ rss_anon(int pid)
 	return kib;
 }
 
-/* The span of the library loaded at base: its segments' end. */
-struct span {
-	uintptr_t	 base;
-	size_t		 len;
-};
-
-static int
-span_of(struct dl_phdr_info *info, size_t size, void *ctx)
-{
-	struct span *s = ctx;
-
-	(void)size;
-	if (info->dlpi_addr != s->base)
-		return 0;
-	for (int i = 0; i < info->dlpi_phnum; i++)
-		if (info->dlpi_phdr[i].p_type == PT_LOAD &&
-		    info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz > s->len)
-			s->len = info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz;
-	return 1;
-}
+#include "dlmove.h"
 
 static int
 dlloop(double ms, const char *path, int move)
 {
 	double start = cpu_ms();
-	long n = 0, self = 0, parent = 0, page = sysconf(_SC_PAGESIZE);
+	long n = 0, self = 0, parent = 0;
 
 	for (int quarter = 0; quarter < 4; quarter++) {
 		if (quarter == 1) {
@@ -290,21 +271,12 @@ dlloop(double ms, const char *path, int move)
 		}
 		while (cpu_ms() < start + ms * (quarter + 1) / 4) {
 			void *h = dlopen(path, RTLD_NOW);
-			struct link_map *lm = NULL;
-			struct span sp = { 0, 0 };
+			int r;
 
 			if (h == NULL)
 				return 3;
-			if (move && dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0) {
-				sp.base = lm->l_addr;
-				dl_iterate_phdr(span_of, &sp);
-				sp.len = (sp.len + (size_t)page - 1) & ~((size_t)page - 1);
-			}
-			if (dlclose(h) != 0)
-				return 3;
-			if (sp.len && mmap((void *)sp.base, sp.len, PROT_NONE, MAP_PRIVATE |
-			    MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == MAP_FAILED)
-				return 4;
+			if ((r = dlclose_moving(h, move)) < 0)
+				return r == -1 ? 3 : 4;
 			n++;
 		}
 	}

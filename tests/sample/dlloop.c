@@ -28,14 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static double
-cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#define CPU_MS_CLOCK CLOCK_PROCESS_CPUTIME_ID
+#include "cpums.h"
 
 static void
 kernel_time(double ms)

@@ -64,14 +64,7 @@
 static volatile unsigned long sink;
 static volatile sig_atomic_t seen;
 
-static double
-cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "cpums.h"
 
 static NOINLINE void
 spin(void)

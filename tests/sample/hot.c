@@ -71,14 +71,7 @@ hot30(long n)
 static NOINLINE void path_a(long n) { hot70(7 * n); __asm__ volatile(""); }
 static NOINLINE void path_b(long n) { hot30(3 * n); __asm__ volatile(""); }
 
-static double
-cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "cpums.h"
 
 /*
  * Rounds of 7 + 3 units until ms of this thread's CPU time are used.  The

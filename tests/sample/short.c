@@ -14,14 +14,7 @@
 static long ms;
 static volatile unsigned long sink;
 
-static double
-cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "cpums.h"
 
 static void *
 spin(void *arg)

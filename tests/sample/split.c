@@ -73,14 +73,8 @@ path_c(unsigned long x, long n)
 	return x + 3;
 }
 
-static double
-cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#define CPU_MS_CLOCK CLOCK_PROCESS_CPUTIME_ID
+#include "cpums.h"
 
 /*
  * Rounds until ms of CPU time are used.  Their lengths vary, so that the

@@ -18,14 +18,8 @@ void through(void (*f)(const char *), const char *arg);
 static long ms;
 static volatile unsigned long sink;
 
-static double
-cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#define CPU_MS_CLOCK CLOCK_PROCESS_CPUTIME_ID
+#include "cpums.h"
 
 static void
 spin(void)

@@ -53,14 +53,9 @@ function sfLoad() {
 		SF.T[i] = t;
 		SF.SP[i] = d.sspan[i] - 1;
 	}
-	sfFo = el("foreignObject", svg);
-	setAttr(sfFo, "x", XPAD);
-	setAttr(sfFo, "width", width - 2 * XPAD);
-	setAttr(sfFo, "height", 0);
-	sfLine = el("div", sfFo, "font:" + fontsize + "px " + font + ";line-height:1.5;border-top:1px solid #ccc;padding:4px 0;" +
-		"white-space:pre-wrap;overflow-wrap:anywhere");
-	setAttr(sfLine, "role", "region");
-	setAttr(sfLine, "aria-label", "Samples");
+	var r = textRegion("Samples", fontsize + "px " + font);
+	sfFo = r[0];
+	sfLine = r[1];
 }
 
 /*

@@ -14,24 +14,34 @@
  *   selfTime(i)    span i's duration less the union of its children's
  *   critPath(i)    [span, from, to, ...]: the segments of i's critical
  *                  path, in time order
+ *   textRegion(label, f)  a region of text as wide as the graph, the
+ *                  pane's and spanflame.js's samples line
  *
  * The pane is HTML in a foreignObject: its parents are buttons, so a
  * keyboard reaches them with Tab, and every name or value from the input
  * goes in with textContent, never as markup.
  */
+/* A region of text as wide as the graph, for the caller to place: its
+ * foreignObject (height 0 until filled) and its div, named label for
+ * screen readers, in CSS font f. */
+function textRegion(label, f) {
+	var fo = el("foreignObject", svg), d = el("div", fo, "font:" + f + ";line-height:1.5;" +
+		"border-top:1px solid #ccc;padding:4px 0;white-space:pre-wrap;overflow-wrap:anywhere");
+	setAttr(fo, "x", XPAD);
+	setAttr(fo, "width", width - 2 * XPAD);
+	setAttr(fo, "height", 0);
+	setAttr(d, "role", "region");
+	setAttr(d, "aria-label", label);
+	return [fo, d];
+}
 var pfo, pane, paneY = 0, paneH = 0, kidA = null, kidL = null;
 
 function paneInit(y) {
 	paneY = y;
-	pfo = el("foreignObject", svg);
-	setAttr(pfo, "x", XPAD);
+	var r = textRegion("Selected span", fontsize + "px " + font);
+	pfo = r[0];
+	pane = r[1];
 	setAttr(pfo, "y", y);
-	setAttr(pfo, "width", width - 2 * XPAD);
-	setAttr(pfo, "height", 0);
-	pane = el("div", pfo, "font:" + fontsize + "px " + font + ";line-height:1.5;" +
-		"border-top:1px solid #ccc;padding:4px 0;white-space:pre-wrap;overflow-wrap:anywhere");
-	setAttr(pane, "role", "region");
-	setAttr(pane, "aria-label", "Selected span");
 	setAttr(pane, "tabindex", "-1");
 	paneFit();
 }

@@ -136,7 +136,7 @@ struct pp {
 	size_t kcap, kocap;
 	char *stk;		/* the stack being built */
 	size_t slen, scap, nfr;
-	size_t made, madecap;	/* the stacks' text made before it, bound */
+	size_t made, madecap;	/* key_measure's sum of the stacks, bound */
 	char *cache;		/* locations' frames, joined (push_location) */
 	size_t clen, ccap;
 	int cfirst;		/* a frame is in the location being built */
@@ -477,10 +477,6 @@ push(struct pp *pp, const char *s, size_t n, size_t off)
 {
 	if (pp->slen + n + 1 > MAX_STACK)
 		return fail(pp, off, "a stack longer than %u bytes", MAX_STACK);
-	if (pp->made + pp->slen + n + 1 > pp->madecap)
-		return fail(pp, off, "the stacks expand past %zu bytes (%zu "
-		    "MiB and %d times the profile): locations named too often",
-		    pp->madecap, EXPAND_MIN >> 20, EXPAND_RATIO);
 	pp->stk = xgrow(pp->stk, &pp->scap, pp->slen + n + 1, 1);
 	if (pp->nfr++)
 		pp->stk[pp->slen++] = ';';
@@ -720,7 +716,6 @@ fold_stack(struct pp *pp, size_t nids, size_t lw, uint64_t value, size_t off)
 			return -1;
 	}
 	sink_put(pp->r->sink, pp->stk, pp->slen, value, 0);
-	pp->made += pp->slen + 1;
 	return pp->r->sink->failed ? -1 : 0;
 }
 
@@ -755,7 +750,6 @@ key_add(struct pp *pp, uint64_t value, size_t nids, size_t lw, size_t off)
 static int
 keys_fold(struct pp *pp)
 {
-	pp->made = 0;	/* key_measure counted it; now made for real */
 	for (uint32_t id = 0; id < intern_count(&pp->keys); id++) {
 		const unsigned char *p = (const void *)intern_str(&pp->keys, id);
 		const unsigned char *e = p + intern_len(&pp->keys, id);

@@ -469,12 +469,9 @@ sample_run(const struct sample_opts *o, char **argv)
 			spanrx_finish(lv.sx);
 		t1 = clock_mono();
 	}
-	if (ss) {
-		/* The last accounts are in the ring's rest, read by _end. */
-		sigsample_read(ss, &lv.pend);
-		unseen = sigsample_unseen(ss);
-		empty = sigsample_end(ss, &lv.pend, cpu_ns);
-	}
+	/* The last accounts are in the ring's rest, read by _end. */
+	if (ss)
+		empty = sigsample_end(ss, &lv.pend, cpu_ns, &unseen);
 	perfev_close(pe);
 	replay_settle(lv.rp, &lv.pend, &r, INT64_MAX);
 	runnable = replay_finish(lv.rp, &r, clock_mono() + lv.to_real);

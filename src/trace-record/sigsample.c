@@ -403,12 +403,6 @@ sigsample_check(struct sigsample *s, const char *prog)
 	return s->why_not;
 }
 
-uint64_t
-sigsample_unseen(const struct sigsample *s)
-{
-	return s->unseen_ns;
-}
-
 void
 sigsample_read(struct sigsample *s, struct recs *r)
 {
@@ -416,9 +410,10 @@ sigsample_read(struct sigsample *s, struct recs *r)
 }
 
 /* The last of the ring into r, and s freed; the CPU time the samples
- * stand for, and the threads that ended without one used. */
+ * stand for, and the threads that ended without one used; the time
+ * unseen into *unseen unless NULL. */
 static uint64_t
-finish(struct sigsample *s, struct recs *r)
+finish(struct sigsample *s, struct recs *r, uint64_t *unseen)
 {
 	uint64_t sampled;
 
@@ -427,6 +422,8 @@ finish(struct sigsample *s, struct recs *r)
 	read_ring(s, r, 1);
 	r->lost += __atomic_load_n(&s->ring->lost, __ATOMIC_RELAXED);
 	sampled = s->sampled_ns;
+	if (unseen)
+		*unseen = s->unseen_ns;
 	munmap(s->ring, SR_HEAD + RING_BYTES);
 	close(s->ringfd);
 	close(s->sofd);
@@ -440,11 +437,12 @@ finish(struct sigsample *s, struct recs *r)
 void
 sigsample_close(struct sigsample *s, struct recs *r)
 {
-	finish(s, r);
+	finish(s, r, NULL);
 }
 
 int
-sigsample_end(struct sigsample *s, struct recs *r, int64_t cpu_ns)
+sigsample_end(struct sigsample *s, struct recs *r, int64_t cpu_ns,
+    uint64_t *unseen)
 {
 	uint64_t started = __atomic_load_n(&s->ring->started, __ATOMIC_RELAXED);
 	uint64_t blocked = __atomic_load_n(&s->ring->blocked, __ATOMIC_RELAXED);
@@ -452,7 +450,7 @@ sigsample_end(struct sigsample *s, struct recs *r, int64_t cpu_ns)
 	const char *why_not = s->why_not;
 	int why = 0;
 
-	uint64_t sampled_ns = finish(s, r);
+	uint64_t sampled_ns = finish(s, r, unseen);
 
 	if (blocked) {
 		warn_msg("%llu thread%s of the program blocked SIGRTMAX, the sampler's "

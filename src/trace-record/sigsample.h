@@ -37,13 +37,6 @@ void		 sigsample_child(const struct sigsample *s);
  * second (its writer killed while writing) is skipped, counted as lost. */
 void		 sigsample_read(struct sigsample *s, struct recs *r);
 
-/*
- * --wall: the nanoseconds the program's threads spent neither on the CPU
- * nor in a blocking call the sampler timed (preempted, or blocked past
- * libc's functions), as far as read.
- */
-uint64_t	 sigsample_unseen(const struct sigsample *s);
-
 /* What is left, and the samples lost (ring full, or a writer killed
  * while writing), into r; s freed (also when the program never ran). */
 void		 sigsample_close(struct sigsample *s, struct recs *r);
@@ -60,7 +53,12 @@ const char	*sigsample_check(struct sigsample *s, const char *prog);
  * loaded the sampler (and why, where sigsample_check knew), or samples
  * that stand for less than half the cpu_ns of CPU time the program (and
  * its children waited for) used.  1 when that leaves no sample at all.
+ * *unseen: for --wall, the nanoseconds the program's threads spent
+ * neither on the CPU nor in a blocking call the sampler timed
+ * (preempted, or blocked past libc's functions), the last accounts
+ * included.
  */
-int		 sigsample_end(struct sigsample *s, struct recs *r, int64_t cpu_ns);
+int		 sigsample_end(struct sigsample *s, struct recs *r, int64_t cpu_ns,
+		    uint64_t *unseen);
 
 #endif

@@ -891,6 +891,45 @@ filter_spans(struct collect *c, const struct clockcal *cal)
 	free(chain);
 }
 
+/* a + b, or UINT64_MAX past it. */
+static uint64_t
+add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/*
+ * The program's own count of dropped spans: each thread's last (its
+ * packets' counts only grow), and what a process's total in its bye
+ * packet adds to its threads' (a thread whose buffer was empty at the
+ * end sent its last count nowhere else).  A process with no bye
+ * (killed) counts to its threads' last packets.  The counts are the
+ * program's: sums saturate, where made-up ones would wrap round to a
+ * small number, and each thread is summed once.
+ */
+static void
+thread_counts(struct collect *c)
+{
+	uint64_t *sum = xcalloc(c->nprocs ? c->nprocs : 1, sizeof *sum);
+
+	for (size_t i = 0; i < c->ndrops; i++) {
+		const struct thrdrop *d = &c->drops[i];
+		size_t p = index_get(&c->procidx, d->pid, NONE);
+
+		c->dropped = add_sat(c->dropped, d->dropped);
+		if (p != NONE)
+			sum[p] = add_sat(sum[p], d->dropped);
+	}
+	for (size_t i = 0; i < c->nprocs; i++) {
+		const struct proc *pr = &c->procs[i];
+
+		if (pr->bye && pr->dropped_bye > sum[i])
+			c->dropped = add_sat(c->dropped, pr->dropped_bye - sum[i]);
+	}
+	c->dropped = add_sat(c->dropped, c->over);
+	free(sum);
+}
+
 void
 collect_filter(struct collect *c, const struct spanfilter *f)
 {
@@ -954,19 +993,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	for (i = 0; i < c->nout; i++)
 		c->spans[order[i]].out = i + 1;
 	notes_resolve(c);
-	for (i = 0; i < c->ndrops; i++)
-		c->dropped += c->drops[i].dropped;
-	c->dropped += c->over;
-	for (i = 0; i < c->nprocs; i++)
-		if (c->procs[i].dropped_bye > 0 && c->procs[i].bye) {
-			uint64_t sum = 0;
-
-			for (size_t j = 0; j < c->ndrops; j++)
-				if (c->drops[j].pid == c->procs[i].pid)
-					sum += c->drops[j].dropped;
-			if (c->procs[i].dropped_bye > sum)
-				c->dropped += c->procs[i].dropped_bye - sum;
-		}
+	thread_counts(c);
 
 	out_str(c->samples ? "# spans v1\n" SPANS_REVISION3_LINE "\n# command:" :
 	    c->nnotes ? "# spans v1\n" SPANS_REVISION_LINE "\n# command:" :

@@ -18,7 +18,7 @@
  *   TR_PK_NAMES   names: struct tr_name, then len bytes, padded to 8;
  *   TR_PK_EVENTS  one struct tr_ref: `count` events of one thread, in the
  *                 order made, are in that shared buffer;
- *   TR_PK_BYE     none: the process ended recording cleanly.
+ *   TR_PK_BYE     one struct tr_bye: the process ended recording cleanly.
  * A process sends the names its events use before the events.  Events
  * hold raw clock values (see clock modes); trace-record converts them.
  *
@@ -48,7 +48,7 @@
 
 #include <stdint.h>
 
-#define TR_MAGIC	0x32525254u	/* "TRR2" */
+#define TR_MAGIC	0x33525254u	/* "TRR3" */
 #define TR_PACKET_MAX	(64 * 1024)
 #define TR_BUF_SIZE	(64 * 1024)
 #define TR_SHM_HEAD	4096		/* struct tr_shm's page */
@@ -70,6 +70,7 @@ struct tr_pk {
 	uint32_t	pid;
 	uint32_t	tid;
 	uint64_t	dropped;	/* spans this thread dropped so far */
+	uint64_t	taken;		/* spans it took back so far (tr_shm) */
 	uint32_t	count;
 	uint32_t	pad;
 };
@@ -78,6 +79,12 @@ struct tr_hello {
 	uint32_t	ppid;
 	uint32_t	clock;		/* TR_CLOCK_* the process reads */
 	char		exe[256];	/* its program, NUL-terminated */
+};
+
+/* TR_PK_BYE's body: the totals of tr_pk's counts over every thread. */
+struct tr_bye {
+	uint64_t	dropped;
+	uint64_t	taken;
 };
 
 struct tr_name {

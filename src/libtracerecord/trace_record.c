@@ -75,6 +75,7 @@ struct thr {
 	uint64_t	 cur;		/* innermost open span */
 	uint64_t	 base;		/* slot << 40 */
 	uint64_t	 seq;
+	uint64_t	 taken;		/* spans taken back; stored relaxed */
 	uint64_t	 dropped;
 	struct tr_bufhdr *buf;
 	pid_t		 tid;
@@ -199,10 +200,11 @@ enqueue(struct tr_bufhdr *b, uint32_t keep)
 	qlast = b;
 }
 
-/* A packet from thread tid, which has dropped that many begins so far. */
+/* A packet from thread tid, which has dropped and taken back that many
+ * spans so far. */
 static NOINST void
-fill_header(struct tr_pk *h, uint32_t tid, uint64_t dropped, uint32_t kind,
-    uint32_t count)
+fill_header(struct tr_pk *h, uint32_t tid, uint64_t dropped, uint64_t taken,
+    uint32_t kind, uint32_t count)
 {
 	memset(h, 0, sizeof *h);
 	h->magic = TR_MAGIC;
@@ -210,6 +212,7 @@ fill_header(struct tr_pk *h, uint32_t tid, uint64_t dropped, uint32_t kind,
 	h->pid = (uint32_t)pid;
 	h->tid = tid;
 	h->dropped = dropped;
+	h->taken = taken;
 	h->count = count;
 }
 
@@ -285,7 +288,8 @@ handoff(struct thr *t)
 		pthread_mutex_lock(&mu);
 	}
 	if (b != NULL) {
-		fill_header(&t->buf->pk, (uint32_t)t->tid, t->dropped, TR_PK_EVENTS, t->n);
+		fill_header(&t->buf->pk, (uint32_t)t->tid, t->dropped, t->taken,
+		    TR_PK_EVENTS, t->n);
 		enqueue(t->buf, 0);
 		take(t, b);
 	} else {
@@ -482,11 +486,13 @@ enter_at(struct thr *t, uint64_t ts, void *fn)
  * buffer's last event (nothing recorded inside it, no buffer handed off
  * since) is taken back rather than ended, as uftrace's time filter does:
  * a short function then costs no buffer space and no work in
- * trace-record, which drops every other short span itself.  Its number
- * is reused: no event can name it, since a function's span id never
- * leaves the library and its children would come after it.  Spans of
- * tr_begin are never taken back here: their id may be another thread's
- * parent, and that child would lose its place in the tree.
+ * trace-record, which drops every other short span itself.  It is
+ * counted (taken, sent in every packet's header and the process's total
+ * in BYE), and trace-record adds the count to the spans it filtered.
+ * Its number is reused: no event can name it, since a function's span
+ * id never leaves the library and its children would come after it.
+ * Spans of tr_begin are never taken back here: their id may be another
+ * thread's parent, and that child would lose its place in the tree.
  */
 static inline NOINST void
 exit_at(struct thr *t, uint64_t ts)
@@ -501,6 +507,8 @@ exit_at(struct thr *t, uint64_t ts)
 		if (n > 0 && ts - t->ev[n - 1].ts < t->min_ticks &&
 		    t->ev[n - 1].id == (id | (uint64_t)TR_BEGIN_FN << 62)) {
 			t->seq = (id & ((UINT64_C(1) << 40) - 1)) - 1;
+			/* Relaxed: finish and on_fatal read it from other threads. */
+			__atomic_store_n(&t->taken, t->taken + 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&t->n, n - 1, __ATOMIC_RELEASE);
 			return;
 		}
@@ -716,16 +724,17 @@ send_all(const void *p, size_t n)
 	return 0;
 }
 
+/* The names ev's events use: from's count of events, in packets with
+ * from's thread and counts. */
 static NOINST void
-send_names(const struct tr_ev *ev, uint32_t n, uint32_t tid, uint64_t dropped,
-    int in_signal)
+send_names(const struct tr_ev *ev, const struct tr_pk *from, int in_signal)
 {
 	/* The handler has its own: it may interrupt the writer mid-packet. */
 	static char wbuf[TR_PACKET_MAX], sbuf[TR_PACKET_MAX];
 	char *pk = in_signal ? sbuf : wbuf;
 	struct tr_pk *h = (struct tr_pk *)pk;
 	size_t used = sizeof *h;
-	uint32_t count = 0, i;
+	uint32_t count = 0, i, n = from->count;
 	uint64_t last = 0;
 	char tmp[64];
 
@@ -757,7 +766,9 @@ send_names(const struct tr_ev *ev, uint32_t n, uint32_t tid, uint64_t dropped,
 		len = strnlen(s, 4096);
 		need = sizeof(struct tr_name) + ((len + 7) & ~(size_t)7);
 		if (used + need > TR_PACKET_MAX) {
-			fill_header(h, tid, dropped, TR_PK_NAMES, count);
+			*h = *from;
+			h->kind = TR_PK_NAMES;
+			h->count = count;
 			if (send_all(pk, used) < 0)
 				return;
 			used = sizeof *h;
@@ -774,22 +785,27 @@ send_names(const struct tr_ev *ev, uint32_t n, uint32_t tid, uint64_t dropped,
 		count++;
 	}
 	if (count) {
-		fill_header(h, tid, dropped, TR_PK_NAMES, count);
+		*h = *from;
+		h->kind = TR_PK_NAMES;
+		h->count = count;
 		send_all(pk, used);
 	}
 }
 
-/* The names buffer b's events use, then the packet that points at it. */
+/*
+ * The names buffer b's events use, then the packet that points at it,
+ * whose header is h (TR_PK_EVENTS, its count of events), read once.
+ */
 static NOINST int
-announce(struct tr_bufhdr *b, uint32_t count, uint32_t tid, uint64_t dropped,
-    uint32_t keep, int in_signal)
+announce(struct tr_bufhdr *b, const struct tr_pk *h, uint32_t keep, int in_signal)
 {
 	char pk[sizeof(struct tr_pk) + sizeof(struct tr_ref)];
 	struct tr_ref ref = { buf_index(b), keep };
+	struct tr_pk head = *h;
 
-	send_names(TR_BUF_EV(b), count, tid, dropped, in_signal);
-	fill_header((struct tr_pk *)pk, tid, dropped, TR_PK_EVENTS, count);
-	memcpy(pk + sizeof(struct tr_pk), &ref, sizeof ref);
+	send_names(TR_BUF_EV(b), &head, in_signal);
+	memcpy(pk, &head, sizeof head);
+	memcpy(pk + sizeof head, &ref, sizeof ref);
 	return send_all(pk, sizeof pk);
 }
 
@@ -838,7 +854,7 @@ write_loop(void *arg)
 		TEST_NEVER_SEND(b);
 		for (; b; b = next) {
 			next = b->next ? TR_BUF(shm, b->next - 1) : NULL;
-			if (announce(b, b->pk.count, b->pk.tid, b->pk.dropped, b->pad, 0) < 0)
+			if (announce(b, &b->pk, b->pad, 0) < 0)
 				__atomic_store_n(&tr_recording, 0, __ATOMIC_RELAXED);	/* reader gone */
 			__atomic_store_n(&sending, next, __ATOMIC_RELEASE);
 		}
@@ -849,14 +865,16 @@ static NOINST void
 send_simple(uint32_t kind, const void *body, size_t len)
 {
 	char pk[sizeof(struct tr_pk) + sizeof(struct tr_hello)];
-	fill_header((struct tr_pk *)pk, (uint32_t)pid, 0, kind, len ? 1 : 0);
+	fill_header((struct tr_pk *)pk, (uint32_t)pid, 0, 0, kind, len ? 1 : 0);
 	memcpy(pk + sizeof(struct tr_pk), body, len);
 	send_all(pk, sizeof(struct tr_pk) + len);
 }
 
 /*
  * At exit: the queue, then every thread's events so far (in buffers
- * trace-record keeps: a thread still running may write on), then BYE.
+ * trace-record keeps: a thread still running may write on), then BYE
+ * with the process's totals: a thread that ended with its buffer empty
+ * sent its last counts nowhere else.
  */
 static NOINST void
 finish(void)
@@ -872,7 +890,8 @@ finish(void)
 
 		if (t->dead || n == 0 || t->buf == NULL)
 			continue;
-		fill_header(&t->buf->pk, (uint32_t)t->tid, t->dropped, TR_PK_EVENTS, n);
+		fill_header(&t->buf->pk, (uint32_t)t->tid, t->dropped,
+		    __atomic_load_n(&t->taken, __ATOMIC_RELAXED), TR_PK_EVENTS, n);
 		enqueue(t->buf, 1);
 	}
 	stopping = 1;
@@ -880,11 +899,13 @@ finish(void)
 	pthread_mutex_unlock(&mu);
 	pthread_join(writer, NULL);
 
-	uint64_t dropped = 0;
+	struct tr_bye bye = { 0, 0 };
 
-	for (t = threads; t; t = t->next)
-		dropped += t->dropped;
-	send_simple(TR_PK_BYE, &dropped, sizeof dropped);
+	for (t = threads; t; t = t->next) {
+		bye.dropped += t->dropped;
+		bye.taken += __atomic_load_n(&t->taken, __ATOMIC_RELAXED);
+	}
+	send_simple(TR_PK_BYE, &bye, sizeof bye);
 }
 
 /*
@@ -920,7 +941,7 @@ announce_list(struct tr_bufhdr *b)
 	for (; b && steps++ < shm->nbufs && b->pk.magic == TR_MAGIC &&
 	    b->pk.pid == (uint32_t)pid && b->pk.count <= TR_BUF_EVENTS;
 	    b = b->next && b->next <= shm->nbufs ? TR_BUF(shm, b->next - 1) : NULL) {
-		announce(b, b->pk.count, b->pk.tid, b->pk.dropped, 1, 1);
+		announce(b, &b->pk, 1, 1);
 	}
 }
 
@@ -951,8 +972,13 @@ on_fatal(int sig)
 		for (t = threads; t; t = t->next) {
 			uint32_t n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
 
-			if (!t->dead && n > 0 && t->buf != NULL)
-				announce(t->buf, n, (uint32_t)t->tid, t->dropped, 1, 1);
+			if (!t->dead && n > 0 && t->buf != NULL) {
+				struct tr_pk h;
+
+				fill_header(&h, (uint32_t)t->tid, t->dropped,
+				    __atomic_load_n(&t->taken, __ATOMIC_RELAXED), TR_PK_EVENTS, n);
+				announce(t->buf, &h, 1, 1);
+			}
 		}
 	}
 	sigaction(sig, &old_act[sig], NULL);

@@ -35,7 +35,9 @@
  *
  * The record-time filters (spanfilter.c's rules) are applied once every
  * span is paired, before ids are given: a dropped span takes no id, and
- * its children's parent becomes its nearest kept ancestor.
+ * its children's parent becomes its nearest kept ancestor.  The spans
+ * the program took back as they ended (never sent) are counted filtered
+ * too, from the counts its packets carry (thread_counts).
  */
 #include "collect.h"
 
@@ -88,7 +90,7 @@ struct name {
 struct proc {
 	uint32_t	pid, ppid, clock;
 	int		hello, bye, gone;
-	uint64_t	dropped_bye, last;
+	uint64_t	dropped_bye, taken_bye, last;
 	char		exe[256];
 };
 
@@ -113,16 +115,17 @@ struct index {
 	size_t		 n, cap;
 };
 
+/* A thread's counts, the highest its packets said (tr_pk's). */
 struct thrdrop {
 	uint32_t	pid, tid;
-	uint64_t	dropped;
+	uint64_t	dropped, taken;
 };
 
 /* One buffer's events, packed; blocks of RAW_BLOCK bytes hold them. */
 struct raw {
 	unsigned char	*data;
 	uint32_t	 pid, tid, count;
-	uint64_t	 dropped;
+	uint64_t	 dropped, taken;
 	unsigned char	*block;		/* the block it is in */
 };
 
@@ -389,17 +392,20 @@ name_put(struct collect *c, uint32_t pid, uint64_t key, const char *s, size_t le
 }
 
 static void
-drop_note(struct collect *c, uint32_t pid, uint32_t tid, uint64_t dropped)
+drop_note(struct collect *c, uint32_t pid, uint32_t tid, uint64_t dropped,
+    uint64_t taken)
 {
 	size_t i = index_get(&c->dropidx, (uint64_t)pid << 32 | tid, c->ndrops);
 
 	if (i < c->ndrops) {
 		if (dropped > c->drops[i].dropped)
 			c->drops[i].dropped = dropped;
+		if (taken > c->drops[i].taken)
+			c->drops[i].taken = taken;
 		return;
 	}
 	c->drops = xgrow(c->drops, &c->capdrops, c->ndrops + 1, sizeof *c->drops);
-	c->drops[c->ndrops++] = (struct thrdrop){ pid, tid, dropped };
+	c->drops[c->ndrops++] = (struct thrdrop){ pid, tid, dropped, taken };
 }
 
 static void
@@ -563,7 +569,7 @@ keep(struct collect *c, const struct tr_pk *h, const struct tr_ev *ev)
 	}
 	c->raws = xgrow(c->raws, &c->capraws, c->nraws + 1, sizeof *c->raws);
 	c->raws[c->nraws++] = (struct raw){ start, h->pid, h->tid, packed,
-	    h->dropped, c->block };
+	    h->dropped, h->taken, c->block };
 	c->blockused += (size_t)(p - start);
 }
 
@@ -603,7 +609,7 @@ pair_all(struct collect *c)
 		const unsigned char *p = r->data;
 		uint64_t ts = 0, id = 0, name = 0, z;
 
-		drop_note(c, r->pid, r->tid, r->dropped);
+		drop_note(c, r->pid, r->tid, r->dropped, r->taken);
 		for (uint32_t k = 0; k < r->count; k++) {
 			struct tr_ev e = { 0, 0, 0, 0 };
 			unsigned tag = *p++, kind = tag & TAG_KIND;
@@ -700,11 +706,17 @@ collect_packet(struct collect *c, const unsigned char *p, size_t n)
 			tr_free_push(c->shm, ref.buf);
 		return NULL;
 	}
-	case TR_PK_BYE:
-		if (n == sizeof(uint64_t))
-			memcpy(&pr->dropped_bye, p, sizeof(uint64_t));
+	case TR_PK_BYE: {
+		struct tr_bye bye;
+
+		if (n == sizeof bye) {
+			memcpy(&bye, p, sizeof bye);
+			pr->dropped_bye = bye.dropped;
+			pr->taken_bye = bye.taken;
+		}
 		pr->bye = 1;
 		return NULL;
+	}
 	default:
 		return "packet of an unknown kind";
 	}
@@ -891,6 +903,55 @@ filter_spans(struct collect *c, const struct clockcal *cal)
 	free(chain);
 }
 
+/* a + b, or UINT64_MAX past it. */
+static uint64_t
+add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/*
+ * The program's own counts into dropped and filtered: each thread's
+ * last (its packets' counts only grow), and what a process's totals in
+ * its bye packet add to its threads' (a thread whose buffer was empty at
+ * the end sent its last counts nowhere else).  A process with no bye
+ * (killed) counts to its threads' last packets.  The counts are the
+ * program's: sums saturate, where made-up ones would wrap round to a
+ * small number, and each thread is summed once.
+ */
+static void
+thread_counts(struct collect *c)
+{
+	struct { uint64_t dropped, taken; } *sum = xcalloc(c->nprocs ? c->nprocs : 1,
+	    sizeof *sum);
+	uint64_t taken = 0;
+
+	for (size_t i = 0; i < c->ndrops; i++) {
+		const struct thrdrop *d = &c->drops[i];
+		size_t p = index_get(&c->procidx, d->pid, NONE);
+
+		c->dropped = add_sat(c->dropped, d->dropped);
+		taken = add_sat(taken, d->taken);
+		if (p != NONE) {
+			sum[p].dropped = add_sat(sum[p].dropped, d->dropped);
+			sum[p].taken = add_sat(sum[p].taken, d->taken);
+		}
+	}
+	for (size_t i = 0; i < c->nprocs; i++) {
+		const struct proc *pr = &c->procs[i];
+
+		if (!pr->bye)
+			continue;
+		if (pr->dropped_bye > sum[i].dropped)
+			c->dropped = add_sat(c->dropped, pr->dropped_bye - sum[i].dropped);
+		if (pr->taken_bye > sum[i].taken)
+			taken = add_sat(taken, pr->taken_bye - sum[i].taken);
+	}
+	c->dropped = add_sat(c->dropped, c->over);
+	c->filtered = add_sat(c->filtered, taken);
+	free(sum);
+}
+
 void
 collect_filter(struct collect *c, const struct spanfilter *f)
 {
@@ -954,19 +1015,7 @@ collect_write(struct collect *c, const struct clockcal *cal, char **argv,
 	for (i = 0; i < c->nout; i++)
 		c->spans[order[i]].out = i + 1;
 	notes_resolve(c);
-	for (i = 0; i < c->ndrops; i++)
-		c->dropped += c->drops[i].dropped;
-	c->dropped += c->over;
-	for (i = 0; i < c->nprocs; i++)
-		if (c->procs[i].dropped_bye > 0 && c->procs[i].bye) {
-			uint64_t sum = 0;
-
-			for (size_t j = 0; j < c->ndrops; j++)
-				if (c->drops[j].pid == c->procs[i].pid)
-					sum += c->drops[j].dropped;
-			if (c->procs[i].dropped_bye > sum)
-				c->dropped += c->procs[i].dropped_bye - sum;
-		}
+	thread_counts(c);
 
 	out_str(c->samples ? "# spans v1\n" SPANS_REVISION3_LINE "\n# command:" :
 	    c->nnotes ? "# spans v1\n" SPANS_REVISION_LINE "\n# command:" :

@@ -115,8 +115,8 @@
 #include <unistd.h>
 
 #include "sampler.h"
+#include "wall.h"
 
-#define EXPORT	__attribute__((visibility("default")))
 #define TLS	__thread __attribute__((tls_model("initial-exec")))
 
 enum { IDLE, IN, TAKEN };
@@ -468,50 +468,6 @@ wall_after_fork(void)
 	reg = NULL;
 	me.followed = 0;
 }
-
-/*
- * The wrappers.  WRAP(type, name, params, args, fail): the next name,
- * timed; fail is what to return when there is none.  Each is looked up
- * as the library is loaded, by a constructor of its own: the first call
- * may come from a thread in seccomp strict mode, where dlsym's system
- * calls, if it makes any, would kill it.  A call before that (from
- * another library's constructor) looks it up then; two threads racing
- * to it store the same value.
- */
-#define FIND(name) \
-	static __typeof__(&name) real_##name; \
-	__attribute__((constructor)) static void \
-	find_##name(void) \
-	{ \
-		if (real_##name == NULL) \
-			*(void **)&real_##name = dlsym(RTLD_NEXT, #name); \
-	}
-
-#define REAL(name, fail) \
-	if (real_##name == NULL) \
-		find_##name(); \
-	__typeof__(&name) real = real_##name; \
-	if (real == NULL) \
-		return fail
-
-#define TIMED(type, call) \
-	struct wcall c_; \
-	int on_ = wall_enter(&c_, (void *)real, __builtin_frame_address(0)); \
-	type r_ = call; \
-	if (on_) \
-		wall_leave(&c_); \
-	return r_
-
-#define WRAP(type, name, params, args, fail) \
-FIND(name) \
-EXPORT type \
-name params \
-{ \
-	REAL(name, fail); \
-	TIMED(type, real args); \
-}
-
-#define ENOSYS_ (errno = ENOSYS, -1)
 
 WRAP(unsigned, sleep, (unsigned s), (s), s)
 WRAP(int, usleep, (useconds_t us), (us), ENOSYS_)

@@ -11,16 +11,17 @@
  * epoll, mutexes, condition variables, rwlocks, semaphores, joins, waits
  * for children (system, pclose too), file locks, System V and POSIX
  * IPC, signal waits, fsync, and futex through syscall(2), which
- * sampler.c passes here), each calling the next
- * definition (dlsym RTLD_NEXT) and returning what it returns, errno
- * too.  Around the call the trace clock is read; what the thread spent
- * in the call less its CPU time there (those are in cpu-clock samples
- * already) is the blocked interval, d.  The CPU time is the timer
- * periods the handler counted during the call: a whole period, 1/F s,
- * lands on one call of a few microseconds now and then, so what a call
- * cannot take of it is a debt the thread's next calls pay off, or the
- * CPU time of short calls would be counted twice (a pipe ping-pong,
- * where it is most of the time in the calls: 40% too much off-CPU time).
+ * sampler.c passes here; stdio's and readdir's are wallstdio.c's),
+ * each calling the next definition (dlsym RTLD_NEXT) and returning what
+ * it returns, errno too.  Around the call the trace clock is read; what
+ * the thread spent in the call less its CPU time there (those are in
+ * cpu-clock samples already) is the blocked interval, d.  The CPU time
+ * is the timer periods the handler counted during the call: a whole
+ * period, 1/F s, lands on one call of a few microseconds now and then,
+ * so what a call cannot take of it is a debt the thread's next calls pay
+ * off, or the CPU time of short calls would be counted twice (a pipe
+ * ping-pong, where it is most of the time in the calls: 40% too much
+ * off-CPU time).
  *
  * Intervals are sampled by time, as alloc.c samples allocations by
  * bytes (Go's heap sampling): each thread counts down a wall time drawn
@@ -79,8 +80,9 @@
  * threads (everything per thread is initial-exec TLS); fork (the child's
  * registry is its one thread); pthread_cancel inside a call (the thread
  * leaves the registry as it ends).  What is not seen: calls made inside
- * libc past its exported functions (stdio's reads, readdir's getdents),
- * system calls made directly or inlined futexes (std::mutex's fast path
+ * libc past its exported functions (printf's and scanf's reads and
+ * writes: wallstdio.c says which stdio functions are seen), system
+ * calls made directly or inlined futexes (std::mutex's fast path
  * is pthread_mutex_lock's, and seen), static programs, threads not
  * started through pthread_create, and a process ended by a signal or by
  * _exit keeps the calls then in progress out.  Time spent runnable but
@@ -468,6 +470,7 @@ wall_after_fork(void)
 	reg = NULL;
 	me.followed = 0;
 }
+
 
 WRAP(unsigned, sleep, (unsigned s), (s), s)
 WRAP(int, usleep, (useconds_t us), (us), ENOSYS_)

@@ -136,8 +136,10 @@ all: $(TRLIB)
 # loaded into programs that are not), with frame pointers, and carried
 # inside trace-record as a byte array.
 SAMPLER_SRC = src/libtrsample/sampler.c src/libtrsample/alloc.c src/libtrsample/wall.c \
+    src/libtrsample/wallstdio.c \
     src/elf/cfi.c src/elf/elfimg.c
 $(BUILD)/libtrsample.so: $(SAMPLER_SRC) src/libtrsample/sring.h src/libtrsample/sampler.h \
+    src/libtrsample/wall.h \
     src/elf/cfi.h src/elf/elfimg.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -fPIC -fno-omit-frame-pointer \

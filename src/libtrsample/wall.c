@@ -11,16 +11,17 @@
  * epoll, mutexes, condition variables, rwlocks, semaphores, joins, waits
  * for children (system, pclose too), file locks, System V and POSIX
  * IPC, signal waits, fsync, and futex through syscall(2), which
- * sampler.c passes here), each calling the next
- * definition (dlsym RTLD_NEXT) and returning what it returns, errno
- * too.  Around the call the trace clock is read; what the thread spent
- * in the call less its CPU time there (those are in cpu-clock samples
- * already) is the blocked interval, d.  The CPU time is the timer
- * periods the handler counted during the call: a whole period, 1/F s,
- * lands on one call of a few microseconds now and then, so what a call
- * cannot take of it is a debt the thread's next calls pay off, or the
- * CPU time of short calls would be counted twice (a pipe ping-pong,
- * where it is most of the time in the calls: 40% too much off-CPU time).
+ * sampler.c passes here; stdio's and readdir's are wallstdio.c's),
+ * each calling the next definition (dlsym RTLD_NEXT) and returning what
+ * it returns, errno too.  Around the call the trace clock is read; what
+ * the thread spent in the call less its CPU time there (those are in
+ * cpu-clock samples already) is the blocked interval, d.  The CPU time
+ * is the timer periods the handler counted during the call: a whole
+ * period, 1/F s, lands on one call of a few microseconds now and then,
+ * so what a call cannot take of it is a debt the thread's next calls pay
+ * off, or the CPU time of short calls would be counted twice (a pipe
+ * ping-pong, where it is most of the time in the calls: 40% too much
+ * off-CPU time).
  *
  * Intervals are sampled by time, as alloc.c samples allocations by
  * bytes (Go's heap sampling): each thread counts down a wall time drawn
@@ -79,8 +80,9 @@
  * threads (everything per thread is initial-exec TLS); fork (the child's
  * registry is its one thread); pthread_cancel inside a call (the thread
  * leaves the registry as it ends).  What is not seen: calls made inside
- * libc past its exported functions (stdio's reads, readdir's getdents),
- * system calls made directly or inlined futexes (std::mutex's fast path
+ * libc past its exported functions (printf's and scanf's reads and
+ * writes: wallstdio.c says which stdio functions are seen), system
+ * calls made directly or inlined futexes (std::mutex's fast path
  * is pthread_mutex_lock's, and seen), static programs, threads not
  * started through pthread_create, and a process ended by a signal or by
  * _exit keeps the calls then in progress out.  Time spent runnable but
@@ -115,8 +117,8 @@
 #include <unistd.h>
 
 #include "sampler.h"
+#include "wall.h"
 
-#define EXPORT	__attribute__((visibility("default")))
 #define TLS	__thread __attribute__((tls_model("initial-exec")))
 
 enum { IDLE, IN, TAKEN };
@@ -469,49 +471,6 @@ wall_after_fork(void)
 	me.followed = 0;
 }
 
-/*
- * The wrappers.  WRAP(type, name, params, args, fail): the next name,
- * timed; fail is what to return when there is none.  Each is looked up
- * as the library is loaded, by a constructor of its own: the first call
- * may come from a thread in seccomp strict mode, where dlsym's system
- * calls, if it makes any, would kill it.  A call before that (from
- * another library's constructor) looks it up then; two threads racing
- * to it store the same value.
- */
-#define FIND(name) \
-	static __typeof__(&name) real_##name; \
-	__attribute__((constructor)) static void \
-	find_##name(void) \
-	{ \
-		if (real_##name == NULL) \
-			*(void **)&real_##name = dlsym(RTLD_NEXT, #name); \
-	}
-
-#define REAL(name, fail) \
-	if (real_##name == NULL) \
-		find_##name(); \
-	__typeof__(&name) real = real_##name; \
-	if (real == NULL) \
-		return fail
-
-#define TIMED(type, call) \
-	struct wcall c_; \
-	int on_ = wall_enter(&c_, (void *)real, __builtin_frame_address(0)); \
-	type r_ = call; \
-	if (on_) \
-		wall_leave(&c_); \
-	return r_
-
-#define WRAP(type, name, params, args, fail) \
-FIND(name) \
-EXPORT type \
-name params \
-{ \
-	REAL(name, fail); \
-	TIMED(type, real args); \
-}
-
-#define ENOSYS_ (errno = ENOSYS, -1)
 
 WRAP(unsigned, sleep, (unsigned s), (s), s)
 WRAP(int, usleep, (useconds_t us), (us), ENOSYS_)

@@ -17,18 +17,27 @@
  *			millisecond at a time, in nanosleep, poll and
  *			epoll_wait; exit status 3 if any wait failed with
  *			EINTR (a profiler that signals blocked threads)
+ *	wall stdio MS	four threads blocked in stdio for MS ms: in fgets
+ *			and in fread on pipes, in fwrite on a full pipe,
+ *			and in fputc on that stream, whose lock the fwrite
+ *			holds
+ *	wall getc FILE	FILE read with getc, three times: prints the
+ *			least CPU time a getc took, in ns
  *
  * The spin is timed by the thread's CPU clock, so that a busy machine
  * (the thread preempted, waiting for a CPU) makes it longer in wall time
  * but leaves its share of the samples.
  */
+#define _GNU_SOURCE	/* F_GETPIPE_SZ */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -143,6 +152,113 @@ waiter(void *a)
 	return NULL;
 }
 
+/* stdio's pipes: a line, two bytes, and a full pipe to write to. */
+static int line[2], bytes[2], full[2];
+static FILE *out;
+
+static NOINLINE void *
+liner(void *a)
+{
+	char b[16];
+	FILE *f = fdopen(line[0], "r");
+
+	(void)a;
+	if (f == NULL || fgets(b, sizeof b, f) == NULL || strcmp(b, "x\n") != 0)
+		exit(3);
+	fclose(f);
+	return NULL;
+}
+
+static NOINLINE void *
+freader(void *a)
+{
+	char b[2];
+	FILE *f = fdopen(bytes[0], "r");
+
+	(void)a;
+	if (f == NULL || fread(b, 1, 2, f) != 2)
+		exit(3);
+	fclose(f);
+	return NULL;
+}
+
+#define BIG	(256 * 1024)
+
+static NOINLINE void *
+writer(void *a)
+{
+	static char b[BIG];
+
+	(void)a;
+	if (fwrite(b, 1, sizeof b, out) != sizeof b || fflush(out) != 0)
+		exit(3);
+	return NULL;
+}
+
+/* Once the pipe is full (the writer holds the stream's lock, blocked),
+ * a byte to the same stream. */
+static NOINLINE void *
+putter(void *a)
+{
+	int n = 0, cap = fcntl(full[1], F_GETPIPE_SZ);
+
+	(void)a;
+	while (cap > 0 && ioctl(full[0], FIONREAD, &n) == 0 && n < cap)
+		nap(1);
+	if (cap <= 0 || fputc('y', out) != 'y' || fflush(out) != 0)
+		exit(3);
+	return NULL;
+}
+
+static int
+stdio(void)
+{
+	pthread_t t[4];
+	void *(*fn[4])(void *) = { liner, freader, writer, putter };
+	static char b[BIG + 1];
+	size_t got = 0;
+	ssize_t k;
+
+	if (pipe(line) != 0 || pipe(bytes) != 0 || pipe(full) != 0 ||
+	    (out = fdopen(full[1], "w")) == NULL)
+		return 2;
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, fn[i], NULL);
+	nap((double)ms);
+	if (write(line[1], "x\n", 2) != 2 || write(bytes[1], "ab", 2) != 2)
+		return 2;
+	while (got < sizeof b && (k = read(full[0], b, sizeof b - got)) > 0)
+		got += (size_t)k;
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	return got == sizeof b && fclose(out) == 0 ? 0 : 2;
+}
+
+/* The least CPU time of a getc over the file, of three passes. */
+static int
+getcs(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	double best = 0;
+
+	if (f == NULL)
+		return 2;
+	for (int i = 0; i < 3; i++) {
+		double t0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+		long n = 0;
+
+		rewind(f);
+		while (getc(f) != EOF)
+			n++;
+		double t = (clock_ms(CLOCK_THREAD_CPUTIME_ID) - t0) * 1e6 / (double)(n ? n : 1);
+
+		if (i == 0 || t < best)
+			best = t;
+	}
+	printf("%.2f\n", best);
+	return fclose(f) == 0 ? 0 : 2;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -212,8 +328,14 @@ main(int argc, char **argv)
 			fprintf(stderr, "wall: %d waits failed with EINTR\n", eintr);
 			return 3;
 		}
+	} else if (strcmp(mode, "stdio") == 0) {
+		ms = argc > 2 ? atol(argv[2]) : 1000;
+		return stdio();
+	} else if (strcmp(mode, "getc") == 0 && argc > 2) {
+		return getcs(argv[2]);
 	} else {
-		fprintf(stderr, "usage: wall mix MS | three MS | many N MS | eintr MS\n");
+		fprintf(stderr, "usage: wall mix MS | three MS | many N MS | stuck MS | term MS | "
+		    "eintr MS | stdio MS | getc FILE\n");
 		return 2;
 	}
 	return 0;

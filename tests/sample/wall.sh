@@ -3,7 +3,9 @@
 # shares of wall.c's threads within 7 points, the event filter that
 # splits them, the hot/cold graph's colours, 1000 blocked threads, and
 # waits that never fail with EINTR; each with both mechanisms (perf's
-# context switches, the signal sampler's wrapped blocking calls).
+# context switches, the signal sampler's wrapped blocking calls); and
+# the signal mechanism's stdio: waits in fgets, fread, fwrite and on a
+# stream's lock seen, a buffered getc not timed.
 #
 # Time spent preempted (runnable, waiting for a CPU) is in no sample and
 # said on stderr.  mix's rounds are 20 ms of CPU time and 30 ms asleep,
@@ -130,6 +132,60 @@ wall_checks() {
 	    "$? $(grep -c '^wall:' "$tmp/$m-eintr.err")" "0 0"
 }
 
+# stdio_checks: glibc's stdio reads and writes with its own __read and
+# __write, which the signal mechanism's read and write do not see; its
+# functions are wrapped too.  Four threads blocked a second each: in
+# fgets and in fread on pipes, in fwrite on a full pipe, and in fputc
+# behind that fwrite's hold of the stream's lock (its naps of 1 ms
+# until the pipe is full aside).  Each one's second is there once (0.9
+# to 1.5 s, as for the 1000 threads), with the stdio function as its
+# leaf (libc's name for it), and the time stderr says is in no sample is
+# below 0.25 s (it was their 4 s).
+stdio_checks() {
+	W="--wall (signal) stdio"
+	"$TR" --sample --mechanism=signal --call-graph=dwarf --wall -F 999 -o "$tmp/stdio.txt" -- \
+	    "$tmp/wall" stdio 1000 2> "$tmp/stdio.err"
+	expect "$W: exit status" $? 0
+	"$BIN/stackcollapse" "$tmp/stdio.txt" > "$tmp/stdio.f"
+	got=$(awk '/;\[off-cpu\] [0-9]+$/ { n = split($1, f, ";")
+		for (i = 1; i < n - 1; i++) if (f[i] ~ /^(liner|freader|writer|putter)$/ &&
+		    f[i + 1] != "nap") {
+			s = f[i + 1]
+			for (j = i + 2; j < n; j++)
+				s = s ";" f[j]
+			w[f[i] " " s] += $NF
+		} }
+	    END { for (k in w) printf "%s %.2f\n", k, w[k] / 1e9 }' "$tmp/stdio.f" | sort | tr '\n' ' ')
+	if echo "$got" | awk '{ exit !(NF == 12 && $1 == "freader" && $2 ~ /^(_IO_)?fread$/ &&
+	    $4 == "liner" && $5 ~ /^(_IO_)?fgets$/ && $7 == "putter" && $8 == "fputc" &&
+	    $10 == "writer" && $11 ~ /^(_IO_)?fwrite$/ &&
+	    $3 >= 0.9 && $3 <= 1.5 && $6 >= 0.9 && $6 <= 1.5 && $9 >= 0.9 && $9 <= 1.5 &&
+	    $12 >= 0.9 && $12 <= 1.5) }'; then
+		ok "$W: each thread's second under its stdio function, once: $got"
+	else
+		bad "$W" "thread, frames under it, s: $got (want fread, fgets, fputc, fwrite, 0.9 to 1.5 s each)"
+	fi
+	got=$(preempted "$tmp/stdio.err")
+	if [ "$got" -le 250000000 ]; then ok "$W: $got ns in no sample"
+	else bad "$W: time in no sample" "$got ns (want 0.25 s at most); $(tr '\n' ' ' < "$tmp/stdio.err")"; fi
+
+	# A getc served by the buffer reads no clock: timed, each took 11
+	# times as long (two clock reads around 2 ns), and with the buffer
+	# looked at first 1.3 times.  At most 3 times the CPU time of one
+	# alone, on the same 32 MB file.  (The off-CPU time would not tell:
+	# a call's CPU time is taken out of it.)
+	head -c 33554432 /dev/zero > "$tmp/getc.data"
+	a=$("$tmp/wall" getc "$tmp/getc.data")
+	b=$("$TR" --sample --mechanism=signal --wall -F 999 -o /dev/null -- "$tmp/wall" getc \
+	    "$tmp/getc.data" 2> "$tmp/getc.err")
+	if awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { exit !(a > 0 && b > 0 && b <= 3 * a) }'; then
+		ok "$W: a buffered getc not timed: $b ns a getc, $a ns alone"
+	else
+		bad "$W: a buffered getc timed" "$b ns a getc, $a ns alone (want 3 times at most); $(tr '\n' ' ' < "$tmp/getc.err")"
+	fi
+	rm -f "$tmp/getc.data"
+}
+
 if ! $CC -O1 -g -pthread -o "$tmp/wall" "$top/tests/sample/wall.c" 2> "$tmp/wall.cc"; then
 	bad "build wall.c" "$(head -c 300 "$tmp/wall.cc")"
 else
@@ -139,4 +195,5 @@ else
 		printf 'skip --wall (perf): perf_event_open (context switches) not permitted\n'
 	fi
 	wall_checks signal
+	stdio_checks
 fi

@@ -405,13 +405,10 @@ sample_run(const struct sample_opts *o, char **argv)
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
 		if (o->alloc) {
-			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, &cal);
+			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, 0, &cal);
 			sigsample_alloc(ss, o->heap.interval, o->heap.when != HEAP_ALLOC);
-		} else if (strcmp(o->mechanism, "perf") != 0) {
-			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, &cal);
-			if (o->wall)
-				sigsample_wall(ss);
-		}
+		} else if (strcmp(o->mechanism, "perf") != 0)
+			ss = sigsample_new(o->hz, o->callchain == CG_DWARF, o->wall, &cal);
 		if (o->spans)
 			lv.sx = spanrx_open(o->nbufs);
 		t0 = clock_mono();

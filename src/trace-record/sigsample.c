@@ -66,11 +66,13 @@ struct sigsample {
 };
 
 struct sigsample *
-sigsample_new(unsigned hz, int unwind, const struct clockcal *cal)
+sigsample_new(unsigned hz, int unwind, int wall, const struct clockcal *cal)
 {
 	static const char *modes[] = { "", "tsc", "tscp", "mono" };
 	struct sigsample *s = xcalloc(1, sizeof *s);
 	const char *old = getenv("LD_PRELOAD");
+	const unsigned char *so = wall ? sampler_wall_so : sampler_so;
+	size_t nso = wall ? sizeof sampler_wall_so : sizeof sampler_so;
 
 	s->cal = cal;
 	s->ringfd = memfd_create("trace-record-samples", MFD_CLOEXEC);
@@ -78,8 +80,8 @@ sigsample_new(unsigned hz, int unwind, const struct clockcal *cal)
 	if (s->ringfd < 0 || s->sofd < 0 ||
 	    ftruncate(s->ringfd, (off_t)(SR_HEAD + RING_BYTES)) < 0)
 		die(EXIT_SELF, "memory file for samples:");
-	for (size_t done = 0; done < sizeof sampler_so;) {
-		ssize_t w = write(s->sofd, sampler_so + done, sizeof sampler_so - done);
+	for (size_t done = 0; done < nso;) {
+		ssize_t w = write(s->sofd, so + done, nso - done);
 
 		if (w <= 0)
 			die(EXIT_SELF, "memory file for the sampler:");
@@ -94,6 +96,13 @@ sigsample_new(unsigned hz, int unwind, const struct clockcal *cal)
 	s->ring->period = s->period = 1000000000u / hz;
 	s->ring->unwind = (uint64_t)unwind;
 	s->ring->magic = SR_MAGIC;
+	if (wall) {
+		double raw = (double)s->period;
+
+		if (cal->mode != TR_CLOCK_MONO)
+			raw *= cal->ticks_per_ns;
+		s->ring->wall_period = raw < 1 ? 1 : (uint64_t)raw;
+	}
 	char path[64], ring[64];
 	size_t n = (size_t)snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)getpid(),
 	    s->sofd);
@@ -112,16 +121,6 @@ sigsample_alloc(struct sigsample *s, uint64_t interval, int frees)
 	s->ring->period = s->period = 0;
 	s->ring->alloc_interval = interval;
 	s->ring->alloc_frees = (uint64_t)frees;
-}
-
-void
-sigsample_wall(struct sigsample *s)
-{
-	double raw = (double)s->period;
-
-	if (s->cal->mode != TR_CLOCK_MONO)
-		raw *= s->cal->ticks_per_ns;
-	s->ring->wall_period = raw < 1 ? 1 : (uint64_t)raw;
 }
 
 /*

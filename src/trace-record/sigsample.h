@@ -13,22 +13,22 @@ struct sigsample;
 /* The sampler's memory file: its mapping is "/memfd:" this " (deleted)". */
 #define SIGSAMPLE_SO	"libtrsample.so"
 
-/* The ring and the sampler library, ready to hand to a program; unwind:
- * the sampler walks with DWARF CFI instead of frame pointers. */
-struct sigsample *sigsample_new(unsigned hz, int unwind, const struct clockcal *cal);
+/*
+ * The ring and the sampler library, ready to hand to a program; unwind:
+ * the sampler walks with DWARF CFI instead of frame pointers.  wall
+ * (--wall): time the program's blocking calls too, with the library
+ * that wraps stdio's as well, and write the sampled intervals as
+ * off-CPU samples (REC_OFFCPU, their period the blocked nanoseconds
+ * they stand for).
+ */
+struct sigsample *sigsample_new(unsigned hz, int unwind, int wall,
+		    const struct clockcal *cal);
 
 /*
  * Sample allocations instead of CPU time: every interval bytes on
  * average; frees: the frees of sampled blocks too (inuse, peak).
  */
 void		 sigsample_alloc(struct sigsample *s, uint64_t interval, int frees);
-
-/*
- * --wall: time the program's blocking calls too, and write the sampled
- * intervals as off-CPU samples (REC_OFFCPU, their period the blocked
- * nanoseconds they stand for).
- */
-void		 sigsample_wall(struct sigsample *s);
 
 /* In the child, before exec: the environment that loads the sampler. */
 void		 sigsample_child(const struct sigsample *s);

@@ -23,12 +23,14 @@
  *			holds
  *	wall getc FILE	FILE read with getc, three times: prints the
  *			least CPU time a getc took, in ns
+ *	wall getcfrom	prints the file of the getc the program calls
  *
  * The spin is timed by the thread's CPU clock, so that a busy machine
  * (the thread preempted, waiting for a CPU) makes it longer in wall time
  * but leaves its share of the samples.
  */
 #define _GNU_SOURCE	/* F_GETPIPE_SZ */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -333,9 +335,16 @@ main(int argc, char **argv)
 		return stdio();
 	} else if (strcmp(mode, "getc") == 0 && argc > 2) {
 		return getcs(argv[2]);
+	} else if (strcmp(mode, "getcfrom") == 0) {
+		int (*volatile g)(FILE *) = getc;
+		Dl_info di;
+
+		if (!dladdr((void *)g, &di) || di.dli_fname == NULL)
+			return 1;
+		printf("%s\n", di.dli_fname);
 	} else {
 		fprintf(stderr, "usage: wall mix MS | three MS | many N MS | stuck MS | term MS | "
-		    "eintr MS | stdio MS | getc FILE\n");
+		    "eintr MS | stdio MS | getc FILE | getcfrom\n");
 		return 2;
 	}
 	return 0;

@@ -26,9 +26,9 @@ ifeq ($(STRICT),1)
 WARN     += -Werror
 endif
 ifeq ($(SANITIZE),1)
-CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer \
+CFLAGS   += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
             -fno-sanitize-recover=all
-LDFLAGS  += -fsanitize=address,undefined
+LDFLAGS  += -fsanitize=address,undefined,float-cast-overflow
 BUILD     = build/san
 else ifeq ($(PORTABLE),1)
 BUILD     = build/port

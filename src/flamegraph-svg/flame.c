@@ -288,7 +288,7 @@ flame_add_line(struct flame *f, const char *s, size_t n,
 	int c;
 
 	/* (a sum that does not fit: flame_build says so, with no narrowing) */
-	if (fl->count != floorl(fl->count) || count_add(&f->lsum, &fl->c) < 0)
+	if (fl->c.frac != 0 || count_add(&f->lsum, &fl->c) < 0)
 		f->lwhole = 0;
 	f->ltotal += fl->count;
 	if (!f->offcpu && offcpu_line(fl->stack, fl->stacklen))
@@ -707,7 +707,7 @@ flame_build(struct flame *f, const struct flame_opts *o)
 				continue;
 			/* (a long double's conversion was 4% of a run) */
 			else if (narrow)
-				icount = (uint64_t)fl.count;
+				icount = fl.c.whole;
 			ids = lr->ids + 1;
 			nids = lr->ids[0];
 			if (fl.has2) {

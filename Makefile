@@ -139,6 +139,7 @@ all: $(TRLIB)
 # one costs a getc that only passes it on 0.45 ns (200M getc: 348 ms
 # alone, 433 with them loaded).
 SAMPLER_SRC = src/libtrsample/sampler.c src/libtrsample/alloc.c src/libtrsample/wall.c \
+    src/libtrsample/wallfort.c \
     src/elf/cfi.c src/elf/elfimg.c
 SAMPLER_DEP = $(SAMPLER_SRC) src/libtrsample/sring.h src/libtrsample/sampler.h \
     src/libtrsample/wall.h src/elf/cfi.h src/elf/elfimg.h Makefile

@@ -11,7 +11,8 @@
  * epoll, mutexes, condition variables, rwlocks, semaphores, joins, waits
  * for children (system, pclose too), file locks, System V and POSIX
  * IPC, signal waits, fsync, and futex through syscall(2), which
- * sampler.c passes here; stdio's and readdir's are wallstdio.c's),
+ * sampler.c passes here; stdio's and readdir's are wallstdio.c's, the
+ * fortified and 64-bit names of these wallfort.c's),
  * each calling the next definition (dlsym RTLD_NEXT) and returning what
  * it returns, errno too.  Around the call the trace clock is read; what
  * the thread spent in the call less its CPU time there (those are in

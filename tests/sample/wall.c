@@ -9,7 +9,7 @@
  *	wall many N MS	N threads asleep in nanosleep for MS ms
  *	wall stuck MS	a thread blocked in read() on a pipe for good,
  *			and one in a fork's child, while the main threads
- *			sleep MS ms and exit
+ *			sleep MS ms and exit, the child's first
  *	wall term MS	a thread blocked in read() on a pipe for good, and
  *			the main thread asleep for MS ms (to be ended by a
  *			signal before)
@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -304,9 +305,16 @@ main(int argc, char **argv)
 		if (pipe(fds) != 0)
 			return 2;
 		pthread_create(&t[0], NULL, reader, NULL);
-		if (fork() == 0)
+		pid_t pid = fork();
+
+		if (pid == 0)
 			pthread_create(&t[0], NULL, reader, NULL);
 		nap((double)ms);
+		/* The child's records first: trace-record reads until the
+		 * process it started ends, and on a busy machine the child
+		 * could end after. */
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
 		exit(0);
 	} else if (strcmp(mode, "term") == 0) {
 		ms = argc > 2 ? atol(argv[2]) : 1000;

@@ -5,7 +5,8 @@
 # waits that never fail with EINTR; each with both mechanisms (perf's
 # context switches, the signal sampler's wrapped blocking calls); and
 # the signal mechanism's stdio: waits in fgets, fread, fwrite and on a
-# stream's lock seen, a buffered getc not timed.
+# stream's lock seen, a buffered getc not timed, and a fortified
+# program's __read_chk and __poll_chk seen.
 #
 # Time spent preempted (runnable, waiting for a CPU) is in no sample and
 # said on stderr.  mix's rounds are 20 ms of CPU time and 30 ms asleep,
@@ -199,6 +200,33 @@ stdio_checks() {
 	esac
 }
 
+# fortify_checks: a program built with _FORTIFY_SOURCE calls glibc's
+# __read_chk and __poll_chk, which run past read's and poll's wrappers
+# (wallfort.c wraps them): half a second in each, under its name, and
+# next to nothing in no sample.
+fortify_checks() {
+	W="--wall (signal) fortified"
+	if ! $CC -O2 -D_FORTIFY_SOURCE=2 -g -pthread -o "$tmp/fortify" \
+	    "$top/tests/sample/fortify.c" 2> "$tmp/fortify.cc"; then
+		bad "build fortify.c" "$(head -c 300 "$tmp/fortify.cc")"
+		return
+	fi
+	"$TR" --sample --mechanism=signal --wall -o "$tmp/fortify.txt" -- "$tmp/fortify" 500 \
+	    2> "$tmp/fortify.err"
+	expect "$W: exit status" $? 0
+	got=$("$BIN/stackcollapse" "$tmp/fortify.txt" | awk '/;main;__(read|poll)_chk;\[off-cpu\] / {
+		split($1, f, ";"); w[f[3]] += $NF }
+	    END { printf "%.2f %.2f\n", w["__read_chk"] / 1e9, w["__poll_chk"] / 1e9 }')
+	if echo "$got" | awk '{ exit !($1 >= 0.45 && $1 <= 0.75 && $2 >= 0.45 && $2 <= 0.75) }'; then
+		ok "$W: __read_chk, __poll_chk $got s (0.5 each)"
+	else
+		bad "$W" "__read_chk, __poll_chk: $got s (want 0.45 to 0.75 each); $(tr '\n' ' ' < "$tmp/fortify.err")"
+	fi
+	got=$(preempted "$tmp/fortify.err")
+	if [ "$got" -le 100000000 ]; then ok "$W: $got ns in no sample"
+	else bad "$W: time in no sample" "$got ns (want 0.1 s at most)"; fi
+}
+
 if ! $CC -O1 -g -pthread -o "$tmp/wall" "$top/tests/sample/wall.c" 2> "$tmp/wall.cc"; then
 	bad "build wall.c" "$(head -c 300 "$tmp/wall.cc")"
 else
@@ -209,4 +237,5 @@ else
 	fi
 	wall_checks signal
 	stdio_checks
+	fortify_checks
 fi

@@ -87,7 +87,8 @@ number(struct word *w, const char *l, size_t n)
 		k++;
 	w->n = k - 4;
 	w->s = xgrow(w->s, &w->cap, w->n, 1);
-	memcpy(w->s, l + 4, w->n);
+	if (w->n)	/* (no digits: w->s may still be NULL) */
+		memcpy(w->s, l + 4, w->n);
 }
 
 /*

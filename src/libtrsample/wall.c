@@ -649,16 +649,21 @@ name(int fd, int cmd, ...) \
 FCNTL(fcntl)
 FCNTL(fcntl64)
 
-FIND(lockf)
-
-EXPORT int
-lockf(int fd, int cmd, off_t len)
-{
-	REAL(lockf, ENOSYS_);
-	if (cmd != F_LOCK)
-		return real(fd, cmd, len);
-	TIMED(int, real(fd, cmd, len));
+/* lockf: only F_LOCK waits.  lockf64 is the name a program built with
+ * _FILE_OFFSET_BITS=64 calls. */
+#define LOCKF(name, off) \
+FIND(name) \
+EXPORT int \
+name(int fd, int cmd, off len) \
+{ \
+	REAL(name, ENOSYS_); \
+	if (cmd != F_LOCK) \
+		return real(fd, cmd, len); \
+	TIMED(int, real(fd, cmd, len)); \
 }
+
+LOCKF(lockf, off_t)
+LOCKF(lockf64, off64_t)
 
 /*
  * open and openat: a FIFO's open waits for the other end, a network

@@ -11,11 +11,11 @@
  * on its internal functions, past wall.c's wrappers, so each is wrapped
  * and timed here as wall.c times the call it stands for (wall.h's
  * macros), and so are the vector forms (preadv, pwritev and their 64
- * and 2 variants) and lockf64.  Without this, a fortified program's
+ * and 2 variants; lockf64 is beside lockf in wall.c, which waits only
+ * for F_LOCK).  Without this, a fortified program's
  * reads on a pipe were in no sample, told on stderr as time blocked
  * past libc's functions.
  */
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -74,15 +74,3 @@ WRAP(ssize_t, preadv2, (int fd, const struct iovec *v, int n, off_t o, int fl),
     (fd, v, n, o, fl), ENOSYS_)
 WRAP(ssize_t, pwritev2, (int fd, const struct iovec *v, int n, off_t o, int fl),
     (fd, v, n, o, fl), ENOSYS_)
-
-/* As wall.c's lockf: only F_LOCK waits. */
-FIND(lockf64)
-
-EXPORT int
-lockf64(int fd, int cmd, off64_t len)
-{
-	REAL(lockf64, ENOSYS_);
-	if (cmd != F_LOCK)
-		return real(fd, cmd, len);
-	TIMED(int, real(fd, cmd, len));
-}

@@ -463,14 +463,14 @@ struct sdata {
 	int has_diff;
 };
 
-static char *
-take_str(struct json *j, size_t *n)
+/* The string j is at, into *s and *n: a key given twice keeps the last. */
+static void
+take_str(struct json *j, char **s, size_t *n)
 {
-	char *s = xmalloc(j->n + 1);
-
-	memcpy(s, j->s, j->n);
+	free(*s);
+	*s = xmalloc(j->n + 1);
+	memcpy(*s, j->s, j->n);
 	*n = j->n;
-	return s;
 }
 
 /* A count as JSON writes it: "12", "0.5" or "1.2e+20". */
@@ -517,11 +517,11 @@ data_diff(struct json *j, struct sdata *d)
 		for (c = 0; c < 4 && strcmp(k, key[c]) != 0; c++)
 			;
 		if (strcmp(k, "nm") == 0 && t == JSON_STR)
-			d->nm = take_str(j, &d->nmn);
+			take_str(j, &d->nm, &d->nmn);
 		else if (strcmp(k, "k") == 0 && t == JSON_STR)
-			d->k = take_str(j, &d->kn);
+			take_str(j, &d->k, &d->kn);
 		else if (c < 4 && t == JSON_STR)
-			d->dvs[c] = take_str(j, &d->dvsn[c]);
+			take_str(j, &d->dvs[c], &d->dvsn[c]);
 		else if (c < 4 && t == JSON_ARR) {
 			if (num_array(j, &d->dv[c], &d->ndv[c]) < 0)
 				return -1;
@@ -546,13 +546,13 @@ data_read(struct json *j, struct sdata *d)
 		snprintf(k, sizeof k, "%.*s", (int)j->n, j->s);
 		t = json_next(j);
 		if (strcmp(k, "names") == 0 && t == JSON_STR)
-			d->names = take_str(j, &d->namesn);
+			take_str(j, &d->names, &d->namesn);
 		else if (strcmp(k, "n") == 0 && t == JSON_STR)
-			d->n = take_str(j, &d->nn);
+			take_str(j, &d->n, &d->nn);
 		else if (strcmp(k, "name") == 0 && t == JSON_STR)
-			d->name = take_str(j, &d->namen);
+			take_str(j, &d->name, &d->namen);
 		else if (strcmp(k, "ncolor") == 0 && t == JSON_STR)
-			d->ncolor = take_str(j, &d->ncolorn);
+			take_str(j, &d->ncolor, &d->ncolorn);
 		else if (strcmp(k, "unit") == 0 && t == JSON_NUM) {
 			if (json_count(j, &d->unit) < 0)
 				return -1;

@@ -339,6 +339,29 @@ sampler_exp(double mean)
 	return d < 1 ? 1 : d > 4e18 ? (int64_t)4e18 : (int64_t)d;
 }
 
+/*
+ * The return addresses of the frame-pointer chain from bp, each frame
+ * above the last and below hi, after fr's first n; the new count.
+ */
+static uint32_t
+fp_walk(uintptr_t bp, uintptr_t sp, uintptr_t hi, uint64_t *fr, uint32_t n,
+    uint32_t max)
+{
+	for (uintptr_t lo = sp; n < max && bp >= lo && bp <= hi - 16 && (bp & 7) == 0;) {
+		const uintptr_t *f = (const uintptr_t *)bp;
+		uintptr_t next = f[0], r = f[1];
+
+		if (r < 4096)
+			break;
+		fr[n++] = r;
+		if (next <= bp)
+			break;
+		lo = bp + 16;
+		bp = next;
+	}
+	return n;
+}
+
 uint32_t
 sampler_walk(uintptr_t ret, uintptr_t sp, uintptr_t bp, uintptr_t hi, uint64_t *fr,
     uint32_t max)
@@ -371,19 +394,7 @@ sampler_walk(uintptr_t ret, uintptr_t sp, uintptr_t bp, uintptr_t hi, uint64_t *
 		return n;
 #endif
 	fr[n++] = ret;
-	for (uintptr_t lo = sp; n < max && bp >= lo && bp <= hi - 16 && (bp & 7) == 0;) {
-		const uintptr_t *f = (const uintptr_t *)bp;
-		uintptr_t next = f[0], r = f[1];
-
-		if (r < 4096)
-			break;
-		fr[n++] = r;
-		if (next <= bp)
-			break;
-		lo = bp + 16;
-		bp = next;
-	}
-	return n;
+	return fp_walk(bp, sp, hi, fr, n, max);
 }
 
 void
@@ -501,23 +512,8 @@ sample(void *p)
 	} else {
 		fr[n++] = ip;
 	}
-	if (!t && stack_hi && sp >= stack_lo && sp < stack_hi) {
-		uintptr_t lo = sp;
-
-		while (n < SR_MAXFRAMES && fp >= lo && fp <= stack_hi - 16 &&
-		    (fp & 7) == 0) {
-			const uintptr_t *f = (const uintptr_t *)fp;
-			uintptr_t next = f[0], ret = f[1];
-
-			if (ret < 4096)
-				break;
-			fr[n++] = ret;
-			if (next <= fp)
-				break;
-			lo = fp + 16;
-			fp = next;
-		}
-	}
+	if (!t && stack_hi && sp >= stack_lo && sp < stack_hi)
+		n = fp_walk(fp, sp, stack_hi, fr, n, SR_MAXFRAMES);
 	__atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
 #else
 	(void)uc;

@@ -475,6 +475,13 @@ anon(const char *path)
 	    strncmp(path, "/memfd:", 7) == 0;
 }
 
+/* The signal sampler's memory file (sigsample.h). */
+static int
+ours(const char *path)
+{
+	return strncmp(path, "/memfd:" SIGSAMPLE_SO " ", sizeof "/memfd:" SIGSAMPLE_SO) == 0;
+}
+
 static void
 resolve(struct replay *p, uint32_t pid, const struct chain_frame *cf, int kernel,
     int leaf, struct frame *f)
@@ -498,8 +505,7 @@ struct file *fi = cf->file ? file_at(p, cf->file - 1) : NULL;
 		 * left out, so that a call's on-CPU stacks are those of its
 		 * off-CPU ones (--wall), and those of the perf mechanism.
 		 */
-		if (fi && strncmp(fi->path, "/memfd:" SIGSAMPLE_SO " ",
-		    sizeof "/memfd:" SIGSAMPLE_SO) == 0) {
+		if (fi && ours(fi->path)) {
 			f->ours = 1;
 			f->dso = fi->path;
 		} else if (fi && !anon(fi->path)) {
@@ -742,8 +748,11 @@ event(struct replay *p, const struct rec *e, const unsigned char *d)
 	}
 	case REC_COMM:
 		snprintf(thread_get(p, e->tid)->comm, 16, "%s", (const char *)d);
-		if (e->flags & REC_EXEC)
-			proc_get(p, e->pid)->n = 0;
+		if (e->flags & REC_EXEC) {
+			pr = proc_get(p, e->pid);
+			pr->n = 0;
+			pr->asked = 0;
+		}
 		break;
 	case REC_FORK: {
 		uint32_t par[2];
@@ -902,8 +911,10 @@ settle_chain(struct replay *p, uint32_t pid, const struct rec_sample *s,
 			c->file = m->file + 1;
 			c->base = m->start - m->pgoff;
 		}
-		/* Named from the process's perf map, if at all. */
-		if (m == NULL || anon(p->files[m->file].path))
+		/* Named from the process's perf map, if at all (the
+		 * sampler's frames are left out, not named). */
+		if (m == NULL || (anon(p->files[m->file].path) &&
+		    !ours(p->files[m->file].path)))
 			key = pid;
 	}
 	/* Whatever follows the name's NUL is no part of it. */

@@ -111,8 +111,8 @@ idindex_build(struct idindex *x, const uint64_t *ids, size_t n)
 	}
 	if (hi - lo < 2 * (uint64_t)n) {
 		x->base = lo;
-		x->nslots = n ? (size_t)(hi - lo + 1) : 0;
-		x->slots = xzalloc(x->nslots + 1, sizeof *x->slots);
+		x->nslots = (size_t)(hi - lo + 1);	/* (n > 0 here) */
+		x->slots = xzalloc(x->nslots, sizeof *x->slots);
 		for (size_t i = 0; i < n; i++)
 			x->slots[ids[i] - lo] = (uint32_t)i + 1;
 		return;

@@ -4,8 +4,8 @@
  * and, once all are read, the position of the span an ID names.
  *
  * Two tables, one per question.  struct idseen answers "seen before?"
- * while reading: a bitset by id as long as the ids stay below a few
- * times their count plus a margin (ids are most often dense and counted
+ * while reading: a bitset by id as long as the ids stay below 64 times
+ * their count plus 16M (ids are most often dense and counted
  * from 1: trace-record's counter, kept by spanlayout), an open-addressing
  * set of the ids themselves for the rest; an id is in exactly one of the
  * two, and both are asked.  10M dense ids take 1.25 MB of bits, which the
